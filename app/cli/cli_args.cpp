@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli_args.h"
+
+bool CliArgs::flag(const char *name)
+{
+    if (atEnd() || m_args[m_pos] != name)
+        return false;
+    ++m_pos;
+    return true;
+}
+
+bool CliArgs::option(const char *name, std::string &value)
+{
+    if (atEnd())
+        return false;
+    const std::string &arg = m_args[m_pos];
+    const std::string prefix = std::string(name) + "=";
+    if (arg.rfind(prefix, 0) == 0) {
+        value = arg.substr(prefix.size());
+        ++m_pos;
+        return true;
+    }
+    if (arg != name)
+        return false;
+    if (m_pos + 1 >= m_args.size()) {
+        m_error = std::string(name) + " needs a value";
+        return false;
+    }
+    value = m_args[m_pos + 1];
+    m_pos += 2;
+    return true;
+}
+
+bool CliArgs::positional(std::string &value)
+{
+    if (atEnd() || (m_args[m_pos].size() > 1 && m_args[m_pos][0] == '-'))
+        return false;
+    value = m_args[m_pos++];
+    return true;
+}

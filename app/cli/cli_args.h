@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <string>
+#include <vector>
+
+/// \file cli_args.h
+/// A small reader of `--name value` / `--flag` arguments shared by the CLI's commands.
+
+class CliArgs {
+public:
+    explicit CliArgs(std::vector<std::string> args) : m_args(std::move(args)) {}
+
+    /// True when the next argument is `name` (consumed).
+    bool flag(const char *name);
+    /// True when the next argument is `name` followed by a value (both consumed); an error when the
+    /// value is missing.
+    bool option(const char *name, std::string &value);
+    /// The next argument if it is not an option (consumed).
+    bool positional(std::string &value);
+
+    bool atEnd() const { return m_pos >= m_args.size(); }
+    const std::string &current() const { return m_args[m_pos]; }
+    const std::string &error() const { return m_error; }
+
+private:
+    std::vector<std::string> m_args;
+    std::size_t m_pos = 0;
+    std::string m_error;
+};

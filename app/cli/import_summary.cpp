@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "import_summary.h"
+
+#include "duration_format.h"
+
+void printImportSummary(const std::vector<lx::FileImport> &imports, std::ostream &out)
+{
+    for (const lx::FileImport &in : imports) {
+        out << in.path << ": ";
+        if (in.outcome == lx::FileImport::Outcome::Unreadable && in.accepted == 0) {
+            out << "not imported: " << in.message << '\n';
+            continue;
+        }
+        out << in.accepted << " accepted, " << in.rejected << " rejected";
+        if (!in.format.empty())
+            out << " (" << in.format << (in.compressed ? ", zstd" : "") << ", " << lx::formatDuration(static_cast<double>(in.durationNs)) << ")";
+        out << '\n';
+        if (!in.message.empty())
+            out << "  " << in.message << '\n';
+        for (const lx::RejectionSample &r : in.firstRejections)
+            out << "  line " << r.line << ": " << r.reason << '\n';
+        const auto shown = static_cast<std::int64_t>(in.firstRejections.size());
+        if (in.rejected > shown)
+            out << "  ... and " << (in.rejected - shown) << " more rejected records (all are kept with their reasons in the store's rejected table)\n";
+    }
+}
+
+bool anyInputFailed(const std::vector<lx::FileImport> &imports)
+{
+    for (const lx::FileImport &in : imports) {
+        if (in.failed())
+            return true;
+    }
+    return false;
+}

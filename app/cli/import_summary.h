@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "importer.h"
+
+#include <ostream>
+#include <vector>
+
+/// Prints, per file, the accepted and rejected counts with the first reasons and the time taken.
+void printImportSummary(const std::vector<lx::FileImport> &imports, std::ostream &out);
+
+/// True when any input could not be read in full (exit status 2).
+bool anyInputFailed(const std::vector<lx::FileImport> &imports);

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// latency-explorer-cli: the headless face of the analysis core, for scripts and incident reports.
+
+#include "generate_command.h"
+#include "import_command.h"
+#include "report_command.h"
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr const char *kUsage =
+    "Usage: latency-explorer-cli COMMAND [OPTIONS]\n"
+    "\n"
+    "Where the time of slow LLM requests went: decomposes each request's end-to-end latency into\n"
+    "network, preprocess, queue, prefill, decode, postprocess and unattributed time.\n"
+    "\n"
+    "Commands:\n"
+    "  import --db OUT.lxdb FILE...     append trace files to an investigation store\n"
+    "  report [OPTIONS] FILE_OR_STORE...  the decomposition report (trace files and/or .lxdb stores)\n"
+    "  generate [OPTIONS] -o FILE       write a simulated trace of a server under rising load\n"
+    "\n"
+    "Run 'latency-explorer-cli COMMAND --help' for a command's options.\n"
+    "Exit status: 0 success (rejected records are reported, not a failure), 1 usage error,\n"
+    "2 an input could not be read or was cut off.\n";
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty()) {
+        std::cerr << kUsage;
+        return 1;
+    }
+    const std::string command = args.front();
+    args.erase(args.begin());
+    if (command == "--help" || command == "-h" || command == "help") {
+        std::cout << kUsage;
+        return 0;
+    }
+    if (command == "--version") {
+        std::cout << "latency-explorer-cli " LX_VERSION "\n";
+        return 0;
+    }
+    if (command == "import")
+        return runImportCommand(args, std::cout, std::cerr);
+    if (command == "report")
+        return runReportCommand(args, std::cout, std::cerr);
+    if (command == "generate")
+        return runGenerateCommand(args, std::cout, std::cerr);
+    std::cerr << "latency-explorer-cli: unknown command '" << command << "'\n\n" << kUsage;
+    return 1;
+}

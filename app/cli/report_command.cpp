@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "report_command.h"
+
+#include "analysis.h"
+#include "cli_args.h"
+#include "import_summary.h"
+#include "report_format.h"
+#include "store.h"
+#include "store_merge.h"
+
+namespace {
+
+constexpr const char *kReportUsage =
+    "Usage: latency-explorer-cli report [OPTIONS] FILE_OR_STORE...\n"
+    "Trace files are imported into a temporary store; .lxdb investigations are read as they are.\n"
+    "Several inputs form one investigation.\n"
+    "\n"
+    "  --json                 machine-readable output (milliseconds as numbers)\n"
+    "  --percentiles LIST     e.g. 50,90,99,99.9 (default 50,90,95,99,99.9)\n"
+    "  --include-errors       latency statistics over error requests too\n"
+    "  --model NAME           only this model (repeatable)\n"
+    "  --route NAME           only this route (repeatable)\n"
+    "  --status ok|error      only requests with this status\n"
+    "  --time-range FROM..TO  request start in [FROM, TO): ns since the epoch or ISO-8601 UTC\n";
+
+struct ReportRequest {
+    bool json = false;
+    lx::RequestFilter filter;
+    lx::AnalysisOptions options;
+    std::vector<std::string> inputs;
+};
+
+/// Parses the options; returns an error message, empty when all is well.
+std::string parseReportArgs(const std::vector<std::string> &arguments, ReportRequest &request, bool &help)
+{
+    CliArgs args(arguments);
+    while (!args.atEnd()) {
+        std::string value;
+        std::string why;
+        if (args.flag("--help") || args.flag("-h")) {
+            help = true;
+            return {};
+        }
+        if (args.flag("--json")) {
+            request.json = true;
+        } else if (args.flag("--include-errors")) {
+            request.options.includeErrors = true;
+        } else if (args.option("--percentiles", value)) {
+            auto list = lx::parsePercentileList(value, &why);
+            if (!list)
+                return "--percentiles: " + why;
+            request.options.percentiles = *list;
+        } else if (args.option("--model", value)) {
+            request.filter.models.push_back(value);
+        } else if (args.option("--route", value)) {
+            request.filter.routes.push_back(value);
+        } else if (args.option("--status", value)) {
+            if (value != "ok" && value != "error")
+                return "--status takes ok or error, not '" + value + "'";
+            request.filter.status = value == "ok" ? lx::Status::Ok : lx::Status::Error;
+        } else if (args.option("--time-range", value)) {
+            if (!lx::parseTimeRange(value, request.filter, &why))
+                return "--time-range: " + why;
+        } else if (args.positional(value)) {
+            request.inputs.push_back(value);
+        } else {
+            return args.error().empty() ? "unknown option '" + args.current() + "'" : args.error();
+        }
+    }
+    if (request.inputs.empty())
+        return "no input: give trace files or .lxdb stores";
+    return {};
+}
+
+} // namespace
+
+int runReportCommand(const std::vector<std::string> &arguments, std::ostream &out, std::ostream &err)
+{
+    ReportRequest request;
+    bool help = false;
+    if (const std::string why = parseReportArgs(arguments, request, help); !why.empty()) {
+        err << "report: " << why << "\n" << kReportUsage;
+        return 1;
+    }
+    if (help) {
+        out << kReportUsage;
+        return 0;
+    }
+
+    std::vector<std::string> stores;
+    std::vector<std::string> traces;
+    for (const std::string &input : request.inputs)
+        (lx::isSqliteFile(input) ? stores : traces).push_back(input);
+
+    std::string why;
+    std::unique_ptr<lx::Store> store;
+    bool failed = false;
+    if (stores.size() == 1 && traces.empty()) {
+        store = lx::Store::open(stores.front(), &why); // a single investigation is read as it is
+        if (!store) {
+            err << stores.front() << ": " << why << '\n';
+            return 2;
+        }
+    } else {
+        store = lx::Store::openTemporary(&why);
+        if (!store) {
+            err << "report: " << why << '\n';
+            return 2;
+        }
+        for (const std::string &path : stores) {
+            if (!lx::mergeStore(*store, path, &why)) {
+                err << path << ": " << why << '\n';
+                failed = true;
+            }
+        }
+        if (!traces.empty()) {
+            const std::vector<lx::FileImport> imports = lx::importFiles(*store, traces);
+            printImportSummary(imports, err);
+            failed = failed || anyInputFailed(imports);
+        }
+    }
+    const lx::Report report = lx::analyze(*store, request.filter, request.options);
+    out << (request.json ? lx::reportToJson(report) : lx::reportToText(report));
+    return failed ? 2 : 0;
+}

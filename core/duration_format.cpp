@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "duration_format.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace lx {
+
+namespace {
+
+std::string significant(double value, const char *unit)
+{
+    // Three significant digits: 1.23, 12.3, 123.
+    const int decimals = value < 10 ? 2 : value < 100 ? 1 : 0;
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.*f %s", decimals, value, unit);
+    return buf;
+}
+
+} // namespace
+
+std::string formatDuration(double ns)
+{
+    if (!std::isfinite(ns))
+        return "-";
+    if (ns == 0)
+        return "0";
+    const double a = std::fabs(ns);
+    const char *sign = ns < 0 ? "-" : "";
+    if (a < 1e3)
+        return sign + significant(a, "ns");
+    if (a < 1e6)
+        return sign + significant(a / 1e3, "µs");
+    if (a < 1e9)
+        return sign + significant(a / 1e6, "ms");
+    if (a < 60e9)
+        return sign + significant(a / 1e9, "s");
+    const auto totalSeconds = static_cast<long long>(std::llround(a / 1e9));
+    char buf[64];
+    if (totalSeconds < 3600)
+        std::snprintf(buf, sizeof buf, "%s%lld min %lld s", sign, totalSeconds / 60, totalSeconds % 60);
+    else
+        std::snprintf(buf, sizeof buf, "%s%lld h %lld min", sign, totalSeconds / 3600, (totalSeconds % 3600) / 60);
+    return buf;
+}
+
+std::string jsonNumber(std::optional<double> value, int decimals)
+{
+    if (!value || !std::isfinite(*value))
+        return "null";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, *value);
+    std::string text = buf;
+    if (text.find('.') != std::string::npos) {
+        text.erase(text.find_last_not_of('0') + 1);
+        if (text.back() == '.')
+            text.pop_back();
+    }
+    if (text == "-0")
+        text = "0";
+    return text;
+}
+
+} // namespace lx

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "id_set.h"
+
+#include <cstring>
+
+namespace lx {
+
+void IdSet::clear()
+{
+    m_slots.clear();
+    m_arena.clear();
+    m_size = 0;
+}
+
+void IdSet::grow()
+{
+    std::vector<Slot> old = std::move(m_slots);
+    m_slots.assign(old.empty() ? 1024 : old.size() * 2, Slot{});
+    const std::size_t mask = m_slots.size() - 1;
+    for (const Slot &slot : old) {
+        if (slot.length == UINT32_MAX)
+            continue;
+        std::size_t i = slot.hash & mask;
+        while (m_slots[i].length != UINT32_MAX)
+            i = (i + 1) & mask;
+        m_slots[i] = slot;
+    }
+}
+
+bool IdSet::insert(std::string_view id, std::uint64_t hash)
+{
+    if ((m_size + 1) * 2 > m_slots.size())
+        grow();
+    const std::size_t mask = m_slots.size() - 1;
+    std::size_t i = hash & mask;
+    while (m_slots[i].length != UINT32_MAX) {
+        const Slot &slot = m_slots[i];
+        if (slot.hash == hash && slot.length == id.size() && std::memcmp(m_arena.data() + slot.offset, id.data(), id.size()) == 0)
+            return false;
+        i = (i + 1) & mask;
+    }
+    const std::uint64_t offset = m_arena.size();
+    m_arena.insert(m_arena.end(), id.begin(), id.end());
+    m_slots[i] = Slot{hash, offset, static_cast<std::uint32_t>(id.size())};
+    ++m_size;
+    return true;
+}
+
+} // namespace lx

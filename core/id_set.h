@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+/// \file id_set.h
+/// The request ids seen in one file, to reject duplicates. Exact (the ids themselves are compared), and
+/// compact for millions of ids: one text arena plus an open-addressing table of offsets.
+
+namespace lx {
+
+class IdSet {
+public:
+    /// Adds id with its precomputed hash; false when it was already there.
+    bool insert(std::string_view id, std::uint64_t hash);
+    std::size_t size() const { return m_size; }
+    void clear();
+
+private:
+    struct Slot {
+        std::uint64_t hash = 0;
+        std::uint64_t offset = 0;
+        std::uint32_t length = UINT32_MAX; ///< UINT32_MAX marks an empty slot
+    };
+    void grow();
+
+    std::vector<Slot> m_slots;
+    std::vector<char> m_arena;
+    std::size_t m_size = 0;
+};
+
+} // namespace lx

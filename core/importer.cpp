@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "importer.h"
+
+#include "batch_pipeline.h"
+#include "id_set.h"
+#include "input_file.h"
+#include "line_reader.h"
+#include "sqlite_util.h"
+#include "store.h"
+#include "store_writer.h"
+#include "text_util.h"
+#include "trace_reader.h"
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+namespace lx {
+
+namespace {
+
+std::int64_t nowNs()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+/// Collects the parser's records into batches for the writer thread, and rejects duplicate ids.
+class BatchingSink final : public ImportSink {
+public:
+    BatchingSink(BatchQueue &queue, FileImport &result, std::size_t samples, std::function<bool()> tick,
+                 const std::atomic<bool> &writerFailed)
+        : m_queue(queue), m_result(result), m_samples(samples), m_tick(std::move(tick)), m_writerFailed(writerFailed)
+    {
+    }
+
+    RequestRecord &slot() override
+    {
+        if (!m_batch)
+            m_batch = m_queue.takeFree();
+        RequestRecord &record = m_batch->records[m_batch->count];
+        record.clear();
+        return record;
+    }
+
+    void accept(std::string_view raw) override
+    {
+        RequestRecord &record = m_batch->records[m_batch->count];
+        const std::uint64_t hash = hashRequestId(record.id);
+        if (!m_ids.insert(record.id, hash)) {
+            reject(record.sourceLine, "duplicate id \"" + record.id + "\" (already used earlier in this file)", raw);
+            return;
+        }
+        if (!record.attributesJson.empty())
+            record.attributesJson += '}'; // the readers leave the attribute object open for appending
+        m_batch->idHashes[m_batch->count] = hash;
+        ++m_result.accepted;
+        if (++m_batch->count == m_batch->records.size())
+            flush();
+    }
+
+    void reject(std::int64_t line, std::string_view reason, std::string_view raw) override
+    {
+        if (!m_batch)
+            m_batch = m_queue.takeFree();
+        ++m_result.rejected;
+        if (m_result.firstRejections.size() < m_samples)
+            m_result.firstRejections.push_back({line, std::string(reason)});
+        if (m_batch->rejectionCount == m_batch->rejections.size())
+            m_batch->rejections.emplace_back();
+        Rejection &rejection = m_batch->rejections[m_batch->rejectionCount++];
+        rejection.line = line;
+        rejection.reason.assign(reason);
+        rejection.excerpt = excerptOf(raw, kExcerptBytes);
+        if (m_batch->rejectionCount >= m_batch->records.size())
+            flush();
+    }
+
+    bool keepGoing() override
+    {
+        if (++m_sinceTick >= 1024) {
+            m_sinceTick = 0;
+            if (!m_tick())
+                m_cancelled = true;
+        }
+        return !m_cancelled && !m_writerFailed.load(std::memory_order_relaxed);
+    }
+
+    void flush()
+    {
+        if (m_batch && (m_batch->count > 0 || m_batch->rejectionCount > 0))
+            m_queue.pushFull(m_batch);
+        else if (m_batch)
+            m_queue.giveBack(m_batch);
+        m_batch = nullptr;
+    }
+
+    bool cancelled() const { return m_cancelled; }
+
+private:
+    BatchQueue &m_queue;
+    FileImport &m_result;
+    std::size_t m_samples;
+    std::function<bool()> m_tick;
+    const std::atomic<bool> &m_writerFailed;
+    Batch *m_batch = nullptr;
+    IdSet m_ids;
+    int m_sinceTick = 0;
+    bool m_cancelled = false;
+};
+
+void writerLoop(BatchQueue &queue, StoreWriter &writer, std::atomic<bool> &failed)
+{
+    while (Batch *batch = queue.takeFull()) {
+        if (!failed.load(std::memory_order_relaxed)) {
+            const bool ok = writer.insertRequests({batch->records.data(), batch->count}, {batch->idHashes.data(), batch->count})
+                            && writer.insertRejections({batch->rejections.data(), batch->rejectionCount});
+            if (!ok)
+                failed = true;
+        }
+        queue.giveBack(batch);
+    }
+}
+
+std::int64_t insertRun(Store &store, const FileImport &result, std::int64_t startedNs)
+{
+    Statement insert(store.db(), "INSERT INTO import_runs (path, format, compressed, started_ns, outcome) VALUES (?, ?, ?, ?, 'running')");
+    insert.bindText(1, result.path);
+    insert.bindText(2, result.format);
+    insert.bindInt(3, result.compressed ? 1 : 0);
+    insert.bindInt(4, startedNs);
+    insert.step();
+    return sqlite3_last_insert_rowid(store.db());
+}
+
+void finishRun(Store &store, const FileImport &result)
+{
+    Statement update(store.db(), "UPDATE import_runs SET format=?, compressed=?, duration_ns=?, bytes=?, accepted=?, rejected=?,"
+                                 " outcome=?, message=? WHERE id=?");
+    update.bindText(1, result.format);
+    update.bindInt(2, result.compressed ? 1 : 0);
+    update.bindInt(3, result.durationNs);
+    update.bindInt(4, static_cast<std::int64_t>(result.bytes));
+    update.bindInt(5, result.accepted);
+    update.bindInt(6, result.rejected);
+    update.bindText(7, outcomeName(result.outcome));
+    update.bindText(8, result.message, true);
+    update.bindInt(9, result.runId);
+    update.step();
+}
+
+class FileImporter {
+public:
+    FileImporter(Store &store, const ImportOptions &options, std::uint64_t doneBefore, std::uint64_t total)
+        : m_store(store), m_options(options), m_doneBefore(doneBefore), m_total(total)
+    {
+    }
+
+    FileImport run(const std::string &path)
+    {
+        FileImport result;
+        result.path = path;
+        const auto started = std::chrono::steady_clock::now();
+        const std::int64_t startedNs = nowNs();
+        importInto(result, startedNs);
+        result.durationNs = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - started).count();
+        if (result.runId == 0)
+            result.runId = insertRun(m_store, result, startedNs);
+        finishRun(m_store, result);
+        return result;
+    }
+
+private:
+    void importInto(FileImport &result, std::int64_t startedNs)
+    {
+        std::string why;
+        std::unique_ptr<InputFile> input = InputFile::open(result.path, &why);
+        if (!input) {
+            result.outcome = FileImport::Outcome::Unreadable;
+            result.message = why;
+            return;
+        }
+        result.compressed = input->compressed();
+        LineReader lines(*input);
+        const std::string_view head = lines.head();
+        const TraceFormat *format = sniffFormat(head, &why);
+        if (!format) {
+            result.bytes = input->fileBytesRead();
+            result.outcome = input->truncated() ? FileImport::Outcome::Truncated : FileImport::Outcome::Unreadable;
+            result.message = input->truncated() ? "truncated: the zstd stream is cut off before any record"
+                             : !input->error().empty() ? input->error() : why;
+            return;
+        }
+        result.format = std::string(format->name);
+        result.runId = insertRun(m_store, result, startedNs);
+
+        m_store.exec("BEGIN");
+        std::atomic<bool> writerFailed = false;
+        BatchQueue queue(3, m_options.batchSize);
+        StoreWriter writer(m_store.db(), result.runId);
+        std::thread writerThread([&] { writerLoop(queue, writer, writerFailed); });
+        const auto tick = [&] {
+            return !m_options.progress || m_options.progress(m_doneBefore + input->fileBytesRead(), m_total);
+        };
+        BatchingSink sink(queue, result, m_options.rejectionSamples, tick, writerFailed);
+        const std::string fatal = format->create()->read(lines, sink);
+        sink.flush();
+        queue.close();
+        writerThread.join();
+        result.bytes = input->fileBytesRead();
+
+        if (sink.cancelled() || writerFailed) {
+            m_store.exec("ROLLBACK");
+            result.outcome = sink.cancelled() ? FileImport::Outcome::Cancelled : FileImport::Outcome::StoreError;
+            result.message = sink.cancelled() ? "cancelled: this file's records were not kept"
+                                              : "cannot write the store: " + writer.error();
+            result.accepted = 0;
+            result.rejected = 0;
+            return;
+        }
+        m_store.exec("COMMIT");
+        if (!fatal.empty()) {
+            result.outcome = FileImport::Outcome::Unreadable;
+            result.message = fatal;
+        } else if (input->truncated()) {
+            result.outcome = FileImport::Outcome::Truncated;
+            result.message = "truncated: the zstd stream is cut off; the " + std::to_string(result.accepted)
+                             + " records before the cut are kept";
+        } else if (!input->error().empty()) {
+            result.outcome = FileImport::Outcome::ReadError;
+            result.message = input->error() + "; the " + std::to_string(result.accepted) + " records before it are kept";
+        }
+    }
+
+    Store &m_store;
+    const ImportOptions &m_options;
+    std::uint64_t m_doneBefore;
+    std::uint64_t m_total;
+};
+
+} // namespace
+
+std::string_view outcomeName(FileImport::Outcome outcome)
+{
+    switch (outcome) {
+    case FileImport::Outcome::Complete: return "complete";
+    case FileImport::Outcome::Truncated: return "truncated";
+    case FileImport::Outcome::ReadError: return "read-error";
+    case FileImport::Outcome::Unreadable: return "unreadable";
+    case FileImport::Outcome::Cancelled: return "cancelled";
+    case FileImport::Outcome::StoreError: return "store-error";
+    }
+    return "unknown";
+}
+
+std::vector<FileImport> importFiles(Store &store, const std::vector<std::string> &paths, const ImportOptions &options)
+{
+    std::uint64_t total = 0;
+    for (const std::string &path : paths) {
+        std::error_code ec;
+        const auto size = std::filesystem::file_size(path, ec);
+        total += ec ? 0 : size;
+    }
+    std::vector<FileImport> results;
+    std::uint64_t done = 0;
+    bool cancelled = false;
+    for (const std::string &path : paths) {
+        if (cancelled) {
+            FileImport skipped;
+            skipped.path = path;
+            skipped.outcome = FileImport::Outcome::Cancelled;
+            skipped.message = "cancelled before this file was read";
+            results.push_back(std::move(skipped));
+            continue;
+        }
+        FileImporter importer(store, options, done, total);
+        results.push_back(importer.run(path));
+        done += results.back().bytes;
+        cancelled = results.back().outcome == FileImport::Outcome::Cancelled;
+    }
+    store.ensureIndexes();
+    if (options.progress)
+        options.progress(total, total);
+    return results;
+}
+
+} // namespace lx

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+/// \file importer.h
+/// Imports trace files into a store: the format is sniffed, one thread parses while another inserts, and
+/// each file is one transaction. A cancel rolls back the file in progress and keeps the files before it.
+
+namespace lx {
+
+class Store;
+
+/// Progress in bytes of input read over all the files; returning false cancels. Called about every few
+/// thousand records, from the importing thread.
+using ProgressCallback = std::function<bool(std::uint64_t done, std::uint64_t total)>;
+
+struct RejectionSample {
+    std::int64_t line = 0;
+    std::string reason;
+};
+
+/// What happened to one input file.
+struct FileImport {
+    enum class Outcome {
+        Complete,   ///< every record read (some may have been rejected)
+        Truncated,  ///< the file was cut off: the records before the cut are kept
+        ReadError,  ///< a read or decompression error mid-file: the records before it are kept
+        Unreadable, ///< not opened or not a trace: nothing imported
+        Cancelled,  ///< the user cancelled: this file's records were rolled back
+        StoreError, ///< the store could not be written (disk full, ...): this file's records were rolled back
+    };
+    std::string path;
+    std::string format; ///< sniffed format, empty when unreadable
+    bool compressed = false;
+    std::int64_t runId = 0;
+    std::int64_t accepted = 0;
+    std::int64_t rejected = 0;
+    std::uint64_t bytes = 0;
+    std::int64_t durationNs = 0;
+    Outcome outcome = Outcome::Complete;
+    std::string message; ///< why the outcome is not Complete
+    std::vector<RejectionSample> firstRejections;
+
+    /// True when the input could not be read in full (the CLI's exit status 2).
+    bool failed() const { return outcome != Outcome::Complete && outcome != Outcome::Cancelled; }
+};
+
+struct ImportOptions {
+    ProgressCallback progress;
+    std::size_t batchSize = 4096;        ///< records handed from the parser to the writer at a time
+    std::size_t rejectionSamples = 5;    ///< reasons kept in FileImport::firstRejections
+};
+
+/// Imports the files in order into the store, then builds its indexes.
+std::vector<FileImport> importFiles(Store &store, const std::vector<std::string> &paths, const ImportOptions &options = {});
+
+std::string_view outcomeName(FileImport::Outcome outcome);
+
+} // namespace lx

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+/// \file line_reader.h
+/// Splits an InputFile into lines through one reused buffer. Every line it hands out is followed by at
+/// least kLinePadding readable bytes, so simdjson can parse it in place without a copy.
+
+namespace lx {
+
+class InputFile;
+
+inline constexpr std::size_t kLinePadding = 64; // >= SIMDJSON_PADDING
+
+class LineReader {
+public:
+    explicit LineReader(InputFile &input, std::size_t chunkSize = 1 << 20);
+    ~LineReader();
+
+    /// The next line without its line end (LF or CRLF) and its 1-based number; false at the end.
+    /// A UTF-8 byte-order mark at the start of the file is skipped.
+    bool next(std::string_view &line, std::int64_t &lineNumber);
+
+    /// True when the last line returned had no line end (the file ended without a newline).
+    bool lastLineUnterminated() const { return m_unterminated; }
+    /// The first bytes of the input (up to 4 KiB), without consuming them: what format sniffing looks at.
+    std::string_view head();
+    /// Bytes of padded capacity after `line`'s start: what simdjson's iterate() needs to know.
+    std::size_t capacityAfter(const char *lineStart) const;
+
+    InputFile &input() { return m_input; }
+
+private:
+    bool fill();
+
+    InputFile &m_input;
+    std::unique_ptr<char[]> m_buffer;
+    std::size_t m_capacity; ///< usable bytes, the padding comes after
+    std::size_t m_begin = 0;
+    std::size_t m_end = 0;
+    std::int64_t m_lineNumber = 0;
+    bool m_eof = false;
+    bool m_unterminated = false;
+    bool m_started = false;
+};
+
+} // namespace lx

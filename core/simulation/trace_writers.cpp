@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "trace_writers.h"
+
+#include <array>
+#include <charconv>
+
+namespace lx::sim {
+
+namespace {
+
+constexpr std::array<std::string_view, kStampCount> kStampKeys = {
+    "t_client_send_ns", "t_server_recv_ns",  "t_preprocess_done_ns", "t_sched_ns",
+    "t_first_token_ns", "t_last_token_ns",   "t_server_send_ns",     "t_client_recv_ns",
+};
+
+void appendInt(std::string &out, std::int64_t value)
+{
+    char buffer[24];
+    const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+    out.append(buffer, result.ptr);
+}
+
+/// JSON string with the escapes JSON requires; the simulation's strings need none, but callers may
+/// build a SimRequest themselves.
+void appendJsonString(std::string &out, std::string_view text)
+{
+    out += '"';
+    for (char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (byte < 0x20) {
+            constexpr std::string_view kHex = "0123456789abcdef";
+            out.append("\\u00");
+            out += kHex[byte >> 4];
+            out += kHex[byte & 0xf];
+        } else {
+            out += c;
+        }
+    }
+    out += '"';
+}
+
+void appendKey(std::string &out, std::string_view key)
+{
+    out += '"';
+    out.append(key);
+    out.append("\":");
+}
+
+void appendIntMember(std::string &out, std::string_view key, std::int64_t value)
+{
+    out += ',';
+    appendKey(out, key);
+    appendInt(out, value);
+}
+
+void appendStringMember(std::string &out, std::string_view key, std::string_view value)
+{
+    out += ',';
+    appendKey(out, key);
+    appendJsonString(out, value);
+}
+
+void appendMsMember(std::string &out, std::string_view key, std::int64_t ns)
+{
+    if (!isMeasured(ns))
+        return;
+    out += ',';
+    appendKey(out, key);
+    appendMilliseconds(out, ns);
+}
+
+std::string_view statusName(Status s) { return s == Status::Ok ? "ok" : "error"; }
+
+std::int64_t between(const SimRequest &r, Stamp from, Stamp to)
+{
+    const std::int64_t a = r.stamp(from), b = r.stamp(to);
+    return isMeasured(a) && isMeasured(b) ? b - a : kNotMeasured;
+}
+
+void appendCsvField(std::string &out, std::string_view field)
+{
+    if (field.find_first_of(",\"\r\n") == std::string_view::npos) {
+        out.append(field);
+        return;
+    }
+    out += '"';
+    for (char c : field) {
+        if (c == '"')
+            out += '"'; // a quote inside a quoted field is doubled
+        out += c;
+    }
+    out += '"';
+}
+
+} // namespace
+
+std::optional<TraceForm> traceFormFromName(std::string_view name)
+{
+    if (name == "timestamps")
+        return TraceForm::Timestamps;
+    if (name == "durations")
+        return TraceForm::Durations;
+    if (name == "csv")
+        return TraceForm::Csv;
+    return std::nullopt;
+}
+
+void appendMilliseconds(std::string &out, std::int64_t ns)
+{
+    // Unsigned magnitude, so that even the most negative int64 has one.
+    std::uint64_t magnitude = static_cast<std::uint64_t>(ns);
+    if (ns < 0) {
+        out += '-';
+        magnitude = ~magnitude + 1;
+    }
+    char buffer[24];
+    const auto result = std::to_chars(buffer, buffer + sizeof buffer, magnitude / 1'000'000);
+    out.append(buffer, result.ptr);
+    out += '.';
+    const std::uint64_t fraction = magnitude % 1'000'000;
+    char digits[6];
+    std::uint64_t rest = fraction;
+    for (int i = 5; i >= 0; --i) {
+        digits[i] = static_cast<char>('0' + rest % 10);
+        rest /= 10;
+    }
+    out.append(digits, sizeof digits);
+}
+
+void appendTimestampsLine(std::string &out, const SimRequest &r)
+{
+    out.append("{\"id\":");
+    appendJsonString(out, r.id);
+    appendStringMember(out, "status", statusName(r.status));
+    appendStringMember(out, "model", r.model);
+    appendStringMember(out, "route", r.route);
+    appendIntMember(out, "input_tokens", r.inputTokens);
+    appendIntMember(out, "output_tokens", r.outputTokens);
+    for (int i = 0; i < kStampCount; ++i) {
+        if (isMeasured(r.stamps[i]))
+            appendIntMember(out, kStampKeys[i], r.stamps[i]);
+    }
+    if (!r.tokenTimes.empty()) {
+        out.append(",\"token_times_ns\":[");
+        for (std::size_t i = 0; i < r.tokenTimes.size(); ++i) {
+            if (i > 0)
+                out += ',';
+            appendInt(out, r.tokenTimes[i]);
+        }
+        out += ']';
+    }
+    appendStringMember(out, "region", r.region);
+    appendStringMember(out, "user_agent", r.userAgent);
+    out.append("}\n");
+}
+
+void appendDurationsLine(std::string &out, const SimRequest &r)
+{
+    out.append("{\"id\":");
+    appendJsonString(out, r.id);
+    const std::int64_t in = between(r, Stamp::ClientSend, Stamp::ServerRecv);
+    const std::int64_t back = between(r, Stamp::ServerSend, Stamp::ClientRecv);
+    const bool hasNetwork = isMeasured(in) && isMeasured(back);
+    // start_ns is the client send where network is given, else the server receive (docs/DOMAIN.md).
+    appendIntMember(out, "start_ns", r.stamp(hasNetwork ? Stamp::ClientSend : Stamp::ServerRecv));
+    appendMsMember(out, "network_ms", hasNetwork ? in + back : kNotMeasured);
+    appendMsMember(out, "preprocess_ms", between(r, Stamp::ServerRecv, Stamp::PreprocessDone));
+    const Stamp queueStart = isMeasured(r.stamp(Stamp::PreprocessDone)) ? Stamp::PreprocessDone : Stamp::ServerRecv;
+    appendMsMember(out, "queue_ms", between(r, queueStart, Stamp::Sched));
+    appendMsMember(out, "prefill_ms", between(r, Stamp::Sched, Stamp::FirstToken));
+    appendMsMember(out, "decode_ms", between(r, Stamp::FirstToken, Stamp::LastToken));
+    appendMsMember(out, "postprocess_ms", between(r, Stamp::LastToken, Stamp::ServerSend));
+    appendMsMember(out, "e2e_ms",
+                   hasNetwork ? between(r, Stamp::ClientSend, Stamp::ClientRecv)
+                              : between(r, Stamp::ServerRecv, Stamp::ServerSend));
+    appendIntMember(out, "input_tokens", r.inputTokens);
+    appendIntMember(out, "output_tokens", r.outputTokens);
+    appendStringMember(out, "model", r.model);
+    appendStringMember(out, "route", r.route);
+    appendStringMember(out, "status", statusName(r.status));
+    appendStringMember(out, "region", r.region);
+    out.append("}\n");
+}
+
+// The CSV puts its columns in another order than the JSONL on purpose: importers map columns by name.
+void appendCsvHeader(std::string &out)
+{
+    out.append("id,model,route,status,region,user_agent,input_tokens,output_tokens");
+    for (std::string_view key : kStampKeys) {
+        out += ',';
+        out.append(key);
+    }
+    out += '\n';
+}
+
+void appendCsvRow(std::string &out, const SimRequest &r)
+{
+    appendCsvField(out, r.id);
+    for (std::string_view field : {std::string_view(r.model), std::string_view(r.route), statusName(r.status),
+                                   std::string_view(r.region), std::string_view(r.userAgent)}) {
+        out += ',';
+        appendCsvField(out, field);
+    }
+    out += ',';
+    appendInt(out, r.inputTokens);
+    out += ',';
+    appendInt(out, r.outputTokens);
+    for (std::int64_t stamp : r.stamps) {
+        out += ',';
+        if (isMeasured(stamp))
+            appendInt(out, stamp);
+    }
+    out += '\n';
+}
+
+void appendRecord(std::string &out, TraceForm form, const SimRequest &request)
+{
+    switch (form) {
+    case TraceForm::Timestamps: appendTimestampsLine(out, request); return;
+    case TraceForm::Durations: appendDurationsLine(out, request); return;
+    case TraceForm::Csv: appendCsvRow(out, request); return;
+    }
+}
+
+} // namespace lx::sim

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "server_simulation.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+/// \file trace_writers.h
+/// Writes simulated requests in the native forms of docs/DOMAIN.md. Each function appends to a string
+/// the caller reuses, so writing a million requests allocates almost nothing; integers go through
+/// std::to_chars, so the text is exact and independent of the locale.
+///
+/// Example lines (timestamps form, durations form, CSV):
+/// \code
+/// {"id":"req-0000001","status":"ok","model":"llama-3.1-8b-instruct","route":"/v1/chat/completions","input_tokens":512,"output_tokens":97,"t_client_send_ns":1735732800412085114,...,"t_client_recv_ns":1735732801426373710,"region":"eu-west","user_agent":"curl/8.5.0"}
+/// {"id":"req-0000001","start_ns":1735732800412085114,"network_ms":4.183245,"preprocess_ms":1.912330,"queue_ms":0.000000,...,"e2e_ms":1014.288596,...}
+/// req-0000001,llama-3.1-8b-instruct,/v1/chat/completions,ok,eu-west,curl/8.5.0,512,97,1735732800412085114,...
+/// \endcode
+
+namespace lx::sim {
+
+/// The output forms of the generator.
+enum class TraceForm {
+    Timestamps, ///< JSONL, one object per request with the t_*_ns stamps
+    Durations,  ///< JSONL, start_ns and <segment>_ms durations
+    Csv,        ///< CSV with a header row; the same names as the timestamps form, no token times
+};
+
+/// "timestamps", "durations" or "csv" to a form; nullopt for anything else.
+std::optional<TraceForm> traceFormFromName(std::string_view name);
+
+/// Appends one line (with its '\n') in the timestamps form: id, status, model, route, token counts, the
+/// measured stamps (absent ones are left out), token_times_ns when the request has them, and the
+/// attributes region and user_agent, which the importers keep as unknown keys.
+void appendTimestampsLine(std::string &out, const SimRequest &request);
+
+/// Appends one line (with its '\n') in the durations form: start_ns (the client send), every measurable
+/// <segment>_ms, e2e_ms (client scope; a remainder over the segments is unattributed), token counts,
+/// model, route, status and region.
+void appendDurationsLine(std::string &out, const SimRequest &request);
+
+/// Appends the CSV header row (with its '\n').
+void appendCsvHeader(std::string &out);
+
+/// Appends one CSV row (with its '\n'), quoting any field with a comma, quote or line break as RFC 4180
+/// says. An absent stamp is an empty field.
+void appendCsvRow(std::string &out, const SimRequest &request);
+
+/// Appends the request in \a form (for CSV: the row only; write the header once first).
+void appendRecord(std::string &out, TraceForm form, const SimRequest &request);
+
+/// Appends \a ns as milliseconds with six decimals, which is exact: "-1.000250" for -1000250.
+void appendMilliseconds(std::string &out, std::int64_t ns);
+
+} // namespace lx::sim

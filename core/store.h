@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+/// \file store.h
+/// One investigation in one SQLite file (.lxdb). The schema is in schema.sql, the single documented
+/// place for it. Only core talks SQL: the widgets and the CLI ask the store and the analysis.
+
+struct sqlite3;
+
+namespace lx {
+
+inline constexpr int kSchemaVersion = 1;
+
+class Store {
+public:
+    /// Opens an investigation, creating it when the file does not exist. Refuses a file that is not an
+    /// investigation or has another schema version, saying so.
+    static std::unique_ptr<Store> open(const std::string &path, std::string *error);
+    /// A private on-disk store that disappears when closed: what `report FILE...` imports into.
+    static std::unique_ptr<Store> openTemporary(std::string *error);
+    ~Store();
+    Store(const Store &) = delete;
+    Store &operator=(const Store &) = delete;
+
+    sqlite3 *db() const { return m_db; }
+    const std::string &path() const { return m_path; }
+
+    /// Runs SQL without results; false and the message on failure.
+    bool exec(const char *sql, std::string *error = nullptr);
+
+    /// Creates the look-up indexes; done after bulk loads, since maintaining them row by row costs more.
+    bool ensureIndexes(std::string *error = nullptr);
+
+private:
+    Store() = default;
+    static std::unique_ptr<Store> openPath(const std::string &path, bool temporary, std::string *error);
+    bool initialize(std::string *error);
+
+    sqlite3 *m_db = nullptr;
+    std::string m_path;
+};
+
+/// 64-bit FNV-1a, stored as requests.id_hash so that look-ups by request id need no text index.
+std::uint64_t hashRequestId(std::string_view id);
+
+} // namespace lx

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "store_merge.h"
+
+#include "sqlite_util.h"
+#include "store.h"
+
+#include <cstring>
+#include <fstream>
+
+namespace lx {
+
+namespace {
+
+std::int64_t scalar(Store &store, const char *sql)
+{
+    Statement stmt(store.db(), sql);
+    return stmt.valid() && stmt.step() == SQLITE_ROW ? sqlite3_column_int64(stmt.get(), 0) : 0;
+}
+
+} // namespace
+
+bool isSqliteFile(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    char header[16] = {};
+    return in.read(header, sizeof header) && std::memcmp(header, "SQLite format 3", 16) == 0;
+}
+
+bool mergeStore(Store &into, const std::string &path, std::string *error)
+{
+    {
+        // Open it on its own first: that checks it is an investigation of this schema version.
+        std::unique_ptr<Store> source = Store::open(path, error);
+        if (!source)
+            return false;
+    }
+    Statement attach(into.db(), "ATTACH DATABASE ? AS source");
+    attach.bindText(1, path);
+    if (attach.step() != SQLITE_DONE) {
+        *error = sqlite3_errmsg(into.db());
+        return false;
+    }
+    const std::string runOffset = std::to_string(scalar(into, "SELECT coalesce(max(id), 0) FROM main.import_runs"));
+    const std::string rowOffset = std::to_string(scalar(into, "SELECT coalesce(max(id), 0) FROM main.requests"));
+    // The columns are the same by construction (same schema version): only the ids move.
+    const std::string sql =
+        "BEGIN;"
+        "INSERT INTO main.import_runs SELECT id + " + runOffset + ", path, format, compressed, started_ns, duration_ns, bytes,"
+        " accepted, rejected, outcome, message FROM source.import_runs;"
+        "CREATE TEMP TABLE merge_requests AS SELECT * FROM source.requests;"
+        "UPDATE merge_requests SET id = id + " + rowOffset + ", run_id = run_id + " + runOffset + ";"
+        "INSERT INTO main.requests SELECT * FROM merge_requests;"
+        "DROP TABLE merge_requests;"
+        "INSERT INTO main.token_times SELECT request_id + " + rowOffset + ", times FROM source.token_times;"
+        "INSERT INTO main.rejected (run_id, line, reason, excerpt) SELECT run_id + " + runOffset + ", line, reason, excerpt"
+        " FROM source.rejected ORDER BY id;"
+        "COMMIT;";
+    const bool ok = into.exec(sql.c_str(), error);
+    if (!ok)
+        into.exec("ROLLBACK");
+    into.exec("DETACH DATABASE source");
+    return ok && into.ensureIndexes(error);
+}
+
+} // namespace lx

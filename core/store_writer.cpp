@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "store_writer.h"
+
+#include "sqlite_util.h"
+
+#include <bit>
+
+namespace lx {
+
+namespace {
+
+// Rows per INSERT statement: fewer statement executions, while the statement stays small.
+constexpr int kRowsPerInsert = 16;
+constexpr int kColumns = 35;
+
+constexpr const char *kInsertHead =
+    "INSERT INTO requests (id, run_id, status, start_ns, e2e_ns, e2e_scope, network_ns, preprocess_ns, queue_ns,"
+    " prefill_ns, decode_ns, postprocess_ns, unattributed_ns, ttft_ns, tpot_ns, ttlt_ns, token_scope, dominant, flags,"
+    " input_tokens, output_tokens, t_client_send_ns, t_server_recv_ns, t_preprocess_done_ns, t_sched_ns,"
+    " t_first_token_ns, t_last_token_ns, t_server_send_ns, t_client_recv_ns, model, route, request_id, id_hash,"
+    " source_line, attributes) VALUES ";
+
+std::string insertSql(int rows)
+{
+    std::string values = "(?";
+    for (int c = 1; c < kColumns; ++c)
+        values += ",?";
+    values += ')';
+    std::string sql = kInsertHead;
+    for (int r = 0; r < rows; ++r) {
+        if (r > 0)
+            sql += ',';
+        sql += values;
+    }
+    return sql;
+}
+
+std::int64_t orAbsent(std::int64_t count) { return count < 0 ? kNotMeasured : count; }
+
+} // namespace
+
+StoreWriter::StoreWriter(sqlite3 *db, std::int64_t runId)
+    : m_db(db)
+    , m_runId(runId)
+    , m_insertMany(std::make_unique<Statement>(db, insertSql(kRowsPerInsert)))
+    , m_insertOne(std::make_unique<Statement>(db, insertSql(1)))
+    , m_insertTokens(std::make_unique<Statement>(db, "INSERT INTO token_times (request_id, times) VALUES (?, ?)"))
+    , m_insertRejection(std::make_unique<Statement>(db, "INSERT INTO rejected (run_id, line, reason, excerpt) VALUES (?, ?, ?, ?)"))
+{
+    // Row ids are assigned here, so that token times can refer to their request without a round trip.
+    Statement maxId(db, "SELECT coalesce(max(id), 0) + 1 FROM requests");
+    if (maxId.valid() && maxId.step() == SQLITE_ROW)
+        m_nextRowId = sqlite3_column_int64(maxId.get(), 0);
+    if (!m_insertMany->valid() || !m_insertOne->valid() || !m_insertTokens->valid() || !m_insertRejection->valid())
+        m_error = sqlite3_errmsg(db);
+}
+
+StoreWriter::~StoreWriter() = default;
+
+bool StoreWriter::stepAndReset(Statement &stmt)
+{
+    const int rc = stmt.step();
+    stmt.reset();
+    if (rc != SQLITE_DONE) {
+        m_error = sqlite3_errmsg(m_db);
+        return false;
+    }
+    return true;
+}
+
+void StoreWriter::bindRequest(Statement &s, int p, const RequestRecord &r, std::uint64_t idHash, std::int64_t rowId)
+{
+    const RequestMetrics &m = r.metrics;
+    s.bindInt(p++, rowId);
+    s.bindInt(p++, m_runId);
+    s.bindInt(p++, static_cast<int>(r.status));
+    s.bindMeasured(p++, m.start);
+    s.bindMeasured(p++, m.e2e);
+    s.bindInt(p++, static_cast<int>(m.e2eScope));
+    for (std::int64_t segment : m.segments)
+        s.bindMeasured(p++, segment);
+    s.bindMeasured(p++, m.ttft);
+    s.bindMeasured(p++, m.tpot);
+    s.bindMeasured(p++, m.ttlt);
+    s.bindInt(p++, static_cast<int>(m.tokenScope));
+    s.bindMeasured(p++, m.dominant < 0 ? kNotMeasured : m.dominant);
+    s.bindInt(p++, m.flags);
+    s.bindMeasured(p++, orAbsent(r.inputTokens));
+    s.bindMeasured(p++, orAbsent(r.outputTokens));
+    for (std::int64_t stamp : r.stamps)
+        s.bindMeasured(p++, stamp);
+    s.bindText(p++, r.model, true);
+    s.bindText(p++, r.route, true);
+    s.bindText(p++, r.id);
+    s.bindInt(p++, static_cast<std::int64_t>(idHash));
+    s.bindInt(p++, r.sourceLine);
+    s.bindText(p++, r.attributesJson, true);
+}
+
+bool StoreWriter::insertRequests(std::span<const RequestRecord> records, std::span<const std::uint64_t> idHashes)
+{
+    static_assert(std::endian::native == std::endian::little, "token_times BLOBs are little-endian int64");
+    if (!m_error.empty())
+        return false;
+    const std::int64_t firstRowId = m_nextRowId;
+    std::size_t i = 0;
+    for (; i + kRowsPerInsert <= records.size(); i += kRowsPerInsert) {
+        for (int k = 0; k < kRowsPerInsert; ++k)
+            bindRequest(*m_insertMany, 1 + k * kColumns, records[i + k], idHashes[i + k], m_nextRowId++);
+        if (!stepAndReset(*m_insertMany))
+            return false;
+    }
+    for (; i < records.size(); ++i) {
+        bindRequest(*m_insertOne, 1, records[i], idHashes[i], m_nextRowId++);
+        if (!stepAndReset(*m_insertOne))
+            return false;
+    }
+    for (std::size_t k = 0; k < records.size(); ++k) {
+        const auto &times = records[k].tokenTimes;
+        if (times.empty())
+            continue;
+        m_insertTokens->bindInt(1, firstRowId + static_cast<std::int64_t>(k));
+        sqlite3_bind_blob64(m_insertTokens->get(), 2, times.data(), times.size() * sizeof(std::int64_t), SQLITE_STATIC);
+        if (!stepAndReset(*m_insertTokens))
+            return false;
+    }
+    return true;
+}
+
+bool StoreWriter::insertRejections(std::span<const Rejection> rejections)
+{
+    for (const Rejection &r : rejections) {
+        m_insertRejection->bindInt(1, m_runId);
+        m_insertRejection->bindInt(2, r.line);
+        m_insertRejection->bindText(3, r.reason);
+        m_insertRejection->bindText(4, r.excerpt);
+        if (!stepAndReset(*m_insertRejection))
+            return false;
+    }
+    return true;
+}
+
+} // namespace lx

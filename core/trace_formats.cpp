@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "trace_reader.h"
+
+#include "csv_reader.h"
+#include "jsonl_reader.h"
+
+#include <algorithm>
+#include <array>
+
+namespace lx {
+
+std::span<const TraceFormat> traceFormats()
+{
+    static const std::array<TraceFormat, 2> formats = {{
+        {"jsonl", "native JSON lines", jsonlCanRead, createJsonlReader},
+        {"csv", "native CSV", csvCanRead, createCsvReader},
+    }};
+    return formats;
+}
+
+const TraceFormat *sniffFormat(std::string_view head, std::string *whyNot)
+{
+    if (head.starts_with("\xEF\xBB\xBF"))
+        head.remove_prefix(3);
+    if (head.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+        *whyNot = head.empty() ? "the file is empty" : "the file holds only blank lines";
+        return nullptr;
+    }
+    for (const TraceFormat &format : traceFormats()) {
+        if (format.canRead(head))
+            return &format;
+    }
+    const bool binary = std::any_of(head.begin(), head.end(), [](char c) {
+        const auto u = static_cast<unsigned char>(c);
+        return u < 0x20 && c != '\n' && c != '\r' && c != '\t';
+    });
+    *whyNot = binary ? "binary data, not a trace format this version reads (native JSON lines or CSV, optionally zstd-compressed)"
+                     : "not a trace format this version reads: expected native JSON lines (a '{' per line) or CSV with a header row";
+    return nullptr;
+}
+
+} // namespace lx
