@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "analysis.h"
 
+#include "huge_page_allocator.h"
 #include "sqlite_util.h"
 #include "store.h"
 
+#include <algorithm>
 #include <cstring>
+#include <thread>
 
 namespace lx {
 
@@ -12,7 +15,7 @@ namespace {
 
 /// Values of one metric and the scopes they were read on, gathered before summarizing.
 struct Samples {
-    std::vector<std::int64_t> values;
+    std::vector<std::int64_t, HugePageAllocator<std::int64_t>> values;
     std::array<std::int64_t, 4> scopeCounts{};
     std::int64_t excluded = 0;
 
@@ -45,7 +48,9 @@ MetricSummary summarizeSamples(Samples &samples, const std::vector<double> &perc
 
 std::int64_t columnOr(sqlite3_stmt *stmt, int column)
 {
-    return sqlite3_column_type(stmt, column) == SQLITE_NULL ? kNotMeasured : sqlite3_column_int64(stmt, column);
+    // NULL reads as 0: only then is the type worth asking for (it costs as much as the value).
+    const std::int64_t v = sqlite3_column_int64(stmt, column);
+    return v == 0 && sqlite3_column_type(stmt, column) == SQLITE_NULL ? kNotMeasured : v;
 }
 
 void readInputs(const Store &store, Report &report)
@@ -90,6 +95,115 @@ void readTokenGaps(const Store &store, const SqlCondition &where, bool includeEr
 
 } // namespace
 
+namespace {
+
+/// What one scan of a range of rows gathers.
+struct ScanPart {
+    std::array<Samples, kSegmentCount> segments;
+    Samples e2e, ttft, tpot, ttlt;
+    std::int64_t total = 0, ok = 0, error = 0, clockSkew = 0, dominantTotal = 0;
+    std::array<std::int64_t, kSegmentCount> dominantCounts{};
+
+    std::array<Samples *, kSegmentCount + 4> all()
+    {
+        return {&segments[0], &segments[1], &segments[2], &segments[3], &segments[4], &segments[5], &segments[6],
+                &e2e, &ttft, &tpot, &ttlt};
+    }
+};
+
+/// Reads the rows with lo <= id <= hi that match the condition.
+void scanRows(sqlite3 *db, const SqlCondition &where, std::int64_t lo, std::int64_t hi, std::size_t expected,
+              bool includeErrors, ScanPart &part)
+{
+    for (Samples *s : part.all())
+        s->values.reserve(expected);
+    // Column order matches the table's, so SQLite decodes each record front to back once.
+    Statement stmt(db, "SELECT status, e2e_ns, e2e_scope, network_ns, preprocess_ns, queue_ns, prefill_ns, decode_ns,"
+                       " postprocess_ns, unattributed_ns, ttft_ns, tpot_ns, ttlt_ns, token_scope, dominant, flags"
+                       " FROM requests r WHERE r.id BETWEEN ? AND ? AND " + where.sql);
+    stmt.bindInt(1, lo);
+    stmt.bindInt(2, hi);
+    where.bind(stmt, 3);
+    sqlite3_stmt *q = stmt.get();
+    while (stmt.step() == SQLITE_ROW) {
+        ++part.total;
+        const bool ok = sqlite3_column_int(q, 0) == 0;
+        ok ? ++part.ok : ++part.error;
+        if (!ok && !includeErrors)
+            continue;
+        const auto e2eScope = static_cast<E2eScope>(sqlite3_column_int(q, 2));
+        const auto tokenScope = static_cast<E2eScope>(sqlite3_column_int(q, 13));
+        const auto flags = static_cast<std::uint32_t>(sqlite3_column_int64(q, 15));
+        if (const std::int64_t v = columnOr(q, 1); isMeasured(v))
+            part.e2e.add(v, e2eScope);
+        for (int s = 0; s < kSegmentCount; ++s) {
+            const std::int64_t v = columnOr(q, 3 + s);
+            if (!isMeasured(v))
+                continue;
+            if (s == static_cast<int>(Segment::Network) && (flags & kFlagClockSkew)) {
+                ++part.segments[s].excluded; // a negative network time is clock skew, not a latency
+                continue;
+            }
+            part.segments[s].add(v, s == static_cast<int>(Segment::Network) ? E2eScope::Client : E2eScope::Server);
+        }
+        if (flags & kFlagClockSkew)
+            ++part.clockSkew;
+        if (const std::int64_t v = columnOr(q, 10); isMeasured(v))
+            part.ttft.add(v, tokenScope);
+        if (const std::int64_t v = columnOr(q, 11); isMeasured(v))
+            part.tpot.add(v, tokenScope);
+        if (const std::int64_t v = columnOr(q, 12); isMeasured(v))
+            part.ttlt.add(v, tokenScope);
+        if (const std::int64_t d = columnOr(q, 14); isMeasured(d) && d >= 0 && d < kSegmentCount) {
+            ++part.dominantCounts[static_cast<std::size_t>(d)];
+            ++part.dominantTotal;
+        }
+    }
+}
+
+void mergeInto(ScanPart &into, ScanPart &from)
+{
+    auto target = into.all();
+    auto source = from.all();
+    for (std::size_t i = 0; i < target.size(); ++i) {
+        target[i]->values.insert(target[i]->values.end(), source[i]->values.begin(), source[i]->values.end());
+        for (std::size_t k = 0; k < target[i]->scopeCounts.size(); ++k)
+            target[i]->scopeCounts[k] += source[i]->scopeCounts[k];
+        target[i]->excluded += source[i]->excluded;
+    }
+    into.total += from.total;
+    into.ok += from.ok;
+    into.error += from.error;
+    into.clockSkew += from.clockSkew;
+    into.dominantTotal += from.dominantTotal;
+    for (int s = 0; s < kSegmentCount; ++s)
+        into.dominantCounts[s] += from.dominantCounts[s];
+}
+
+/// Scans the matching rows; on a store of many rows, the upper half on a second connection and thread.
+void scanAll(const Store &store, const SqlCondition &where, bool includeErrors, ScanPart &part)
+{
+    Statement range(store.db(), "SELECT coalesce(min(id), 0), coalesce(max(id), -1) FROM requests");
+    range.step();
+    const std::int64_t lo = sqlite3_column_int64(range.get(), 0);
+    const std::int64_t hi = sqlite3_column_int64(range.get(), 1);
+    const std::int64_t rows = hi - lo + 1;
+    sqlite3 *second = rows >= 200000 ? store.openReader() : nullptr;
+    if (!second) {
+        scanRows(store.db(), where, lo, hi, static_cast<std::size_t>(std::max<std::int64_t>(rows, 0)), includeErrors, part);
+        return;
+    }
+    const std::int64_t mid = lo + rows / 2;
+    ScanPart upper;
+    std::thread worker([&] { scanRows(second, where, mid, hi, static_cast<std::size_t>(hi - mid + 1), includeErrors, upper); });
+    scanRows(store.db(), where, lo, mid - 1, static_cast<std::size_t>(rows), includeErrors, part);
+    worker.join();
+    sqlite3_close_v2(second);
+    mergeInto(part, upper);
+}
+
+} // namespace
+
 Report analyze(const Store &store, const RequestFilter &filter, const AnalysisOptions &options)
 {
     Report report;
@@ -97,66 +211,33 @@ Report analyze(const Store &store, const RequestFilter &filter, const AnalysisOp
     readInputs(store, report);
 
     const SqlCondition where = toSqlCondition(filter);
-    Statement count(store.db(), "SELECT count(*) FROM requests r WHERE " + where.sql);
-    where.bind(count);
-    const std::int64_t expected = count.step() == SQLITE_ROW ? sqlite3_column_int64(count.get(), 0) : 0;
-
-    std::array<Samples, kSegmentCount> segments;
-    Samples e2e, ttft, tpot, ttlt, itl;
-    for (Samples *s : {&e2e, &ttft, &tpot, &ttlt})
-        s->values.reserve(static_cast<std::size_t>(expected));
-    for (Samples &s : segments)
-        s.values.reserve(static_cast<std::size_t>(expected));
-
-    // Column order matches the table's, so SQLite decodes each record front to back once.
-    Statement stmt(store.db(), "SELECT status, e2e_ns, e2e_scope, network_ns, preprocess_ns, queue_ns, prefill_ns, decode_ns,"
-                               " postprocess_ns, unattributed_ns, ttft_ns, tpot_ns, ttlt_ns, token_scope, dominant, flags"
-                               " FROM requests r WHERE " + where.sql);
-    where.bind(stmt);
-    sqlite3_stmt *q = stmt.get();
-    while (stmt.step() == SQLITE_ROW) {
-        ++report.total;
-        const bool ok = sqlite3_column_int(q, 0) == 0;
-        ok ? ++report.ok : ++report.error;
-        if (!ok && !options.includeErrors)
-            continue;
-        const auto e2eScope = static_cast<E2eScope>(sqlite3_column_int(q, 2));
-        const auto tokenScope = static_cast<E2eScope>(sqlite3_column_int(q, 13));
-        const auto flags = static_cast<std::uint32_t>(sqlite3_column_int64(q, 15));
-        if (const std::int64_t v = columnOr(q, 1); isMeasured(v))
-            e2e.add(v, e2eScope);
-        for (int s = 0; s < kSegmentCount; ++s) {
-            const std::int64_t v = columnOr(q, 3 + s);
-            if (!isMeasured(v))
-                continue;
-            if (s == static_cast<int>(Segment::Network) && (flags & kFlagClockSkew)) {
-                ++segments[s].excluded; // a negative network time is clock skew, not a latency
-                continue;
-            }
-            segments[s].add(v, s == static_cast<int>(Segment::Network) ? E2eScope::Client : E2eScope::Server);
-        }
-        if (flags & kFlagClockSkew)
-            ++report.clockSkew;
-        if (const std::int64_t v = columnOr(q, 10); isMeasured(v))
-            ttft.add(v, tokenScope);
-        if (const std::int64_t v = columnOr(q, 11); isMeasured(v))
-            tpot.add(v, tokenScope);
-        if (const std::int64_t v = columnOr(q, 12); isMeasured(v))
-            ttlt.add(v, tokenScope);
-        if (const std::int64_t d = columnOr(q, 14); isMeasured(d) && d >= 0 && d < kSegmentCount) {
-            ++report.dominantCounts[static_cast<std::size_t>(d)];
-            ++report.dominantTotal;
-        }
-    }
+    ScanPart part;
+    scanAll(store, where, options.includeErrors, part);
+    Samples itl;
     readTokenGaps(store, where, options.includeErrors, itl);
 
-    for (int s = 0; s < kSegmentCount; ++s)
-        report.segments[s] = summarizeSamples(segments[s], options.percentiles);
-    report.e2e = summarizeSamples(e2e, options.percentiles);
-    report.ttft = summarizeSamples(ttft, options.percentiles);
-    report.tpot = summarizeSamples(tpot, options.percentiles);
-    report.ttlt = summarizeSamples(ttlt, options.percentiles);
-    report.itl = summarizeSamples(itl, options.percentiles);
+    report.total = part.total;
+    report.ok = part.ok;
+    report.error = part.error;
+    report.clockSkew = part.clockSkew;
+    report.dominantTotal = part.dominantTotal;
+    report.dominantCounts = part.dominantCounts;
+
+    // Eleven metrics plus ITL, each an O(n) selection per percentile: shared between two threads.
+    std::array<MetricSummary *, kSegmentCount + 5> out = {
+        &report.segments[0], &report.segments[1], &report.segments[2], &report.segments[3], &report.segments[4],
+        &report.segments[5], &report.segments[6], &report.e2e, &report.ttft, &report.tpot, &report.ttlt, &report.itl};
+    std::array<Samples *, kSegmentCount + 5> in;
+    const auto parts = part.all();
+    std::copy(parts.begin(), parts.end(), in.begin());
+    in.back() = &itl;
+    const auto summarizeEvery = [&](std::size_t first) {
+        for (std::size_t i = first; i < in.size(); i += 2)
+            *out[i] = summarizeSamples(*in[i], options.percentiles);
+    };
+    std::thread worker(summarizeEvery, 1);
+    summarizeEvery(0);
+    worker.join();
     return report;
 }
 

@@ -12,10 +12,20 @@ void IdSet::clear()
     m_size = 0;
 }
 
-void IdSet::grow()
+void IdSet::reserve(std::size_t count)
+{
+    std::size_t slots = 1024;
+    while (slots < count * 2)
+        slots *= 2;
+    if (slots > m_slots.size())
+        rehash(slots);
+    m_arena.reserve(count * 16);
+}
+
+void IdSet::rehash(std::size_t slots)
 {
     std::vector<Slot> old = std::move(m_slots);
-    m_slots.assign(old.empty() ? 1024 : old.size() * 2, Slot{});
+    m_slots.assign(slots, Slot{});
     const std::size_t mask = m_slots.size() - 1;
     for (const Slot &slot : old) {
         if (slot.length == UINT32_MAX)
@@ -30,7 +40,7 @@ void IdSet::grow()
 bool IdSet::insert(std::string_view id, std::uint64_t hash)
 {
     if ((m_size + 1) * 2 > m_slots.size())
-        grow();
+        rehash(m_slots.empty() ? 1024 : m_slots.size() * 2);
     const std::size_t mask = m_slots.size() - 1;
     std::size_t i = hash & mask;
     while (m_slots[i].length != UINT32_MAX) {

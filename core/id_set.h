@@ -17,6 +17,8 @@ public:
     /// Adds id with its precomputed hash; false when it was already there.
     bool insert(std::string_view id, std::uint64_t hash);
     std::size_t size() const { return m_size; }
+    /// Makes room for about `count` ids without rehashing.
+    void reserve(std::size_t count);
     void clear();
 
 private:
@@ -25,7 +27,7 @@ private:
         std::uint64_t offset = 0;
         std::uint32_t length = UINT32_MAX; ///< UINT32_MAX marks an empty slot
     };
-    void grow();
+    void rehash(std::size_t slots);
 
     std::vector<Slot> m_slots;
     std::vector<char> m_arena;

@@ -17,12 +17,12 @@ void appendAnyOf(SqlCondition &c, const char *column, const std::vector<std::str
         return;
     c.sql += " AND ";
     c.sql += column;
-    c.sql += " IN (";
+    c.sql += " IN (SELECT id FROM labels WHERE text IN (";
     for (std::size_t i = 0; i < values.size(); ++i) {
         c.sql += i ? ",?" : "?";
         c.values.emplace_back(values[i]);
     }
-    c.sql += ')';
+    c.sql += "))";
 }
 
 bool parseInstant(std::string_view text, std::int64_t &ns)
@@ -79,8 +79,8 @@ SqlCondition toSqlCondition(const RequestFilter &filter)
         c.sql += " AND r.start_ns < ?";
         c.values.emplace_back(filter.toNs);
     }
-    appendAnyOf(c, "r.model", filter.models);
-    appendAnyOf(c, "r.route", filter.routes);
+    appendAnyOf(c, "r.model_id", filter.models);
+    appendAnyOf(c, "r.route_id", filter.routes);
     if (filter.status) {
         c.sql += " AND r.status = ?";
         c.values.emplace_back(static_cast<std::int64_t>(*filter.status));

@@ -23,7 +23,8 @@ CREATE TABLE IF NOT EXISTS import_runs (
   message     TEXT                -- why the file did not import completely, if it did not
 );
 
--- One row per accepted request. The derived columns come first: the statistics read only them.
+-- One row per accepted request: its decomposition, narrow on purpose, since every statistic scans it
+-- (a wide row of timestamps and text made the scan twice as slow). The rest is in request_details.
 CREATE TABLE IF NOT EXISTS requests (
   id              INTEGER PRIMARY KEY,          -- row id, stable within this store
   run_id          INTEGER NOT NULL,             -- import_runs.id
@@ -44,8 +45,24 @@ CREATE TABLE IF NOT EXISTS requests (
   token_scope     INTEGER NOT NULL,             -- clock of ttft/tpot/ttlt and token times: 1 client, 2 server
   dominant        INTEGER,                      -- segments.id of the largest segment
   flags           INTEGER NOT NULL,             -- bit 0 clock skew (negative network), bit 1 durations form
+  model_id        INTEGER,                      -- labels.id of the model
+  route_id        INTEGER,                      -- labels.id of the route
   input_tokens    INTEGER,
-  output_tokens   INTEGER,
+  output_tokens   INTEGER
+);
+
+-- Model and route names, stored once.
+CREATE TABLE IF NOT EXISTS labels (
+  id   INTEGER PRIMARY KEY,
+  text TEXT NOT NULL UNIQUE
+);
+
+-- What a request was imported from: its id, raw timestamps and attributes.
+CREATE TABLE IF NOT EXISTS request_details (
+  request_id           INTEGER PRIMARY KEY,     -- requests.id
+  source_id            TEXT NOT NULL,           -- the id in the source, unique within its file
+  id_hash              INTEGER NOT NULL,        -- 64-bit FNV-1a of source_id: look-ups by id without a text index
+  source_line          INTEGER NOT NULL,        -- line (or record number) in the source file
   t_client_send_ns     INTEGER,                 -- raw timestamps as imported
   t_server_recv_ns     INTEGER,
   t_preprocess_done_ns INTEGER,
@@ -54,12 +71,7 @@ CREATE TABLE IF NOT EXISTS requests (
   t_last_token_ns      INTEGER,
   t_server_send_ns     INTEGER,
   t_client_recv_ns     INTEGER,
-  model           TEXT,
-  route           TEXT,
-  request_id      TEXT NOT NULL,                -- the id in the source, unique within its file
-  id_hash         INTEGER NOT NULL,             -- 64-bit FNV-1a of request_id: indexed look-ups by id
-  source_line     INTEGER NOT NULL,             -- line (or record number) in the source file
-  attributes      TEXT                          -- JSON object of the keys the format does not define
+  attributes           TEXT                     -- JSON object of the keys the format does not define
 );
 
 -- Output-token times of the requests that have them: a BLOB of little-endian int64 ns, one per token.
@@ -86,12 +98,16 @@ INSERT OR IGNORE INTO segments VALUES
 
 -- Attributes as rows, for SQL that wants them so.
 CREATE VIEW IF NOT EXISTS request_attributes AS
-  SELECT r.id AS request_id, a.key AS key, a.value AS value
-  FROM requests r, json_each(r.attributes) a WHERE r.attributes IS NOT NULL;
+  SELECT d.request_id AS request_id, a.key AS key, a.value AS value
+  FROM request_details d, json_each(d.attributes) a WHERE d.attributes IS NOT NULL;
 
--- Requests with readable status, scope and dominant segment, and the file they came from.
+-- Everything about a request in one row, with readable names and the file it came from.
 CREATE VIEW IF NOT EXISTS requests_readable AS
-  SELECT r.*, CASE r.status WHEN 0 THEN 'ok' ELSE 'error' END AS status_name,
+  SELECT r.*, d.source_id, d.source_line, d.t_client_send_ns, d.t_server_recv_ns, d.t_preprocess_done_ns,
+         d.t_sched_ns, d.t_first_token_ns, d.t_last_token_ns, d.t_server_send_ns, d.t_client_recv_ns, d.attributes,
+         CASE r.status WHEN 0 THEN 'ok' ELSE 'error' END AS status_name,
          CASE r.e2e_scope WHEN 1 THEN 'client' WHEN 2 THEN 'server' WHEN 3 THEN 'engine' END AS scope_name,
-         s.name AS dominant_name, i.path AS source_path
-  FROM requests r LEFT JOIN segments s ON s.id = r.dominant JOIN import_runs i ON i.id = r.run_id;
+         s.name AS dominant_name, m.text AS model, rt.text AS route, i.path AS source_path
+  FROM requests r JOIN request_details d ON d.request_id = r.id
+  LEFT JOIN segments s ON s.id = r.dominant LEFT JOIN labels m ON m.id = r.model_id
+  LEFT JOIN labels rt ON rt.id = r.route_id JOIN import_runs i ON i.id = r.run_id;

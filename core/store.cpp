@@ -6,7 +6,9 @@
 
 #include <sqlite3.h>
 
+#include <atomic>
 #include <chrono>
+#include <filesystem>
 
 namespace lx {
 
@@ -27,14 +29,38 @@ std::unique_ptr<Store> Store::open(const std::string &path, std::string *error)
 
 std::unique_ptr<Store> Store::openTemporary(std::string *error)
 {
-    // An empty file name gives SQLite's private temporary database, deleted when it is closed.
-    return openPath(std::string(), true, error);
+    // A real file rather than SQLite's private temporary database, so that a second connection can read it
+    // on another thread. It is removed when the store is closed.
+    static std::atomic<unsigned> counter = 0;
+    std::error_code ec;
+    const auto dir = std::filesystem::temp_directory_path(ec);
+    const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
+    const std::filesystem::path file = (ec ? std::filesystem::path(".") : dir)
+                                       / ("latency-explorer-" + std::to_string(stamp) + "-" + std::to_string(counter++) + ".lxdb");
+    auto store = openPath(file.string(), true, error);
+    if (store)
+        store->m_removeOnClose = true;
+    else
+        std::filesystem::remove(file, ec);
+    return store;
+}
+
+sqlite3 *Store::openReader() const
+{
+    sqlite3 *db = nullptr;
+    if (sqlite3_open_v2(m_fileName.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
+        sqlite3_close_v2(db);
+        return nullptr;
+    }
+    sqlite3_exec(db, "PRAGMA mmap_size=4294967296;", nullptr, nullptr, nullptr);
+    return db;
 }
 
 std::unique_ptr<Store> Store::openPath(const std::string &path, bool temporary, std::string *error)
 {
     std::unique_ptr<Store> store(new Store);
     store->m_path = temporary ? std::string("(temporary)") : path;
+    store->m_fileName = path;
     const int rc = sqlite3_open_v2(path.c_str(), &store->m_db,
                                    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
     if (rc != SQLITE_OK) {
@@ -50,6 +76,11 @@ Store::~Store()
 {
     if (m_db)
         sqlite3_close_v2(m_db);
+    if (m_removeOnClose) {
+        std::error_code ec;
+        std::filesystem::remove(m_fileName, ec);
+        std::filesystem::remove(m_fileName + "-journal", ec);
+    }
 }
 
 bool Store::exec(const char *sql, std::string *error)
@@ -66,7 +97,8 @@ bool Store::exec(const char *sql, std::string *error)
 bool Store::initialize(std::string *error)
 {
     // A large page cache and in-memory temporaries: bulk loads and index builds are this store's work.
-    exec("PRAGMA cache_size=-131072; PRAGMA temp_store=MEMORY; PRAGMA mmap_size=1073741824;");
+    // Memory-mapped reads spare a copy of every page the statistics scan.
+    exec("PRAGMA cache_size=-131072; PRAGMA temp_store=MEMORY; PRAGMA mmap_size=4294967296;");
     std::string why;
     Statement version(m_db, "SELECT value FROM meta WHERE key='schema_version'");
     if (version.valid()) {
@@ -106,9 +138,8 @@ bool Store::initialize(std::string *error)
 
 bool Store::ensureIndexes(std::string *error)
 {
-    return exec("CREATE INDEX IF NOT EXISTS requests_by_id_hash ON requests(id_hash);"
-                "CREATE INDEX IF NOT EXISTS requests_by_start ON requests(start_ns);"
-                "CREATE INDEX IF NOT EXISTS rejected_by_run ON rejected(run_id);",
+    return exec("CREATE INDEX IF NOT EXISTS request_details_by_id_hash ON request_details(id_hash);"
+                "CREATE INDEX IF NOT EXISTS requests_by_start ON requests(start_ns);",
                 error);
 }
 

@@ -33,6 +33,10 @@ public:
     /// Runs SQL without results; false and the message on failure.
     bool exec(const char *sql, std::string *error = nullptr);
 
+    /// A second, read-only connection to the same file, for a scan on another thread; null when the store
+    /// has no file of its own. The caller closes it with sqlite3_close_v2().
+    sqlite3 *openReader() const;
+
     /// Creates the look-up indexes; done after bulk loads, since maintaining them row by row costs more.
     bool ensureIndexes(std::string *error = nullptr);
 
@@ -43,6 +47,8 @@ private:
 
     sqlite3 *m_db = nullptr;
     std::string m_path;
+    std::string m_fileName;       ///< the file SQLite opened
+    bool m_removeOnClose = false; ///< a temporary store: its file goes when it is closed
 };
 
 /// 64-bit FNV-1a, stored as requests.id_hash so that look-ups by request id need no text index.

@@ -47,10 +47,16 @@ bool mergeStore(Store &into, const std::string &path, std::string *error)
         "BEGIN;"
         "INSERT INTO main.import_runs SELECT id + " + runOffset + ", path, format, compressed, started_ns, duration_ns, bytes,"
         " accepted, rejected, outcome, message FROM source.import_runs;"
+        "INSERT OR IGNORE INTO main.labels (text) SELECT text FROM source.labels;"
+        "CREATE TEMP TABLE merge_labels AS SELECT s.id AS old, m.id AS new FROM source.labels s JOIN main.labels m ON m.text = s.text;"
         "CREATE TEMP TABLE merge_requests AS SELECT * FROM source.requests;"
-        "UPDATE merge_requests SET id = id + " + rowOffset + ", run_id = run_id + " + runOffset + ";"
+        "UPDATE merge_requests SET id = id + " + rowOffset + ", run_id = run_id + " + runOffset + ","
+        " model_id = (SELECT new FROM merge_labels WHERE old = model_id), route_id = (SELECT new FROM merge_labels WHERE old = route_id);"
         "INSERT INTO main.requests SELECT * FROM merge_requests;"
-        "DROP TABLE merge_requests;"
+        "INSERT INTO main.request_details SELECT request_id + " + rowOffset + ", source_id, id_hash, source_line, t_client_send_ns,"
+        " t_server_recv_ns, t_preprocess_done_ns, t_sched_ns, t_first_token_ns, t_last_token_ns, t_server_send_ns,"
+        " t_client_recv_ns, attributes FROM source.request_details;"
+        "DROP TABLE merge_requests; DROP TABLE merge_labels;"
         "INSERT INTO main.token_times SELECT request_id + " + rowOffset + ", times FROM source.token_times;"
         "INSERT INTO main.rejected (run_id, line, reason, excerpt) SELECT run_id + " + runOffset + ", line, reason, excerpt"
         " FROM source.rejected ORDER BY id;"
@@ -59,7 +65,7 @@ bool mergeStore(Store &into, const std::string &path, std::string *error)
     if (!ok)
         into.exec("ROLLBACK");
     into.exec("DETACH DATABASE source");
-    return ok && into.ensureIndexes(error);
+    return ok;
 }
 
 } // namespace lx

@@ -6,6 +6,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <unordered_map>
 
 /// \file store_writer.h
 /// Bulk inserts of one import run through prepared multi-row INSERT statements (the C API: Qt's SQL
@@ -36,16 +37,25 @@ public:
     const std::string &error() const { return m_error; }
 
 private:
-    void bindRequest(Statement &stmt, int firstParam, const RequestRecord &r, std::uint64_t idHash, std::int64_t rowId);
+    void bindRequest(Statement &stmt, int firstParam, const RequestRecord &r, std::int64_t rowId);
+    void bindDetails(Statement &stmt, int firstParam, const RequestRecord &r, std::uint64_t idHash, std::int64_t rowId);
+    bool insertRows(std::span<const RequestRecord> records, std::span<const std::uint64_t> idHashes, std::int64_t firstRowId,
+                    bool details);
+    /// The labels.id of a model or route name, inserting it the first time; kNotMeasured for none.
+    std::int64_t labelId(const std::string &text);
     bool stepAndReset(Statement &stmt);
 
     sqlite3 *m_db;
     std::int64_t m_runId;
     std::int64_t m_nextRowId = 1;
-    std::unique_ptr<Statement> m_insertMany;
-    std::unique_ptr<Statement> m_insertOne;
+    std::unique_ptr<Statement> m_requestsMany;
+    std::unique_ptr<Statement> m_requestsOne;
+    std::unique_ptr<Statement> m_detailsMany;
+    std::unique_ptr<Statement> m_detailsOne;
+    std::unique_ptr<Statement> m_insertLabel;
     std::unique_ptr<Statement> m_insertTokens;
     std::unique_ptr<Statement> m_insertRejection;
+    std::unordered_map<std::string, std::int64_t> m_labels;
     std::string m_error;
 };
 

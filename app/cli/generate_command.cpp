@@ -194,8 +194,9 @@ int runGenerateCommand(const std::vector<std::string> &args, std::ostream &out, 
     }
     if (sink.error().empty())
         sink.write(buffer);
+    const std::string target = toStdout ? std::string("standard output") : "'" + options.output + "'";
     if (!sink.finish()) {
-        err << "generate: " << sink.error() << " '" << options.output << "'\n";
+        err << "generate: cannot write to " << target << ": " << sink.error() << '\n';
         return 2;
     }
 
@@ -203,6 +204,6 @@ int runGenerateCommand(const std::vector<std::string> &args, std::ostream &out, 
         << sink.bytesWritten() << " bytes";
     if (options.zstd)
         err << " zstd-compressed from " << sink.bytesIn();
-    err << ") to " << (toStdout ? std::string("standard output") : options.output) << '\n';
+    err << ") to " << target << '\n';
     return 0;
 }

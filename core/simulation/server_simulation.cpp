@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "server_simulation.h"
 
+#include "sim_model.h"
 #include "sim_random.h"
 
 #include <algorithm>
@@ -15,54 +16,7 @@ namespace lx::sim {
 
 namespace {
 
-using detail::Random;
-
-// The model's constants. sample_traces/README.md quotes them: keep the two in step.
-struct Choice {
-    std::string_view name;
-    double cumulativeWeight;
-    double factor; // models: relative cost of prefill and decode; routes: unused; regions: one-way ms
-};
-constexpr std::array<Choice, 3> kModels = {{
-    {"llama-3.1-8b-instruct", 0.55, 1.0},
-    {"qwen2.5-14b-instruct", 0.85, 1.6},
-    {"mistral-7b-instruct-v0.3", 1.0, 0.9},
-}};
-constexpr std::array<Choice, 3> kRoutes = {{
-    {"/v1/chat/completions", 0.75, 0.0},
-    {"/v1/completions", 0.90, 0.0},
-    {"/v1/responses", 1.0, 0.0}, // formats tool output afterwards: longer postprocess
-}};
-constexpr std::array<Choice, 3> kRegions = {{
-    {"eu-west", 0.50, 2.0},
-    {"us-east", 0.85, 5.0},
-    {"ap-south", 1.0, 9.0},
-}};
-constexpr std::array<Choice, 3> kUserAgents = {{
-    {"openai-python/1.40.0", 0.55, 0.0},
-    {"langchain/0.2.11 (python, httpx)", 0.80, 0.0}, // the comma makes CSV quote this field
-    {"curl/8.5.0", 1.0, 0.0},
-}};
-
-template<std::size_t N>
-constexpr std::array<double, N> cumulativeOf(const std::array<Choice, N> &choices)
-{
-    std::array<double, N> out{};
-    for (std::size_t i = 0; i < N; ++i)
-        out[i] = choices[i].cumulativeWeight;
-    return out;
-}
-
-constexpr auto kModelWeights = cumulativeOf(kModels);
-constexpr auto kRouteWeights = cumulativeOf(kRoutes);
-constexpr auto kRegionWeights = cumulativeOf(kRegions);
-constexpr auto kUserAgentWeights = cumulativeOf(kUserAgents);
-
-constexpr double kMs = 1e6; // ns per ms
-constexpr double kInputMedian = 700, kInputSigma = 0.9, kInputMin = 8, kInputMax = 16000;
-constexpr double kOutputMedian = 160, kOutputSigma = 0.8, kOutputMin = 1, kOutputMax = 2048;
-constexpr double kPrefillBaseMs = 6.0, kPrefillPerTokenMs = 0.04;
-constexpr double kTpotMs = 9.0, kTpotFullBatchGrowth = 0.5; // 9 ms alone, 13.5 ms with every slot busy
+using namespace detail;
 
 enum class Fate { Ok, RejectedInPreprocess, AbortedInDecode };
 
@@ -80,16 +34,6 @@ struct Job {
 };
 
 std::int64_t roundNs(double ns) { return static_cast<std::int64_t>(std::floor(ns + 0.5)); }
-
-double meanFactor()
-{
-    double mean = 0, previous = 0;
-    for (const Choice &m : kModels) {
-        mean += (m.cumulativeWeight - previous) * m.factor;
-        previous = m.cumulativeWeight;
-    }
-    return mean;
-}
 
 class Simulation {
 public:
@@ -190,7 +134,7 @@ private:
         return j;
     }
 
-    /// Gives the earliest-ready queued request the slot that frees first (FIFO with `slots` servers).
+    /// Gives the earliest-ready queued request the slot that frees first (FIFO with decodeSlots servers).
     void scheduleNext()
     {
         Job j = m_ready.top();
@@ -319,7 +263,7 @@ double estimatedCapacityRps(const SimConfig &c)
     const double meanOutput = kOutputMedian * std::exp(kOutputSigma * kOutputSigma / 2);
     const double fullStepMs = kTpotMs * (1 + kTpotFullBatchGrowth);
     const double holdMs = 0.5 * fullStepMs
-                          + meanFactor() * (kPrefillBaseMs + kPrefillPerTokenMs * meanInput + (meanOutput - 1) * fullStepMs);
+                          + meanModelFactor() * (kPrefillBaseMs + kPrefillPerTokenMs * meanInput + (meanOutput - 1) * fullStepMs);
     return c.decodeSlots / (holdMs / 1000.0);
 }
 

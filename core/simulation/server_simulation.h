@@ -35,7 +35,7 @@ struct SimConfig {
     double startRateRps = 1.0;                             ///< offered load at the start, requests/s
     double endRateRps = 18.0;                              ///< offered load at the end, requests/s
     int decodeSlots = 32;                                      ///< concurrent decode slots (max batch)
-    std::int64_t startTimeNs = 1'735'732'800'000'000'000; ///< first arrival's epoch, 2025-01-01T12:00:00Z
+    std::int64_t startTimeNs = 1'735'732'800'000'000'000; ///< when arrivals start (server clock): 2025-01-01T12:00:00Z
     double errorRate = 0.01;   ///< fraction of requests that fail (half in preprocess, half mid-decode)
     double skewRate = 0.002;   ///< fraction whose client clock runs ahead, making network in negative
     int tokenTimesEvery = 0;   ///< emit token_times for every K-th request (1-based index); 0 = never

@@ -50,7 +50,7 @@ bool TraceOutput::finish()
         return false;
     m_out.flush();
     if (!m_out) {
-        m_error = "cannot write the output";
+        m_error = "write failed";
         return false;
     }
     return true;
@@ -82,7 +82,7 @@ bool TraceOutput::put(const char *data, std::size_t size)
         return true;
     m_out.write(data, static_cast<std::streamsize>(size));
     if (!m_out) {
-        m_error = "cannot write the output";
+        m_error = "write failed";
         return false;
     }
     m_bytesWritten += size;

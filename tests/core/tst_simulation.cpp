@@ -145,25 +145,33 @@ void TestSimulation::sameSeedSameBytes()
 }
 
 // The digests pin the output: if a platform, compiler or standard library changes a single byte, this
-// fails there. They were taken on Linux/x86-64 with GCC 12; regenerate only for an intended change.
+// fails there. They were taken on Linux/x86-64 with GCC 12 and Clang 14; change them only with the model.
+// The long row is there because rounding differences are rare: fused multiply-adds (see sim_random.h)
+// showed up only after some 20,000 requests.
 void TestSimulation::goldenOutput_data()
 {
     QTest::addColumn<int>("form");
     QTest::addColumn<quint64>("seed");
+    QTest::addColumn<qint64>("requests");
     QTest::addColumn<quint64>("digest");
-    QTest::newRow("timestamps seed 42") << int(TraceForm::Timestamps) << quint64(42) << quint64(0);
-    QTest::newRow("durations seed 42") << int(TraceForm::Durations) << quint64(42) << quint64(0);
-    QTest::newRow("csv seed 7") << int(TraceForm::Csv) << quint64(7) << quint64(0);
+    QTest::newRow("timestamps seed 42") << int(TraceForm::Timestamps) << quint64(42) << qint64(300)
+                                        << quint64(7283597629446770692ull);
+    QTest::newRow("durations seed 42") << int(TraceForm::Durations) << quint64(42) << qint64(300)
+                                       << quint64(7091861217588560789ull);
+    QTest::newRow("csv seed 7") << int(TraceForm::Csv) << quint64(7) << qint64(300) << quint64(14115570771618202220ull);
+    QTest::newRow("timestamps 50000 requests") << int(TraceForm::Timestamps) << quint64(42) << qint64(50000)
+                                               << quint64(17145058203547459289ull);
 }
 
 void TestSimulation::goldenOutput()
 {
     QFETCH(int, form);
     QFETCH(quint64, seed);
+    QFETCH(qint64, requests);
     QFETCH(quint64, digest);
     SimConfig config;
     config.seed = seed;
-    config.requests = 300;
+    config.requests = requests;
     config.tokenTimesEvery = 10;
     QCOMPARE(quint64(fnv1a(generate(config, static_cast<TraceForm>(form)))), digest);
 }
