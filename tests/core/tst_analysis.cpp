@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The report over a store: counts, filters, scopes, dominant shares, and percentiles that agree with an
+// independent computation (sort everything, interpolate) to well under 1 µs.
+
+#include "analysis.h"
+#include "importer.h"
+#include "store.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+#include <random>
+
+using namespace lx;
+
+namespace {
+
+constexpr qint64 T0 = 1'700'000'000'000'000'000LL;
+constexpr qint64 MS = 1'000'000;
+
+struct Fixture {
+    QTemporaryDir dir;
+    std::unique_ptr<Store> store;
+
+    explicit Fixture(const QByteArray &lines)
+    {
+        const QString path = dir.filePath(QStringLiteral("t.jsonl"));
+        QFile file(path);
+        if (file.open(QIODevice::WriteOnly))
+            file.write(lines);
+        file.close();
+        std::string why;
+        store = Store::openTemporary(&why);
+        importFiles(*store, {path.toStdString()});
+    }
+};
+
+/// One timestamps-form line with stamps given as ms after T0 + startMs (-1 = absent).
+QByteArray line(const char *id, qint64 startMs, std::initializer_list<qint64> offsetsMs, const char *extra = "")
+{
+    static const char *names[] = {"t_client_send_ns", "t_server_recv_ns", "t_preprocess_done_ns", "t_sched_ns",
+                                  "t_first_token_ns", "t_last_token_ns", "t_server_send_ns", "t_client_recv_ns"};
+    QByteArray out = QByteArray("{\"id\":\"") + id + "\"" + extra;
+    int i = 0;
+    for (qint64 ms : offsetsMs) {
+        if (ms >= 0)
+            out += QByteArray(",\"") + names[i] + "\":" + QByteArray::number(T0 + (startMs + ms) * MS);
+        ++i;
+    }
+    return out + "}\n";
+}
+
+double ms(const std::optional<double> &ns) { return ns ? *ns / 1e6 : -1.0; }
+
+} // namespace
+
+class TestAnalysis : public QObject {
+    Q_OBJECT
+
+private slots:
+    void countsAndDominant()
+    {
+        Fixture f(line("a", 0, {-1, 0, 1, 11, 21, 121, 122, -1}, ",\"status\":\"ok\"")        // decode 100
+                  + line("b", 10, {-1, 0, 1, 201, 211, 261, 262, -1}, ",\"status\":\"ok\"")    // queue 200
+                  + line("c", 20, {-1, 0, 1, 2, 3, 504, 505, -1}, ",\"status\":\"ok\"")        // decode 501
+                  + line("d", 30, {-1, 0, 1, 900, 901, 902, 903, -1}, ",\"status\":\"error\"")); // queue, but error
+        const Report r = analyze(*f.store);
+        QCOMPARE(r.total, qint64(4));
+        QCOMPARE(r.ok, qint64(3));
+        QCOMPARE(r.error, qint64(1));
+        QCOMPARE(r.dominantTotal, qint64(3));
+        QCOMPARE(r.dominantShare(int(Segment::Decode)), 2.0 / 3.0);
+        QCOMPARE(r.dominantShare(int(Segment::Queue)), 1.0 / 3.0);
+        QCOMPARE(r.e2e.stat.count, qint64(3));
+        QCOMPARE(r.e2e.scope, std::string("server"));
+
+        AnalysisOptions withErrors;
+        withErrors.includeErrors = true;
+        const Report all = analyze(*f.store, {}, withErrors);
+        QCOMPARE(all.e2e.stat.count, qint64(4));
+        QCOMPARE(all.dominantShare(int(Segment::Queue)), 0.5);
+    }
+
+    void notMeasuredIsNotZero()
+    {
+        Fixture f(line("a", 0, {-1, 0, -1, -1, 20, 120, -1, -1}) + line("b", 0, {-1, 0, -1, -1, 40, 140, -1, -1}));
+        const Report r = analyze(*f.store);
+        QCOMPARE(r.segments[int(Segment::Network)].stat.count, qint64(0));
+        QVERIFY(!r.segments[int(Segment::Network)].stat.meanNs);
+        QCOMPARE(r.segments[int(Segment::Queue)].stat.count, qint64(0));
+        QCOMPARE(r.segments[int(Segment::Decode)].stat.count, qint64(2));
+        QCOMPARE(r.segments[int(Segment::Unattributed)].stat.count, qint64(2)); // recv..first token
+        QCOMPARE(ms(r.segments[int(Segment::Unattributed)].stat.percentilesNs[0]), 30.0);
+        QCOMPARE(r.e2e.scope, std::string("engine"));
+    }
+
+    void clockSkewLeftOutOfNetwork()
+    {
+        Fixture f(line("skewed", 0, {50, 10, 11, 12, 13, 100, 101, 120}) + line("fine", 0, {0, 10, 11, 12, 13, 100, 101, 120}));
+        const Report r = analyze(*f.store);
+        QCOMPARE(r.clockSkew, qint64(1));
+        const MetricSummary &network = r.segments[int(Segment::Network)];
+        QCOMPARE(network.stat.count, qint64(1));
+        QCOMPARE(network.excluded, qint64(1));
+        QCOMPARE(ms(network.stat.maxNs), 29.0);
+        QCOMPARE(network.scope, std::string("client"));
+        QCOMPARE(r.e2e.stat.count, qint64(2)); // the skewed request's e2e is still a client-side fact
+    }
+
+    void mixedScopesAreSaid()
+    {
+        Fixture f(line("client", 0, {0, 1, 2, 3, 4, 5, 6, 7}) + line("server", 0, {-1, 1, 2, 3, 4, 5, 6, -1}));
+        const Report r = analyze(*f.store);
+        QCOMPARE(r.e2e.scope, std::string("mixed"));
+        QCOMPARE(r.e2e.scopes.at("client"), qint64(1));
+        QCOMPARE(r.e2e.scopes.at("server"), qint64(1));
+    }
+
+    void filters_data()
+    {
+        QTest::addColumn<QStringList>("models");
+        QTest::addColumn<QStringList>("routes");
+        QTest::addColumn<int>("status"); // -1 any
+        QTest::addColumn<qint64>("fromMs");
+        QTest::addColumn<qint64>("toMs");
+        QTest::addColumn<qint64>("total");
+
+        QTest::newRow("no filter") << QStringList() << QStringList() << -1 << qint64(-1) << qint64(-1) << qint64(6);
+        QTest::newRow("one model") << QStringList{QStringLiteral("big")} << QStringList() << -1 << qint64(-1) << qint64(-1) << qint64(3);
+        QTest::newRow("two models") << QStringList{QStringLiteral("big"), QStringLiteral("small")} << QStringList() << -1
+                                    << qint64(-1) << qint64(-1) << qint64(5);
+        QTest::newRow("unknown model") << QStringList{QStringLiteral("none")} << QStringList() << -1 << qint64(-1) << qint64(-1) << qint64(0);
+        QTest::newRow("route") << QStringList() << QStringList{QStringLiteral("/chat")} << -1 << qint64(-1) << qint64(-1) << qint64(2);
+        QTest::newRow("errors only") << QStringList() << QStringList() << int(Status::Error) << qint64(-1) << qint64(-1) << qint64(1);
+        QTest::newRow("time range [2s, 4s)") << QStringList() << QStringList() << -1 << qint64(2000) << qint64(4000) << qint64(2);
+        QTest::newRow("from 5s on") << QStringList() << QStringList() << -1 << qint64(5000) << qint64(-1) << qint64(1);
+        QTest::newRow("model and time") << QStringList{QStringLiteral("big")} << QStringList() << -1 << qint64(0) << qint64(1500)
+                                        << qint64(2);
+        QTest::newRow("text is bound, never SQL") << QStringList{QStringLiteral("big' OR '1'='1")} << QStringList() << -1
+                                                  << qint64(-1) << qint64(-1) << qint64(0);
+    }
+
+    void filters()
+    {
+        QFETCH(QStringList, models);
+        QFETCH(QStringList, routes);
+        QFETCH(int, status);
+        QFETCH(qint64, fromMs);
+        QFETCH(qint64, toMs);
+        QFETCH(qint64, total);
+        Fixture f(line("1", 0, {-1, 0, 1, 2, 3, 4, 5, -1}, ",\"model\":\"big\",\"route\":\"/chat\"")
+                  + line("2", 1000, {-1, 0, 1, 2, 3, 4, 5, -1}, ",\"model\":\"big\"")
+                  + line("3", 2000, {-1, 0, 1, 2, 3, 4, 5, -1}, ",\"model\":\"big\",\"route\":\"/chat\",\"status\":\"error\"")
+                  + line("4", 3000, {-1, 0, 1, 2, 3, 4, 5, -1}, ",\"model\":\"small\"")
+                  + line("5", 4000, {-1, 0, 1, 2, 3, 4, 5, -1}, ",\"model\":\"small\"")
+                  + line("6", 5000, {-1, 0, 1, 2, 3, 4, 5, -1}, ",\"model\":\"other\""));
+        RequestFilter filter;
+        for (const QString &m : models)
+            filter.models.push_back(m.toStdString());
+        for (const QString &r : routes)
+            filter.routes.push_back(r.toStdString());
+        if (status >= 0)
+            filter.status = Status(status);
+        if (fromMs >= 0)
+            filter.fromNs = T0 + fromMs * MS;
+        if (toMs >= 0)
+            filter.toNs = T0 + toMs * MS;
+        QCOMPARE(analyze(*f.store, filter).total, total);
+    }
+
+    void timeRangeText_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("valid");
+        QTest::addColumn<qint64>("from");
+        QTest::newRow("ns both sides") << QStringLiteral("100..200") << true << qint64(100);
+        QTest::newRow("open end") << QStringLiteral("100..") << true << qint64(100);
+        QTest::newRow("ISO UTC") << QStringLiteral("2023-11-14T22:13:20Z..") << true << qint64(T0);
+        QTest::newRow("ISO with fraction") << QStringLiteral("2023-11-14T22:13:20.5Z..") << true << qint64(T0 + 500 * MS);
+        QTest::newRow("no dots") << QStringLiteral("100") << false << qint64(0);
+        QTest::newRow("garbage") << QStringLiteral("yesterday..") << false << qint64(0);
+    }
+
+    void timeRangeText()
+    {
+        QFETCH(QString, text);
+        QFETCH(bool, valid);
+        QFETCH(qint64, from);
+        RequestFilter filter;
+        std::string why;
+        QCOMPARE(parseTimeRange(text.toStdString(), filter, &why), valid);
+        if (valid)
+            QCOMPARE(filter.fromNs, from);
+        else
+            QVERIFY(!why.empty());
+    }
+
+    void agreesWithIndependentComputation_data()
+    {
+        QTest::addColumn<int>("requests");
+        QTest::newRow("small store, one scan") << 1000;
+        QTest::newRow("large store, two-thread scan") << 250000;
+    }
+
+    void agreesWithIndependentComputation()
+    {
+        // Random requests; the reference sorts each metric and interpolates (type 7) on its own.
+        QFETCH(int, requests);
+        std::mt19937_64 rng(7);
+        std::vector<std::int64_t> e2e, queue, ttft, itl;
+        QByteArray lines;
+        lines.reserve(requests * 260);
+        for (int i = 0; i < requests; ++i) {
+            const qint64 recv = T0 + qint64(i) * MS;
+            const qint64 queued = qint64(rng() % (2000 * MS));
+            const qint64 sched = recv + 2 * MS + queued;
+            const qint64 first = sched + qint64(rng() % (300 * MS));
+            const qint64 gap = qint64(rng() % (40 * MS)) + 1;
+            const qint64 last = first + 2 * gap;
+            const qint64 send = last + 3 * MS;
+            queue.push_back(queued);
+            e2e.push_back(send - recv);
+            ttft.push_back(first - recv);
+            itl.push_back(gap);
+            itl.push_back(gap);
+            lines += "{\"id\":\"" + QByteArray::number(i) + "\",\"t_server_recv_ns\":" + QByteArray::number(recv)
+                     + ",\"t_preprocess_done_ns\":" + QByteArray::number(recv + 2 * MS) + ",\"t_sched_ns\":" + QByteArray::number(sched)
+                     + ",\"t_server_send_ns\":" + QByteArray::number(send) + ",\"token_times_ns\":[" + QByteArray::number(first) + ","
+                     + QByteArray::number(first + gap) + "," + QByteArray::number(last) + "]}\n";
+        }
+        Fixture f(lines);
+        const Report r = analyze(*f.store);
+        QCOMPARE(r.total, qint64(requests));
+        const auto check = [&](std::vector<std::int64_t> &values, const MetricSummary &m, const char *name) {
+            std::sort(values.begin(), values.end());
+            QCOMPARE(m.stat.count, qint64(values.size()));
+            for (std::size_t i = 0; i < r.percentiles.size(); ++i) {
+                const double reference = percentileOfSorted(values, r.percentiles[i]);
+                const double diff = std::fabs(*m.stat.percentilesNs[i] - reference);
+                QVERIFY2(diff < 1000.0, qPrintable(QStringLiteral("%1 p%2 differs by %3 ns").arg(QLatin1String(name)).arg(r.percentiles[i]).arg(diff)));
+            }
+            QCOMPARE(*m.stat.maxNs, double(values.back()));
+        };
+        check(e2e, r.e2e, "e2e");
+        check(queue, r.segments[int(Segment::Queue)], "queue");
+        check(ttft, r.ttft, "ttft");
+        check(itl, r.itl, "itl");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAnalysis)
+#include "tst_analysis.moc"

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The investigation file: created with its schema, reopened without re-parsing, refused when foreign.
+
+#include "analysis.h"
+#include "importer.h"
+#include "sqlite_util.h"
+#include "store.h"
+#include "store_merge.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace lx;
+
+namespace {
+
+QString writeFile(const QTemporaryDir &dir, const QString &name, const QByteArray &content)
+{
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return {};
+    file.write(content);
+    return path;
+}
+
+QByteArray sampleLines(int count, const char *prefix)
+{
+    QByteArray out;
+    for (int i = 0; i < count; ++i) {
+        const qint64 t = 1'700'000'000'000'000'000LL + qint64(i) * 1'000'000'000LL;
+        out += QByteArray("{\"id\":\"") + prefix + QByteArray::number(i) + "\",\"model\":\"m" + QByteArray::number(i % 2)
+               + "\",\"t_server_recv_ns\":" + QByteArray::number(t) + ",\"t_sched_ns\":" + QByteArray::number(t + 5'000'000)
+               + ",\"t_first_token_ns\":" + QByteArray::number(t + 50'000'000) + ",\"t_last_token_ns\":"
+               + QByteArray::number(t + 500'000'000 + i * 1000) + ",\"token_times_ns\":[" + QByteArray::number(t + 50'000'000)
+               + "," + QByteArray::number(t + 500'000'000 + i * 1000) + "],\"zone\":\"z" + QByteArray::number(i % 3) + "\"}\n";
+    }
+    return out;
+}
+
+qint64 scalar(const Store &store, const char *sql)
+{
+    Statement stmt(store.db(), sql);
+    return stmt.step() == SQLITE_ROW ? sqlite3_column_int64(stmt.get(), 0) : -1;
+}
+
+} // namespace
+
+class TestStore : public QObject {
+    Q_OBJECT
+
+private slots:
+    void createsSchemaWithVersion()
+    {
+        QTemporaryDir dir;
+        std::string why;
+        auto store = Store::open(dir.filePath(QStringLiteral("new.lxdb")).toStdString(), &why);
+        QVERIFY2(store, why.c_str());
+        QCOMPARE(scalar(*store, "SELECT value FROM meta WHERE key='schema_version'"), qint64(kSchemaVersion));
+        for (const char *table : {"requests", "request_details", "token_times", "import_runs", "rejected", "labels", "segments"}) {
+            Statement stmt(store->db(), std::string("SELECT count(*) FROM ") + table);
+            QVERIFY2(stmt.step() == SQLITE_ROW, table);
+        }
+    }
+
+    void reopensWithoutReparsing()
+    {
+        QTemporaryDir dir;
+        const QString trace = writeFile(dir, QStringLiteral("t.jsonl"), sampleLines(50, "r"));
+        const std::string db = dir.filePath(QStringLiteral("inv.lxdb")).toStdString();
+        std::string why;
+        std::string before;
+        {
+            auto store = Store::open(db, &why);
+            QVERIFY(store);
+            const auto imports = importFiles(*store, {trace.toStdString()});
+            QCOMPARE(imports.front().accepted, qint64(50));
+            before = std::to_string(analyze(*store).e2e.stat.percentilesNs[0].value());
+        }
+        QVERIFY(QFile::remove(trace)); // the source is gone: a reopened store must not need it
+        auto reopened = Store::open(db, &why);
+        QVERIFY2(reopened, why.c_str());
+        const Report report = analyze(*reopened);
+        QCOMPARE(report.total, qint64(50));
+        QCOMPARE(std::to_string(report.e2e.stat.percentilesNs[0].value()), before);
+        QCOMPARE(report.itl.stat.count, qint64(50));
+        QCOMPARE(scalar(*reopened, "SELECT count(*) FROM request_attributes WHERE key='zone'"), qint64(50));
+    }
+
+    void appendsRuns()
+    {
+        QTemporaryDir dir;
+        const QString a = writeFile(dir, QStringLiteral("a.jsonl"), sampleLines(10, "a"));
+        const QString b = writeFile(dir, QStringLiteral("b.jsonl"), sampleLines(10, "a")); // same ids, other file: fine
+        std::string why;
+        auto store = Store::open(dir.filePath(QStringLiteral("inv.lxdb")).toStdString(), &why);
+        importFiles(*store, {a.toStdString()});
+        importFiles(*store, {b.toStdString()});
+        QCOMPARE(scalar(*store, "SELECT count(*) FROM requests"), qint64(20));
+        QCOMPARE(scalar(*store, "SELECT count(*) FROM import_runs"), qint64(2));
+        QCOMPARE(scalar(*store, "SELECT count(DISTINCT run_id) FROM requests"), qint64(2));
+        QCOMPARE(scalar(*store, "SELECT count(*) FROM labels"), qint64(2)); // m0, m1 stored once
+    }
+
+    void refusesForeignFiles_data()
+    {
+        QTest::addColumn<QByteArray>("setupSql");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("another SQLite database") << QByteArray("CREATE TABLE t(x);") << QStringLiteral("not a Latency Explorer investigation");
+        QTest::newRow("another schema version") << QByteArray("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT); "
+                                                              "INSERT INTO meta VALUES ('schema_version','999');")
+                                                << QStringLiteral("schema version 999");
+    }
+
+    void refusesForeignFiles()
+    {
+        QFETCH(QByteArray, setupSql);
+        QFETCH(QString, reason);
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("other.db")).toStdString();
+        sqlite3 *db = nullptr;
+        sqlite3_open(path.c_str(), &db);
+        sqlite3_exec(db, setupSql.constData(), nullptr, nullptr, nullptr);
+        sqlite3_close(db);
+        std::string why;
+        QVERIFY(!Store::open(path, &why));
+        QVERIFY2(QString::fromStdString(why).contains(reason), why.c_str());
+    }
+
+    void refusesTextFile()
+    {
+        QTemporaryDir dir;
+        const QString path = writeFile(dir, QStringLiteral("trace.jsonl"), sampleLines(2, "r"));
+        std::string why;
+        QVERIFY(!Store::open(path.toStdString(), &why));
+        QVERIFY(!why.empty());
+        QVERIFY(!isSqliteFile(path.toStdString()));
+    }
+
+    void mergesStores()
+    {
+        QTemporaryDir dir;
+        std::string why;
+        const std::string first = dir.filePath(QStringLiteral("1.lxdb")).toStdString();
+        const std::string second = dir.filePath(QStringLiteral("2.lxdb")).toStdString();
+        {
+            auto a = Store::open(first, &why);
+            importFiles(*a, {writeFile(dir, QStringLiteral("a.jsonl"), sampleLines(30, "a")).toStdString()});
+            auto b = Store::open(second, &why);
+            importFiles(*b, {writeFile(dir, QStringLiteral("b.jsonl"), sampleLines(20, "b")).toStdString()});
+        }
+        QVERIFY(isSqliteFile(first));
+        auto merged = Store::openTemporary(&why);
+        QVERIFY2(mergeStore(*merged, first, &why), why.c_str());
+        QVERIFY2(mergeStore(*merged, second, &why), why.c_str());
+        QCOMPARE(scalar(*merged, "SELECT count(*) FROM requests"), qint64(50));
+        QCOMPARE(scalar(*merged, "SELECT count(*) FROM request_details"), qint64(50));
+        QCOMPARE(scalar(*merged, "SELECT count(*) FROM token_times"), qint64(50));
+        QCOMPARE(scalar(*merged, "SELECT count(*) FROM import_runs"), qint64(2));
+        QCOMPARE(scalar(*merged, "SELECT count(*) FROM requests_readable WHERE model = 'm1'"), qint64(25));
+        RequestFilter onlyM0;
+        onlyM0.models = {"m0"};
+        QCOMPARE(analyze(*merged, onlyM0).total, qint64(25));
+    }
+
+    void temporaryStoreRemovesItsFile()
+    {
+        std::string why;
+        std::string file;
+        {
+            auto store = Store::openTemporary(&why);
+            QVERIFY2(store, why.c_str());
+            sqlite3 *reader = store->openReader();
+            QVERIFY(reader);
+            file = sqlite3_db_filename(reader, "main");
+            sqlite3_close_v2(reader);
+            QVERIFY(QFile::exists(QString::fromStdString(file)));
+        }
+        QVERIFY(!QFile::exists(QString::fromStdString(file)));
+    }
+
+    void indexesOnDemand()
+    {
+        std::string why;
+        auto store = Store::openTemporary(&why);
+        QVERIFY(store->ensureIndexes(&why));
+        QCOMPARE(scalar(*store, "SELECT count(*) FROM sqlite_master WHERE type='index' AND name='request_details_by_id_hash'"), qint64(1));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStore)
+#include "tst_store.moc"
