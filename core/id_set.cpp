@@ -15,7 +15,7 @@ void IdSet::clear()
 void IdSet::reserve(std::size_t count)
 {
     std::size_t slots = 1024;
-    while (slots < count * 2)
+    while (slots * 3 < count * 4) // at most 3/4 full
         slots *= 2;
     if (slots > m_slots.size())
         rehash(slots);
@@ -39,19 +39,20 @@ void IdSet::rehash(std::size_t slots)
 
 bool IdSet::insert(std::string_view id, std::uint64_t hash)
 {
-    if ((m_size + 1) * 2 > m_slots.size())
+    if ((m_size + 1) * 4 > m_slots.size() * 3)
         rehash(m_slots.empty() ? 1024 : m_slots.size() * 2);
     const std::size_t mask = m_slots.size() - 1;
     std::size_t i = hash & mask;
     while (m_slots[i].length != UINT32_MAX) {
         const Slot &slot = m_slots[i];
-        if (slot.hash == hash && slot.length == id.size() && std::memcmp(m_arena.data() + slot.offset, id.data(), id.size()) == 0)
+        if (slot.hash == hash && slot.length == id.size() && std::memcmp(m_arena.data() + std::size_t{slot.offset} * kAlign, id.data(), id.size()) == 0)
             return false;
         i = (i + 1) & mask;
     }
-    const std::uint64_t offset = m_arena.size();
+    const std::size_t offset = m_arena.size() / kAlign;
     m_arena.insert(m_arena.end(), id.begin(), id.end());
-    m_slots[i] = Slot{hash, offset, static_cast<std::uint32_t>(id.size())};
+    m_arena.resize((m_arena.size() + kAlign - 1) / kAlign * kAlign);
+    m_slots[i] = Slot{hash, static_cast<std::uint32_t>(offset), static_cast<std::uint32_t>(id.size())};
     ++m_size;
     return true;
 }

@@ -22,11 +22,13 @@ public:
     void clear();
 
 private:
+    /// 16 bytes: the table of a million ids fits in 32 MiB, and a probe touches one cache line.
     struct Slot {
         std::uint64_t hash = 0;
-        std::uint64_t offset = 0;
+        std::uint32_t offset = 0;          ///< into m_arena, in units of kAlign bytes
         std::uint32_t length = UINT32_MAX; ///< UINT32_MAX marks an empty slot
     };
+    static constexpr std::size_t kAlign = 8; ///< ids start 8-byte aligned, so 32-bit offsets reach 32 GiB
     void rehash(std::size_t slots);
 
     std::vector<Slot> m_slots;

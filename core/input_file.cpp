@@ -85,13 +85,17 @@ std::size_t InputFile::read(char *buffer, std::size_t size)
         }
         // Called with empty input too: the decompressor may still hold output it could not hand out.
         ZSTD_inBuffer in{m_compressed.data(), m_compressedEnd, m_compressedPos};
+        const std::size_t inBefore = in.pos;
         const std::size_t ret = ZSTD_decompressStream(m_dctx, &out, &in);
         m_compressedPos = in.pos;
         if (ZSTD_isError(ret)) {
             m_error = std::string("zstd: ") + ZSTD_getErrorName(ret);
             return out.pos;
         }
-        m_frameOpen = ret != 0;
+        // A call that consumed nothing and produced nothing says nothing about the frame: at the end of a
+        // complete file zstd still answers with the size hint of a next frame's header.
+        if (in.pos != inBefore || out.pos > 0)
+            m_frameOpen = ret != 0;
         if (out.pos == 0 && m_compressedPos == m_compressedEnd && m_eof) {
             // The input ended; a frame still open means the file was cut off.
             m_truncated = m_frameOpen;

@@ -94,7 +94,10 @@ std::string percentileKey(double percentile)
 {
     char buf[32];
     const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, percentile);
-    return "p" + std::string(buf, ec == std::errc() ? end : buf);
+    // Appended rather than "p" + std::string(...): GCC 12 at -O3 warns falsely (-Wrestrict) on the latter.
+    std::string key = "p";
+    key.append(buf, ec == std::errc() ? end : buf);
+    return key;
 }
 
 } // namespace lx

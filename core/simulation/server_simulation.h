@@ -13,7 +13,7 @@
 /// A seeded discrete-event simulation of an LLM server with continuous batching under a load that rises
 /// past its capacity. It makes the sample traces and the benchmark input, so its output must be the same
 /// on every platform: it draws only from std::mt19937_64 (whose sequence the standard fixes) through its
-/// own distributions built from +, -, *, / and sqrt, never from std::normal_distribution and friends or
+/// own distributions built from exact IEEE operations (sim_random.h), never from std::normal_distribution and friends or
 /// from libm's log/exp, whose last bits differ between standard libraries.
 ///
 /// The model, in pipeline order (the constants are documented in sample_traces/README.md):
@@ -28,17 +28,17 @@
 
 namespace lx::sim {
 
-/// The knobs of one simulated run. The defaults reproduce sample_traces/ (with their seeds and counts).
+/// The knobs of one simulated run. sample_traces/ uses the defaults apart from the seeds and counts.
 struct SimConfig {
     std::uint64_t seed = 42;
-    std::int64_t requests = 2000;                         ///< how many requests to emit, >= 1
-    double startRateRps = 1.0;                             ///< offered load at the start, requests/s
-    double endRateRps = 18.0;                              ///< offered load at the end, requests/s
-    int decodeSlots = 32;                                      ///< concurrent decode slots (max batch)
-    std::int64_t startTimeNs = 1'735'732'800'000'000'000; ///< when arrivals start (server clock): 2025-01-01T12:00:00Z
-    double errorRate = 0.01;   ///< fraction of requests that fail (half in preprocess, half mid-decode)
-    double skewRate = 0.002;   ///< fraction whose client clock runs ahead, making network in negative
-    int tokenTimesEvery = 0;   ///< emit token_times for every K-th request (1-based index); 0 = never
+    std::int64_t requests = 2000;  ///< how many requests to emit, >= 1
+    double startRateRps = 1.0;     ///< offered load at the start, requests/s
+    double endRateRps = 18.0;      ///< offered load at the end, requests/s
+    int decodeSlots = 32;          ///< concurrent decode slots (the maximum batch); not `slots`: a Qt macro
+    std::int64_t startTimeNs = 1'735'732'800'000'000'000; ///< when arrivals start: 2025-01-01T12:00:00Z
+    double errorRate = 0.01;  ///< fraction of requests that fail (half in preprocess, half mid-decode)
+    double skewRate = 0.002;  ///< fraction whose client clock runs ahead, making network in negative
+    int tokenTimesEvery = 0;  ///< emit token_times for every K-th request (1-based index); 0 = never
 };
 
 /// One simulated request: the raw fields an importer would read. Stamps are in pipeline order

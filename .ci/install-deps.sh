@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what Latency Explorer needs to build and test, from Debian 12's own packages. Used by the
+# README's two commands and by CI, so that both install the same way. Installs only what is missing.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ pkg-config   # the toolchain
+  qt6-base-dev                       # Qt 6 Core and Qt Test (the GUI's Widgets come with it)
+  libsqlite3-dev                     # the investigation store
+  libzstd-dev zstd                   # compressed traces (the zstd tool makes test fixtures)
+  libsimdjson-dev                    # the JSON readers
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "Installing: ${missing[*]}"
+$sudo apt-get update -q
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,15 @@
+# Packages with CPack: `cmake --build --preset release --target package` writes a .tar.gz and, on Debian,
+# a .deb of what `install()` names. The version comes from project(VERSION) in the top-level CMakeLists.txt.
+set(CPACK_PACKAGE_NAME "latency-explorer")
+set(CPACK_PACKAGE_VENDOR "Latency Explorer developers")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
+set(CPACK_RESOURCE_FILE_LICENSE "${PROJECT_SOURCE_DIR}/LICENSE")
+set(CPACK_PACKAGE_CONTACT "latency-explorer@localhost")
+set(CPACK_GENERATOR "TGZ")
+if(EXISTS /etc/debian_version)
+  list(APPEND CPACK_GENERATOR "DEB")
+  set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+  set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+endif()
+include(CPack)
