@@ -6,7 +6,7 @@
 #include <string>
 
 /// \file report_format.h
-/// The report as JSON (the shape scripts rely on, documented in docs/REPORT.md) and as a table for people.
+/// The report as JSON (the shape scripts rely on, documented in README.md) and as a table for people.
 
 namespace lx {
 

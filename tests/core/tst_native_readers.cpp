@@ -86,8 +86,7 @@ struct Imported {
 
 Imported importPaths(const std::vector<std::string> &paths)
 {
-    Imported result;
-    result.store = lx::Store::openTemporary(&result.error);
+    Imported result{lx::Store::openTemporary(&result.error), {}, {}};
     if (result.store)
         result.files = lx::importFiles(*result.store, paths);
     return result;
@@ -96,12 +95,21 @@ Imported importPaths(const std::vector<std::string> &paths)
 /// What happened to a file, for failure messages: names the file, the outcome and the first reasons.
 QByteArray describe(const lx::FileImport &f)
 {
-    QByteArray text = QByteArray::fromStdString(f.path) + ": " + QByteArray(lx::outcomeName(f.outcome).data(), qsizetype(lx::outcomeName(f.outcome).size()))
-                      + ", accepted " + QByteArray::number(f.accepted) + ", rejected " + QByteArray::number(f.rejected)
-                      + " " + QByteArray::fromStdString(f.message);
+    std::string text = f.path + ": " + std::string(lx::outcomeName(f.outcome)) + ", accepted " + std::to_string(f.accepted)
+                       + ", rejected " + std::to_string(f.rejected) + " " + f.message;
     for (const lx::RejectionSample &r : f.firstRejections)
-        text += "; line " + QByteArray::number(r.line) + ": " + QByteArray::fromStdString(r.reason);
-    return text;
+        text += "; line " + std::to_string(r.line) + ": " + r.reason;
+    return QByteArray::fromStdString(text);
+}
+
+/// The zstd command line tool's compression of `text`; empty when the tool is missing.
+QByteArray zstdCompress(const QByteArray &text)
+{
+    QProcess process;
+    process.start(QStandardPaths::findExecutable(QStringLiteral("zstd")), {QStringLiteral("-q"), QStringLiteral("-c")});
+    process.write(text);
+    process.closeWriteChannel();
+    return process.waitForFinished(30000) && process.exitCode() == 0 ? process.readAllStandardOutput() : QByteArray();
 }
 
 /// Imports one file written from `content` and checks that every record was accepted.
@@ -469,51 +477,38 @@ void TestNativeReaders::jsonlAndCsvGiveIdenticalRows()
 
 void TestNativeReaders::zstdRecognisedByMagic_data()
 {
-    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<QByteArrayList>("frames"); // each compressed on its own; none: the text written as it is
     QTest::addColumn<QString>("fileName");
-    QTest::addColumn<int>("frames"); // 0: written as it is, not compressed
     QTest::addColumn<QString>("format");
 
-    const QByteArray jsonl = "{\"id\":\"r1\",\"t_server_recv_ns\":1,\"t_last_token_ns\":5}\n"
-                             "{\"id\":\"r2\",\"t_server_recv_ns\":2,\"t_last_token_ns\":9}\n";
+    const QByteArray r1 = "{\"id\":\"r1\",\"t_server_recv_ns\":1,\"t_last_token_ns\":5}\n";
+    const QByteArray r2 = "{\"id\":\"r2\",\"t_server_recv_ns\":2,\"t_last_token_ns\":9}\n";
     const QByteArray csv = "id,t_server_recv_ns,t_last_token_ns\nr1,1,5\nr2,2,9\n";
-    QTest::newRow("compressed, named .jsonl") << jsonl << QStringLiteral("trace.jsonl") << 1 << QStringLiteral("jsonl");
-    QTest::newRow("compressed, named .zst") << jsonl << QStringLiteral("trace.zst") << 1 << QStringLiteral("jsonl");
-    QTest::newRow("compressed csv, named .csv") << csv << QStringLiteral("trace.csv") << 1 << QStringLiteral("csv");
-    QTest::newRow("two concatenated frames") << jsonl << QStringLiteral("frames.jsonl.zst") << 2 << QStringLiteral("jsonl");
-    QTest::newRow("plain text named .zst") << jsonl << QStringLiteral("plain.zst") << 0 << QStringLiteral("jsonl");
+    QTest::newRow("compressed, named .jsonl") << QByteArrayList{r1 + r2} << QStringLiteral("trace.jsonl") << QStringLiteral("jsonl");
+    QTest::newRow("compressed, named .zst") << QByteArrayList{r1 + r2} << QStringLiteral("trace.zst") << QStringLiteral("jsonl");
+    QTest::newRow("compressed csv, named .csv") << QByteArrayList{csv} << QStringLiteral("trace.csv") << QStringLiteral("csv");
+    QTest::newRow("two concatenated frames") << QByteArrayList{r1, r2} << QStringLiteral("frames.zst") << QStringLiteral("jsonl");
+    QTest::newRow("plain text named .zst") << QByteArrayList() << QStringLiteral("plain.zst") << QStringLiteral("jsonl");
 }
 
 void TestNativeReaders::zstdRecognisedByMagic()
 {
-    QFETCH(QByteArray, content);
+    QFETCH(QByteArrayList, frames);
     QFETCH(QString, fileName);
-    QFETCH(int, frames);
     QFETCH(QString, format);
-    QByteArray bytes = content;
-    if (frames > 0) {
-        const QString zstd = QStandardPaths::findExecutable(QStringLiteral("zstd"));
-        if (zstd.isEmpty())
-            QSKIP("the zstd command line tool is not installed");
-        // Each frame holds whole lines, so that concatenated frames decompress to the original text.
-        bytes.clear();
-        const qsizetype split = frames == 1 ? content.size() : content.indexOf('\n') + 1;
-        const QList<QByteArray> parts = frames == 1 ? QList<QByteArray>{content} : QList<QByteArray>{content.left(split), content.mid(split)};
-        for (const QByteArray &part : parts) {
-            QProcess process;
-            process.start(zstd, {QStringLiteral("-q"), QStringLiteral("-c")});
-            process.write(part);
-            process.closeWriteChannel();
-            QVERIFY(process.waitForFinished(30000));
-            QCOMPARE(process.exitCode(), 0);
-            bytes += process.readAllStandardOutput();
-        }
-        QVERIFY(bytes.startsWith("\x28\xB5\x2F\xFD"));
-    }
+    if (!frames.isEmpty() && QStandardPaths::findExecutable(QStringLiteral("zstd")).isEmpty())
+        QSKIP("the zstd command line tool is not installed");
+    QByteArray bytes = frames.isEmpty() ? QByteArray("{\"id\":\"r1\",\"t_server_recv_ns\":1,\"t_last_token_ns\":5}\n"
+                                                     "{\"id\":\"r2\",\"t_server_recv_ns\":2,\"t_last_token_ns\":9}\n")
+                                        : QByteArray();
+    for (const QByteArray &frame : frames)
+        bytes += zstdCompress(frame);
+    QVERIFY(frames.isEmpty() || bytes.startsWith("\x28\xB5\x2F\xFD"));
     IMPORT_CLEANLY(imported, m_dir, fileName, bytes, 2);
-    QCOMPARE(imported.files[0].compressed, frames > 0);
+    QCOMPARE(imported.files[0].compressed, !frames.isEmpty());
     QCOMPARE(QString::fromStdString(imported.files[0].format), format);
-    QCOMPARE(dump(imported.store->db(), "SELECT compressed, format FROM import_runs"), QString::number(frames > 0) + QLatin1Char('|') + format);
+    QCOMPARE(dump(imported.store->db(), "SELECT compressed, format FROM import_runs"),
+             QString::number(!frames.isEmpty()) + QLatin1Char('|') + format);
     QCOMPARE(dump(imported.store->db(), "SELECT source_id, ttlt_ns FROM requests_readable ORDER BY id"), QStringLiteral("r1|4\nr2|7"));
 }
 
