@@ -65,13 +65,17 @@ public:
         if (!m_batch)
             m_batch = m_queue.takeFree();
         ++m_result.rejected;
+        std::string why(reason);
+        // The half line where a zstd stream was cut is no malformed record: say what happened to it.
+        if (m_lines && m_lines->lastLineUnterminated() && m_lines->input().truncated())
+            why = "cut off where the zstd stream is truncated (" + why + ")";
         if (m_result.firstRejections.size() < m_samples)
-            m_result.firstRejections.push_back({line, std::string(reason)});
+            m_result.firstRejections.push_back({line, why});
         if (m_batch->rejectionCount == m_batch->rejections.size())
             m_batch->rejections.emplace_back();
         Rejection &rejection = m_batch->rejections[m_batch->rejectionCount++];
         rejection.line = line;
-        rejection.reason.assign(reason);
+        rejection.reason = std::move(why);
         rejection.excerpt = excerptOf(raw, kExcerptBytes);
         if (m_batch->rejectionCount >= m_batch->records.size())
             flush();
@@ -97,6 +101,8 @@ public:
     }
 
     bool cancelled() const { return m_cancelled; }
+    /// The lines being read, to recognise the last one of a truncated stream.
+    void watchLines(LineReader &lines) { m_lines = &lines; }
     void expectRecords(std::uint64_t count) { m_ids.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(count, 1u << 24))); }
 
 private:
@@ -106,6 +112,7 @@ private:
     std::function<bool()> m_tick;
     const std::atomic<bool> &m_writerFailed;
     Batch *m_batch = nullptr;
+    LineReader *m_lines = nullptr;
     IdSet m_ids;
     int m_sinceTick = 0;
     bool m_cancelled = false;
@@ -206,6 +213,7 @@ private:
         };
         BatchingSink sink(queue, result, m_options.rejectionSamples, tick, writerFailed);
         // About 400 bytes a record (5x less compressed): sizing the id set up front spares its rehashing.
+        sink.watchLines(lines);
         sink.expectRecords(input->compressed() ? input->fileSize() / 80 : input->fileSize() / 400);
         const std::string fatal = format->create()->read(lines, sink);
         sink.flush();

@@ -23,21 +23,24 @@ simdjson::simdjson_result<std::string_view> rawJson(sj::value &value)
     sj::json_type type;
     if (auto e = value.type().get(type))
         return e;
+    std::string_view raw;
     if (type == sj::json_type::object) {
         sj::object object;
         if (auto e = value.get_object().get(object))
             return e;
-        return object.raw_json();
-    }
-    if (type == sj::json_type::array) {
+        if (auto e = object.raw_json().get(raw))
+            return e;
+    } else if (type == sj::json_type::array) {
         sj::array array;
         if (auto e = value.get_array().get(array))
             return e;
-        return array.raw_json();
+        if (auto e = array.raw_json().get(raw))
+            return e;
+    } else {
+        raw = value.raw_json_token();
     }
-    const std::string_view token = value.raw_json_token();
-    // A scalar token runs up to the next structural character: drop the whitespace before it.
-    return token.substr(0, token.find_last_not_of(" \t\r\n") + 1);
+    // The text runs up to the next structural character: drop the whitespace before it.
+    return raw.substr(0, raw.find_last_not_of(" \t\r\n") + 1);
 }
 
 std::string jsonTypeName(sj::value &value)

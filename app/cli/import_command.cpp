@@ -46,6 +46,6 @@ int runImportCommand(const std::vector<std::string> &arguments, std::ostream &ou
         return 2;
     }
     const std::vector<lx::FileImport> imports = lx::importFiles(*store, files);
-    printImportSummary(imports, out);
+    printImportSummary(imports, out, err);
     return anyInputFailed(imports) ? 2 : 0;
 }

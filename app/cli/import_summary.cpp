@@ -3,20 +3,19 @@
 
 #include "duration_format.h"
 
-void printImportSummary(const std::vector<lx::FileImport> &imports, std::ostream &out)
+void printImportSummary(const std::vector<lx::FileImport> &imports, std::ostream &out, std::ostream &err)
 {
     for (const lx::FileImport &in : imports) {
-        out << in.path << ": ";
         if (in.outcome == lx::FileImport::Outcome::Unreadable && in.accepted == 0) {
-            out << "not imported: " << in.message << '\n';
+            err << in.path << ": not imported: " << in.message << '\n';
             continue;
         }
-        out << in.accepted << " accepted, " << in.rejected << " rejected";
+        out << in.path << ": " << in.accepted << " accepted, " << in.rejected << " rejected";
         if (!in.format.empty())
             out << " (" << in.format << (in.compressed ? ", zstd" : "") << ", " << lx::formatDuration(static_cast<double>(in.durationNs)) << ")";
         out << '\n';
         if (!in.message.empty())
-            out << "  " << in.message << '\n';
+            (in.failed() ? err : out) << in.path << ": " << in.message << '\n';
         for (const lx::RejectionSample &r : in.firstRejections)
             out << "  line " << r.line << ": " << r.reason << '\n';
         const auto shown = static_cast<std::int64_t>(in.firstRejections.size());

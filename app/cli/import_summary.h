@@ -6,8 +6,9 @@
 #include <ostream>
 #include <vector>
 
-/// Prints, per file, the accepted and rejected counts with the first reasons and the time taken.
-void printImportSummary(const std::vector<lx::FileImport> &imports, std::ostream &out);
+/// Prints, per file, the accepted and rejected counts with the first reasons and the time taken to `out`;
+/// why a file could not be read in full goes to `err`, naming the file.
+void printImportSummary(const std::vector<lx::FileImport> &imports, std::ostream &out, std::ostream &err);
 
 /// True when any input could not be read in full (exit status 2).
 bool anyInputFailed(const std::vector<lx::FileImport> &imports);

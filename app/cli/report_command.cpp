@@ -115,7 +115,7 @@ int runReportCommand(const std::vector<std::string> &arguments, std::ostream &ou
         }
         if (!traces.empty()) {
             const std::vector<lx::FileImport> imports = lx::importFiles(*store, traces);
-            printImportSummary(imports, err);
+            printImportSummary(imports, err, err);
             failed = failed || anyInputFailed(imports);
         }
     }
