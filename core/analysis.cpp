@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "analysis.h"
 
+#include "decompose.h"
 #include "huge_page_allocator.h"
 #include "sqlite_util.h"
 #include "store.h"
@@ -13,23 +14,50 @@ namespace lx {
 
 namespace {
 
-/// Values of one metric and the scopes they were read on, gathered before summarizing.
+/// Values of one metric and the scopes they were read on, gathered before summarizing. The values go
+/// into memory the caller sized (see SampleColumns): no growth, no copy, no page touched twice.
 struct Samples {
-    std::vector<std::int64_t, HugePageAllocator<std::int64_t>> values;
+    std::int64_t *data = nullptr;
+    std::size_t count = 0;
     std::array<std::int64_t, 4> scopeCounts{};
     std::int64_t excluded = 0;
 
     void add(std::int64_t value, E2eScope scope)
     {
-        values.push_back(value);
+        data[count++] = value;
         ++scopeCounts[static_cast<int>(scope)];
     }
+};
+
+/// Uninitialised arrays for the samples of every metric. Pages never written are never faulted in, so
+/// sizing each for every row costs only what is used; first touches of fresh memory dominated a report.
+class SampleColumns {
+public:
+    SampleColumns(std::size_t columns, std::size_t capacity) : m_capacity(capacity)
+    {
+        for (std::size_t i = 0; i < columns; ++i)
+            m_columns.emplace_back(m_allocator.allocate(std::max<std::size_t>(capacity, 1)));
+    }
+    ~SampleColumns()
+    {
+        for (std::int64_t *column : m_columns)
+            m_allocator.deallocate(column, std::max<std::size_t>(m_capacity, 1));
+    }
+    SampleColumns(const SampleColumns &) = delete;
+    SampleColumns &operator=(const SampleColumns &) = delete;
+
+    std::int64_t *column(std::size_t i) const { return m_columns[i]; }
+
+private:
+    HugePageAllocator<std::int64_t> m_allocator;
+    std::vector<std::int64_t *> m_columns;
+    std::size_t m_capacity;
 };
 
 MetricSummary summarizeSamples(Samples &samples, const std::vector<double> &percentiles)
 {
     MetricSummary m;
-    m.stat = summarize(samples.values, percentiles);
+    m.stat = summarize({samples.data, samples.count}, percentiles);
     m.excluded = samples.excluded;
     int scopesSeen = 0;
     for (int s = 1; s < 4; ++s) {
@@ -70,9 +98,12 @@ void readInputs(const Store &store, Report &report)
 }
 
 /// Pools the gaps between consecutive token times of the requests in the statistics.
-void readTokenGaps(const Store &store, const SqlCondition &where, bool includeErrors, Samples &itl)
+void readTokenGaps(const Store &store, const SqlCondition &where, bool includeErrors,
+                   std::vector<std::int64_t, HugePageAllocator<std::int64_t>> &gaps, Samples &itl)
 {
-    std::string sql = "SELECT t.times, r.token_scope FROM token_times t JOIN requests r ON r.id = t.request_id WHERE "
+    // CROSS JOIN keeps token_times the outer loop: most stores have few or none, and the other order
+    // probed it once per request (50 ms for a million).
+    std::string sql = "SELECT t.times, r.token_scope FROM token_times t CROSS JOIN requests r ON r.id = t.request_id WHERE "
                       + where.sql;
     if (!includeErrors)
         sql += " AND r.status = 0";
@@ -86,11 +117,15 @@ void readTokenGaps(const Store &store, const SqlCondition &where, bool includeEr
         for (std::size_t i = 0; i < n; ++i) {
             std::int64_t t = 0;
             std::memcpy(&t, bytes + i * sizeof t, sizeof t); // BLOBs carry no alignment guarantee
-            if (i > 0)
-                itl.add(t - previous, scope);
+            if (i > 0) {
+                gaps.push_back(t - previous);
+                ++itl.scopeCounts[static_cast<int>(scope)];
+            }
             previous = t;
         }
     }
+    itl.data = gaps.data();
+    itl.count = gaps.size();
 }
 
 } // namespace
@@ -112,14 +147,11 @@ struct ScanPart {
 };
 
 /// Reads the rows with lo <= id <= hi that match the condition.
-void scanRows(sqlite3 *db, const SqlCondition &where, std::int64_t lo, std::int64_t hi, std::size_t expected,
-              bool includeErrors, ScanPart &part)
+void scanRows(sqlite3 *db, const SqlCondition &where, std::int64_t lo, std::int64_t hi, bool includeErrors, ScanPart &part)
 {
-    for (Samples *s : part.all())
-        s->values.reserve(expected);
     // Column order matches the table's, so SQLite decodes each record front to back once.
     Statement stmt(db, "SELECT status, e2e_ns, e2e_scope, network_ns, preprocess_ns, queue_ns, prefill_ns, decode_ns,"
-                       " postprocess_ns, unattributed_ns, ttft_ns, tpot_ns, ttlt_ns, token_scope, dominant, flags"
+                       " postprocess_ns, unattributed_ns, ttft_ns, tpot_ns, ttlt_ns, token_scope, flags"
                        " FROM requests r WHERE r.id BETWEEN ? AND ? AND " + where.sql);
     stmt.bindInt(1, lo);
     stmt.bindInt(2, hi);
@@ -133,11 +165,12 @@ void scanRows(sqlite3 *db, const SqlCondition &where, std::int64_t lo, std::int6
             continue;
         const auto e2eScope = static_cast<E2eScope>(sqlite3_column_int(q, 2));
         const auto tokenScope = static_cast<E2eScope>(sqlite3_column_int(q, 13));
-        const auto flags = static_cast<std::uint32_t>(sqlite3_column_int64(q, 15));
+        const auto flags = static_cast<std::uint32_t>(sqlite3_column_int64(q, 14));
         if (const std::int64_t v = columnOr(q, 1); isMeasured(v))
             part.e2e.add(v, e2eScope);
+        std::array<std::int64_t, kSegmentCount> segments;
         for (int s = 0; s < kSegmentCount; ++s) {
-            const std::int64_t v = columnOr(q, 3 + s);
+            const std::int64_t v = segments[s] = columnOr(q, 3 + s);
             if (!isMeasured(v))
                 continue;
             if (s == static_cast<int>(Segment::Network) && (flags & kFlagClockSkew)) {
@@ -154,19 +187,23 @@ void scanRows(sqlite3 *db, const SqlCondition &where, std::int64_t lo, std::int6
             part.tpot.add(v, tokenScope);
         if (const std::int64_t v = columnOr(q, 12); isMeasured(v))
             part.ttlt.add(v, tokenScope);
-        if (const std::int64_t d = columnOr(q, 14); isMeasured(d) && d >= 0 && d < kSegmentCount) {
+        // The dominant segment follows from the segments just read (the stored column is for SQL filters):
+        // one column fewer to decode per row.
+        if (const int d = dominantSegment(segments); d >= 0) {
             ++part.dominantCounts[static_cast<std::size_t>(d)];
             ++part.dominantTotal;
         }
     }
 }
 
+/// Appends `from`, whose values were written further on in the same columns, to `into`.
 void mergeInto(ScanPart &into, ScanPart &from)
 {
     auto target = into.all();
     auto source = from.all();
     for (std::size_t i = 0; i < target.size(); ++i) {
-        target[i]->values.insert(target[i]->values.end(), source[i]->values.begin(), source[i]->values.end());
+        std::memmove(target[i]->data + target[i]->count, source[i]->data, source[i]->count * sizeof(std::int64_t));
+        target[i]->count += source[i]->count;
         for (std::size_t k = 0; k < target[i]->scopeCounts.size(); ++k)
             target[i]->scopeCounts[k] += source[i]->scopeCounts[k];
         target[i]->excluded += source[i]->excluded;
@@ -180,26 +217,39 @@ void mergeInto(ScanPart &into, ScanPart &from)
         into.dominantCounts[s] += from.dominantCounts[s];
 }
 
-/// Scans the matching rows; on a store of many rows, the upper half on a second connection and thread.
-void scanAll(const Store &store, const SqlCondition &where, bool includeErrors, ScanPart &part)
+/// Points each metric of `part` at its column, `offset` values in.
+void placeIn(ScanPart &part, const SampleColumns &columns, std::size_t offset)
+{
+    const auto all = part.all();
+    for (std::size_t i = 0; i < all.size(); ++i)
+        all[i]->data = columns.column(i) + offset;
+}
+
+/// Scans the matching rows; on a store of many rows, the upper half on a second connection and thread,
+/// writing into the upper part of the same columns.
+std::unique_ptr<SampleColumns> scanAll(const Store &store, const SqlCondition &where, bool includeErrors, ScanPart &part)
 {
     Statement range(store.db(), "SELECT coalesce(min(id), 0), coalesce(max(id), -1) FROM requests");
     range.step();
     const std::int64_t lo = sqlite3_column_int64(range.get(), 0);
     const std::int64_t hi = sqlite3_column_int64(range.get(), 1);
-    const std::int64_t rows = hi - lo + 1;
+    const std::int64_t rows = std::max<std::int64_t>(hi - lo + 1, 0); // ids are unique: at most this many match
+    auto columns = std::make_unique<SampleColumns>(part.all().size(), static_cast<std::size_t>(rows));
+    placeIn(part, *columns, 0);
     sqlite3 *second = rows >= 200000 ? store.openReader() : nullptr;
     if (!second) {
-        scanRows(store.db(), where, lo, hi, static_cast<std::size_t>(std::max<std::int64_t>(rows, 0)), includeErrors, part);
-        return;
+        scanRows(store.db(), where, lo, hi, includeErrors, part);
+        return columns;
     }
     const std::int64_t mid = lo + rows / 2;
     ScanPart upper;
-    std::thread worker([&] { scanRows(second, where, mid, hi, static_cast<std::size_t>(hi - mid + 1), includeErrors, upper); });
-    scanRows(store.db(), where, lo, mid - 1, static_cast<std::size_t>(rows), includeErrors, part);
+    placeIn(upper, *columns, static_cast<std::size_t>(mid - lo));
+    std::thread worker([&] { scanRows(second, where, mid, hi, includeErrors, upper); });
+    scanRows(store.db(), where, lo, mid - 1, includeErrors, part);
     worker.join();
     sqlite3_close_v2(second);
     mergeInto(part, upper);
+    return columns;
 }
 
 } // namespace
@@ -212,9 +262,10 @@ Report analyze(const Store &store, const RequestFilter &filter, const AnalysisOp
 
     const SqlCondition where = toSqlCondition(filter);
     ScanPart part;
-    scanAll(store, where, options.includeErrors, part);
+    const auto columns = scanAll(store, where, options.includeErrors, part);
+    std::vector<std::int64_t, HugePageAllocator<std::int64_t>> gaps;
     Samples itl;
-    readTokenGaps(store, where, options.includeErrors, itl);
+    readTokenGaps(store, where, options.includeErrors, gaps, itl);
 
     report.total = part.total;
     report.ok = part.ok;
