@@ -172,8 +172,8 @@ bool csvCanRead(std::string_view head)
     // A header row of names: printable text with at least one comma before the first line end.
     const std::size_t end = std::min(head.find('\n'), head.size());
     const std::string_view first = head.substr(0, end);
-    if (first.find(',') == std::string_view::npos)
-        return false;
+    if (first.find(',') == std::string_view::npos || first.starts_with('{') || first.starts_with('['))
+        return false; // JSON is not a header row, even with commas in it
     return std::all_of(first.begin(), first.end(), [](char c) {
         const auto u = static_cast<unsigned char>(c);
         return u >= 0x20 || c == '\t' || c == '\r';

@@ -187,8 +187,17 @@ private:
 
 bool jsonlCanRead(std::string_view head)
 {
+    // One object per line: the first line opens an object and, unless it runs past the head, closes it.
+    // A lone "{" is a pretty-printed JSON document, which is not this format.
     const std::size_t first = head.find_first_not_of(" \t\r\n");
-    return first != std::string_view::npos && head[first] == '{';
+    if (first == std::string_view::npos || head[first] != '{')
+        return false;
+    const std::size_t end = head.find('\n', first);
+    if (end == std::string_view::npos)
+        return true;
+    const std::string_view line = head.substr(first, end - first);
+    const std::size_t last = line.find_last_not_of(" \t\r");
+    return line[last] == '}';
 }
 
 std::unique_ptr<TraceReader> createJsonlReader() { return std::make_unique<JsonlReader>(); }

@@ -34,8 +34,14 @@ const TraceFormat *sniffFormat(std::string_view head, std::string *whyNot)
         const auto u = static_cast<unsigned char>(c);
         return u < 0x20 && c != '\n' && c != '\r' && c != '\t';
     });
-    *whyNot = binary ? "binary data, not a trace format this version reads (native JSON lines or CSV, optionally zstd-compressed)"
-                     : "not a trace format this version reads: expected native JSON lines (a '{' per line) or CSV with a header row";
+    const std::size_t first = head.find_first_not_of(" \t\r\n");
+    if (binary)
+        *whyNot = "binary data, not a trace format this version reads (native JSON lines or CSV, optionally zstd-compressed)";
+    else if (head[first] == '{' || head[first] == '[')
+        *whyNot = "a JSON document that is not one request per line (pretty-printed, or an array): this version reads "
+                  "native JSON lines, one object per line, or CSV";
+    else
+        *whyNot = "not a trace format this version reads: expected native JSON lines (a '{' per line) or CSV with a header row";
     return nullptr;
 }
 

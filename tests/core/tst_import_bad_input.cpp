@@ -112,6 +112,10 @@ std::string makeBadFile(const QTemporaryDir &dir, const QString &kind, qint64 *e
         const QByteArray cut = truncatedZst(expectedBefore, &ok);
         return ok ? writeFile(dir, QStringLiteral("cut.jsonl.zst"), cut) : std::string();
     }
+    if (kind == QLatin1String("pretty JSON"))
+        return writeFile(dir, QStringLiteral("pretty.json"), "{\n  \"resourceSpans\": [\n    {\"scopeSpans\": []}\n  ]\n}\n");
+    if (kind == QLatin1String("JSON array"))
+        return writeFile(dir, QStringLiteral("array.json"), "[{\"id\": \"r1\", \"t_server_recv_ns\": 1}, {\"id\": \"r2\"}]\n");
     if (kind == QLatin1String("bad records"))
         return writeFile(dir, QStringLiteral("bad-records.jsonl"), "{\"id\":\n{\"id\":\"x\",\"t_sched_ns\":5,\"t_server_recv_ns\":9}\n");
     return {};
@@ -288,6 +292,9 @@ void TestImportBadInput::badFile_data()
     row("a file that does not exist", "missing", O::Unreadable, "no such file");
     row("a directory", "directory", O::Unreadable, "directory");
     row("a truncated .zst", "truncated", O::Truncated, "truncated|kept");
+    // Were read as JSON lines (or CSV, for an array with commas), each line a malformed record.
+    row("a pretty-printed JSON document", "pretty JSON", O::Unreadable, "JSON document|one request per line");
+    row("a JSON array", "JSON array", O::Unreadable, "JSON document|array");
 }
 
 void TestImportBadInput::badFile()
