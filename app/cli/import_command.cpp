@@ -4,6 +4,7 @@
 #include "cli_args.h"
 #include "import_summary.h"
 #include "store.h"
+#include "terminal_progress.h"
 
 namespace {
 
@@ -45,7 +46,14 @@ int runImportCommand(const std::vector<std::string> &arguments, std::ostream &ou
         err << db << ": " << why << '\n';
         return 2;
     }
-    const std::vector<lx::FileImport> imports = lx::importFiles(*store, files);
+    catchInterrupt();
+    lx::ImportOptions options;
+    options.progress = terminalProgress(err);
+    const std::vector<lx::FileImport> imports = lx::importFiles(*store, files, options);
     printImportSummary(imports, out, err);
+    if (interrupted()) {
+        err << "import: cancelled; the files completed before it are kept in " << db << '\n';
+        return 130;
+    }
     return anyInputFailed(imports) ? 2 : 0;
 }

@@ -7,6 +7,7 @@
 #include "report_format.h"
 #include "store.h"
 #include "store_merge.h"
+#include "terminal_progress.h"
 
 namespace {
 
@@ -114,8 +115,15 @@ int runReportCommand(const std::vector<std::string> &arguments, std::ostream &ou
             }
         }
         if (!traces.empty()) {
-            const std::vector<lx::FileImport> imports = lx::importFiles(*store, traces);
+            catchInterrupt();
+            lx::ImportOptions options;
+            options.progress = terminalProgress(err);
+            const std::vector<lx::FileImport> imports = lx::importFiles(*store, traces, options);
             printImportSummary(imports, err, err);
+            if (interrupted()) {
+                err << "report: cancelled\n";
+                return 130;
+            }
             failed = failed || anyInputFailed(imports);
         }
     }

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "terminal_progress.h"
+
+#include "duration_format.h"
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <memory>
+
+#if defined(_WIN32)
+#include <io.h>
+#define LX_ISATTY(fd) _isatty(fd)
+#else
+#include <unistd.h>
+#define LX_ISATTY(fd) isatty(fd)
+#endif
+
+namespace {
+
+volatile std::sig_atomic_t g_interrupted = 0;
+
+extern "C" void onInterrupt(int)
+{
+    if (g_interrupted) {
+        std::signal(SIGINT, SIG_DFL);
+        std::raise(SIGINT);
+        return;
+    }
+    g_interrupted = 1;
+}
+
+} // namespace
+
+void catchInterrupt() { std::signal(SIGINT, onInterrupt); }
+
+bool interrupted() { return g_interrupted != 0; }
+
+lx::ProgressCallback terminalProgress(std::ostream &err)
+{
+    const bool drawing = LX_ISATTY(2);
+    using Clock = std::chrono::steady_clock;
+    struct State {
+        Clock::time_point start = Clock::now();
+        Clock::time_point lastDraw{};
+        bool drawn = false;
+    };
+    auto state = std::make_shared<State>();
+    return [&err, drawing, state](std::uint64_t done, std::uint64_t total) {
+        if (!drawing)
+            return !interrupted();
+        const auto now = Clock::now();
+        const bool finished = total > 0 && done >= total;
+        if (!finished && now - state->lastDraw < std::chrono::milliseconds(100))
+            return !interrupted();
+        state->lastDraw = now;
+        if (finished) {
+            if (state->drawn)
+                err << "\r\033[K" << std::flush; // clear the line for the summary that follows
+            return !interrupted();
+        }
+        const double elapsed = std::chrono::duration<double>(now - state->start).count();
+        const double fraction = total ? static_cast<double>(done) / static_cast<double>(total) : 0.0;
+        char line[160];
+        std::snprintf(line, sizeof line, "\rimporting %3.0f%%  %.0f of %.0f MB  %s left  (Ctrl-C cancels)\033[K",
+                      100.0 * fraction, static_cast<double>(done) / 1e6, static_cast<double>(total) / 1e6,
+                      fraction > 0.01 ? lx::formatDuration(elapsed * (1 - fraction) / fraction * 1e9).c_str() : "?");
+        err << line << std::flush;
+        state->drawn = true;
+        return !interrupted();
+    };
+}
