@@ -31,14 +31,26 @@ Statistic summarize(std::span<std::int64_t> samples, const std::vector<double> &
     if (samples.empty())
         return stat;
 
-    // Exact sum: 128-bit so that a million values of hours in ns cannot overflow.
-    __extension__ __int128 sum = 0;
+    // Exact sum in 128 bits (a million values of hours in ns overflow 64), written out for MSVC's sake.
+    std::uint64_t low = 0;
+    std::int64_t high = 0;
     std::int64_t max = samples[0];
     for (std::int64_t v : samples) {
-        sum += v;
+        const std::uint64_t before = low;
+        low += static_cast<std::uint64_t>(v);
+        high += (v < 0 ? -1 : 0) + (low < before ? 1 : 0);
         max = std::max(max, v);
     }
-    stat.meanNs = static_cast<double>(sum) / static_cast<double>(samples.size());
+    double sum = 0;
+    if (high >= 0) {
+        sum = static_cast<double>(high) * 18446744073709551616.0 + static_cast<double>(low);
+    } else {
+        // Negate first, so that a small negative sum is not lost to cancellation between the halves.
+        const std::uint64_t negLow = ~low + 1;
+        const auto negHigh = static_cast<std::uint64_t>(~high) + (negLow == 0 ? 1 : 0);
+        sum = -(static_cast<double>(negHigh) * 18446744073709551616.0 + static_cast<double>(negLow));
+    }
+    stat.meanNs = sum / static_cast<double>(samples.size());
     stat.maxNs = static_cast<double>(max);
 
     // Select ranks in ascending order so each nth_element only works on the part right of the previous one.
