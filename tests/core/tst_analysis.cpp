@@ -5,8 +5,8 @@
 #include "analysis.h"
 #include "importer.h"
 #include "store.h"
+#include "test_support.h"
 
-#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -26,14 +26,10 @@ struct Fixture {
 
     explicit Fixture(const QByteArray &lines)
     {
-        const QString path = dir.filePath(QStringLiteral("t.jsonl"));
-        QFile file(path);
-        if (file.open(QIODevice::WriteOnly))
-            file.write(lines);
-        file.close();
+        const std::string path = lxtest::writeFile(dir, QStringLiteral("t.jsonl"), lines);
         std::string why;
         store = Store::openTemporary(&why);
-        importFiles(*store, {path.toStdString()});
+        importFiles(*store, {path});
     }
 };
 

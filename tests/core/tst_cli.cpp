@@ -2,6 +2,8 @@
 // latency-explorer-cli as scripts see it: exit statuses, the shape of `report --json`, and its numbers
 // checked against values worked out by hand for a tiny fixture.
 
+#include "test_support.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -13,6 +15,9 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+
+using lxtest::writeFile;
+using lxtest::zstd;
 
 namespace {
 
@@ -120,22 +125,6 @@ QByteArray csvRecords(int from, int to)
         text += ',' + times.join(';') + '\n';
     }
     return text;
-}
-
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
-}
-
-QByteArray zstd(const QStringList &args, const QByteArray &input)
-{
-    QProcess process;
-    process.start(QStandardPaths::findExecutable(QStringLiteral("zstd")), args);
-    process.write(input);
-    process.closeWriteChannel();
-    process.waitForFinished(60000);
-    return process.readAllStandardOutput();
 }
 
 QStringList sortedKeys(const QJsonObject &object, const QStringList &ignore = {})

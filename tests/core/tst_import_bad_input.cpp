@@ -5,16 +5,18 @@
 
 #include "importer.h"
 #include "store.h"
-
-#include <sqlite3.h>
+#include "test_support.h"
 
 #include <QDir>
-#include <QFile>
-#include <QProcess>
 #include <QRandomGenerator>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+
+using lxtest::describe;
+using lxtest::dump;
+using lxtest::pathOf;
+using lxtest::writeFile;
+using lxtest::zstd;
 
 namespace {
 
@@ -30,33 +32,6 @@ QByteArray between(const char *bad) { return good("r1") + bad + "\n" + good("r3"
 QByteArray csvBetween(const char *header, const char *bad)
 {
     return QByteArray(header) + "\nr1,100,200\n" + bad + "\nr3,100,200\n";
-}
-
-std::string pathOf(const QString &path) { return QFile::encodeName(path).toStdString(); }
-
-std::string writeFile(const QTemporaryDir &dir, const QString &name, const QByteArray &bytes)
-{
-    QFile file(dir.filePath(name));
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
-        return {};
-    return pathOf(file.fileName());
-}
-
-/// Runs the zstd command line tool over `input`; empty and *ok false when it is missing or fails.
-QByteArray zstd(const QStringList &args, const QByteArray &input, bool *ok)
-{
-    const QString program = QStandardPaths::findExecutable(QStringLiteral("zstd"));
-    *ok = false;
-    if (program.isEmpty())
-        return {};
-    QProcess process;
-    process.start(program, args);
-    process.write(input);
-    process.closeWriteChannel();
-    if (!process.waitForFinished(60000))
-        return {};
-    *ok = true;
-    return process.readAllStandardOutput();
 }
 
 /// A thousand records of which the compressed form is cut in half, with the number of whole lines
@@ -119,35 +94,6 @@ std::string makeBadFile(const QTemporaryDir &dir, const QString &kind, qint64 *e
     if (kind == QLatin1String("bad records"))
         return writeFile(dir, QStringLiteral("bad-records.jsonl"), "{\"id\":\n{\"id\":\"x\",\"t_sched_ns\":5,\"t_server_recv_ns\":9}\n");
     return {};
-}
-
-/// The rows of a query, cells joined by '|' and rows by '\n', NULL as "NULL".
-QString dump(sqlite3 *db, const char *sql)
-{
-    sqlite3_stmt *stmt = nullptr;
-    if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) != SQLITE_OK)
-        return QStringLiteral("SQL error: ") + QString::fromUtf8(sqlite3_errmsg(db));
-    QStringList rows;
-    while (sqlite3_step(stmt) == SQLITE_ROW) {
-        QStringList cells;
-        for (int c = 0; c < sqlite3_column_count(stmt); ++c) {
-            const auto *text = reinterpret_cast<const char *>(sqlite3_column_text(stmt, c));
-            cells << (text ? QString::fromUtf8(text) : QStringLiteral("NULL"));
-        }
-        rows << cells.join(QLatin1Char('|'));
-    }
-    sqlite3_finalize(stmt);
-    return rows.join(QLatin1Char('\n'));
-}
-
-QByteArray describe(const lx::FileImport &f)
-{
-    QByteArray text = QByteArray::fromStdString(f.path) + ": " + QByteArray::fromStdString(std::string(lx::outcomeName(f.outcome)))
-                      + ", accepted " + QByteArray::number(f.accepted) + ", rejected " + QByteArray::number(f.rejected) + ", "
-                      + QByteArray::fromStdString(f.message);
-    for (const lx::RejectionSample &r : f.firstRejections)
-        text += "; line " + QByteArray::number(r.line) + ": " + QByteArray::fromStdString(r.reason);
-    return text;
 }
 
 bool containsAll(const std::string &text, const QStringList &words)

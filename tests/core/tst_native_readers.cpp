@@ -5,16 +5,13 @@
 #include "analysis.h"
 #include "importer.h"
 #include "store.h"
+#include "test_support.h"
 
-#include <sqlite3.h>
-
-#include <QFile>
-#include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <cstring>
+using lxtest::dump;
 
 namespace {
 
@@ -36,48 +33,6 @@ QByteArray ts(const char *stamps, const char *extra = "")
     return line + extra + "}\n";
 }
 
-std::string writeFile(const QTemporaryDir &dir, const QString &name, const QByteArray &bytes)
-{
-    QFile file(dir.filePath(name));
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
-        return {};
-    return QFile::encodeName(file.fileName()).toStdString();
-}
-
-/// The rows of a query, cells joined by '|' and rows by '\n'; NULL as "NULL", a BLOB as its int64 values.
-QString dump(sqlite3 *db, const char *sql, const QStringList &skipColumns = {})
-{
-    sqlite3_stmt *stmt = nullptr;
-    if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) != SQLITE_OK)
-        return QStringLiteral("SQL error: ") + QString::fromUtf8(sqlite3_errmsg(db));
-    QStringList rows;
-    while (sqlite3_step(stmt) == SQLITE_ROW) {
-        QStringList cells;
-        for (int c = 0; c < sqlite3_column_count(stmt); ++c) {
-            if (skipColumns.contains(QString::fromUtf8(sqlite3_column_name(stmt, c))))
-                continue;
-            const int type = sqlite3_column_type(stmt, c);
-            if (type == SQLITE_NULL) {
-                cells << QStringLiteral("NULL");
-            } else if (type == SQLITE_BLOB) {
-                const auto *bytes = static_cast<const char *>(sqlite3_column_blob(stmt, c));
-                QStringList values;
-                for (int i = 0; i + 8 <= sqlite3_column_bytes(stmt, c); i += 8) {
-                    qint64 v = 0;
-                    std::memcpy(&v, bytes + i, 8);
-                    values << QString::number(v);
-                }
-                cells << QLatin1Char('[') + values.join(QLatin1Char(' ')) + QLatin1Char(']');
-            } else {
-                cells << QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(stmt, c)));
-            }
-        }
-        rows << cells.join(QLatin1Char('|'));
-    }
-    sqlite3_finalize(stmt);
-    return rows.join(QLatin1Char('\n'));
-}
-
 struct Imported {
     std::unique_ptr<lx::Store> store;
     std::vector<lx::FileImport> files;
@@ -92,33 +47,13 @@ Imported importPaths(const std::vector<std::string> &paths)
     return result;
 }
 
-/// What happened to a file, for failure messages: names the file, the outcome and the first reasons.
-QByteArray describe(const lx::FileImport &f)
-{
-    std::string text = f.path + ": " + std::string(lx::outcomeName(f.outcome)) + ", accepted " + std::to_string(f.accepted)
-                       + ", rejected " + std::to_string(f.rejected) + " " + f.message;
-    for (const lx::RejectionSample &r : f.firstRejections)
-        text += "; line " + std::to_string(r.line) + ": " + r.reason;
-    return QByteArray::fromStdString(text);
-}
-
-/// The zstd command line tool's compression of `text`; empty when the tool is missing.
-QByteArray zstdCompress(const QByteArray &text)
-{
-    QProcess process;
-    process.start(QStandardPaths::findExecutable(QStringLiteral("zstd")), {QStringLiteral("-q"), QStringLiteral("-c")});
-    process.write(text);
-    process.closeWriteChannel();
-    return process.waitForFinished(30000) && process.exitCode() == 0 ? process.readAllStandardOutput() : QByteArray();
-}
-
 /// Imports one file written from `content` and checks that every record was accepted.
 #define IMPORT_CLEANLY(imported, dir, fileName, content, records)                                                   \
-    const Imported imported = importPaths({writeFile(dir, fileName, content)});                                    \
+    const Imported imported = importPaths({lxtest::writeFile(dir, fileName, content)});                             \
     QVERIFY2(imported.store, imported.error.c_str());                                                               \
     QCOMPARE(imported.files.size(), std::size_t(1));                                                                \
     QVERIFY2(imported.files[0].outcome == lx::FileImport::Outcome::Complete && imported.files[0].rejected == 0,     \
-             describe(imported.files[0]).constData());                                                              \
+             lxtest::describe(imported.files[0]).constData());                                                      \
     QCOMPARE(imported.files[0].accepted, qint64(records))
 
 // The derived columns in pipeline order: network..unattributed, e2e, scope, ttft, tpot, ttlt, dominant,
@@ -502,7 +437,7 @@ void TestNativeReaders::zstdRecognisedByMagic()
                                                      "{\"id\":\"r2\",\"t_server_recv_ns\":2,\"t_last_token_ns\":9}\n")
                                         : QByteArray();
     for (const QByteArray &frame : frames)
-        bytes += zstdCompress(frame);
+        bytes += lxtest::zstdCompress(frame);
     QVERIFY(frames.isEmpty() || bytes.startsWith("\x28\xB5\x2F\xFD"));
     IMPORT_CLEANLY(imported, m_dir, fileName, bytes, 2);
     QCOMPARE(imported.files[0].compressed, !frames.isEmpty());

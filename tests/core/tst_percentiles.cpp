@@ -46,12 +46,29 @@ private slots:
         QVERIFY2(std::fabs(*s.percentilesNs[0] - expected) < 1e-9, qPrintable(QString::number(*s.percentilesNs[0])));
     }
 
+    void meanAndMax_data()
+    {
+        QTest::addColumn<QList<qint64>>("samples");
+        QTest::addColumn<double>("mean");
+        QTest::addColumn<double>("max");
+        QTest::newRow("small values") << QList<qint64>{4, 1, 7, 2} << 3.5 << 7.0;
+        // The sum is 128-bit: a small negative sum must not vanish between its two halves.
+        QTest::newRow("negative sum") << QList<qint64>{-3, -7} << -5.0 << -3.0;
+        QTest::newRow("sum past 64 bits") << QList<qint64>{9'000'000'000'000'000'000LL, 9'000'000'000'000'000'000LL}
+                                          << 9e18 << 9e18;
+        QTest::newRow("negative sum past 64 bits")
+            << QList<qint64>{-9'000'000'000'000'000'000LL, -9'000'000'000'000'000'000LL, 6} << -6e18 << 6.0;
+    }
+
     void meanAndMax()
     {
-        std::vector<std::int64_t> values{4, 1, 7, 2};
+        QFETCH(QList<qint64>, samples);
+        QFETCH(double, mean);
+        QFETCH(double, max);
+        std::vector<std::int64_t> values(samples.begin(), samples.end());
         const Statistic s = summarize(values, defaultPercentiles());
-        QCOMPARE(*s.meanNs, 3.5);
-        QCOMPARE(*s.maxNs, 7.0);
+        QCOMPARE(*s.meanNs, mean);
+        QCOMPARE(*s.maxNs, max);
     }
 
     void emptyHasCountZeroAndNoValues()

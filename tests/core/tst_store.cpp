@@ -6,24 +6,18 @@
 #include "sqlite_util.h"
 #include "store.h"
 #include "store_merge.h"
+#include "test_support.h"
 
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <filesystem>
+
 using namespace lx;
+using lxtest::writeFile;
 
 namespace {
-
-QString writeFile(const QTemporaryDir &dir, const QString &name, const QByteArray &content)
-{
-    const QString path = dir.filePath(name);
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return {};
-    file.write(content);
-    return path;
-}
 
 QByteArray sampleLines(int count, const char *prefix)
 {
@@ -67,18 +61,18 @@ private slots:
     void reopensWithoutReparsing()
     {
         QTemporaryDir dir;
-        const QString trace = writeFile(dir, QStringLiteral("t.jsonl"), sampleLines(50, "r"));
+        const std::string trace = writeFile(dir, QStringLiteral("t.jsonl"), sampleLines(50, "r"));
         const std::string db = dir.filePath(QStringLiteral("inv.lxdb")).toStdString();
         std::string why;
         std::string before;
         {
             auto store = Store::open(db, &why);
             QVERIFY(store);
-            const auto imports = importFiles(*store, {trace.toStdString()});
+            const auto imports = importFiles(*store, {trace});
             QCOMPARE(imports.front().accepted, qint64(50));
             before = std::to_string(analyze(*store).e2e.stat.percentilesNs[0].value());
         }
-        QVERIFY(QFile::remove(trace)); // the source is gone: a reopened store must not need it
+        QVERIFY(QFile::remove(QFile::decodeName(trace.c_str()))); // the source is gone: a reopened store must not need it
         auto reopened = Store::open(db, &why);
         QVERIFY2(reopened, why.c_str());
         const Report report = analyze(*reopened);
@@ -91,12 +85,12 @@ private slots:
     void appendsRuns()
     {
         QTemporaryDir dir;
-        const QString a = writeFile(dir, QStringLiteral("a.jsonl"), sampleLines(10, "a"));
-        const QString b = writeFile(dir, QStringLiteral("b.jsonl"), sampleLines(10, "a")); // same ids, other file: fine
+        const std::string a = writeFile(dir, QStringLiteral("a.jsonl"), sampleLines(10, "a"));
+        const std::string b = writeFile(dir, QStringLiteral("b.jsonl"), sampleLines(10, "a")); // same ids, other file: fine
         std::string why;
         auto store = Store::open(dir.filePath(QStringLiteral("inv.lxdb")).toStdString(), &why);
-        importFiles(*store, {a.toStdString()});
-        importFiles(*store, {b.toStdString()});
+        importFiles(*store, {a});
+        importFiles(*store, {b});
         QCOMPARE(scalar(*store, "SELECT count(*) FROM requests"), qint64(20));
         QCOMPARE(scalar(*store, "SELECT count(*) FROM import_runs"), qint64(2));
         QCOMPARE(scalar(*store, "SELECT count(DISTINCT run_id) FROM requests"), qint64(2));
@@ -131,11 +125,11 @@ private slots:
     void refusesTextFile()
     {
         QTemporaryDir dir;
-        const QString path = writeFile(dir, QStringLiteral("trace.jsonl"), sampleLines(2, "r"));
+        const std::string path = writeFile(dir, QStringLiteral("trace.jsonl"), sampleLines(2, "r"));
         std::string why;
-        QVERIFY(!Store::open(path.toStdString(), &why));
+        QVERIFY(!Store::open(path, &why));
         QVERIFY(!why.empty());
-        QVERIFY(!isSqliteFile(path.toStdString()));
+        QVERIFY(!isSqliteFile(path));
     }
 
     void mergesStores()
@@ -146,9 +140,9 @@ private slots:
         const std::string second = dir.filePath(QStringLiteral("2.lxdb")).toStdString();
         {
             auto a = Store::open(first, &why);
-            importFiles(*a, {writeFile(dir, QStringLiteral("a.jsonl"), sampleLines(30, "a")).toStdString()});
+            importFiles(*a, {writeFile(dir, QStringLiteral("a.jsonl"), sampleLines(30, "a"))});
             auto b = Store::open(second, &why);
-            importFiles(*b, {writeFile(dir, QStringLiteral("b.jsonl"), sampleLines(20, "b")).toStdString()});
+            importFiles(*b, {writeFile(dir, QStringLiteral("b.jsonl"), sampleLines(20, "b"))});
         }
         QVERIFY(isSqliteFile(first));
         auto merged = Store::openTemporary(&why);
@@ -178,6 +172,44 @@ private slots:
             QVERIFY(QFile::exists(QString::fromStdString(file)));
         }
         QVERIFY(!QFile::exists(QString::fromStdString(file)));
+    }
+
+    void cancelRollsBackTheFileInProgress_data()
+    {
+        QTest::addColumn<int>("cancelInFile"); // 0-based file whose progress callback says stop
+        QTest::addColumn<qint64>("kept");
+        QTest::newRow("cancel in the first file: nothing kept") << 0 << qint64(0);
+        QTest::newRow("cancel in the second file: the first kept") << 1 << qint64(3000);
+    }
+
+    void cancelRollsBackTheFileInProgress()
+    {
+        QFETCH(int, cancelInFile);
+        QFETCH(qint64, kept);
+        QTemporaryDir dir;
+        // Big enough that the callback is asked while a file is being read (every 1024 records).
+        const std::string first = writeFile(dir, QStringLiteral("1.jsonl"), sampleLines(3000, "a"));
+        const std::string second = writeFile(dir, QStringLiteral("2.jsonl"), sampleLines(3000, "b"));
+        const std::string third = writeFile(dir, QStringLiteral("3.jsonl"), sampleLines(3000, "c"));
+        const auto firstSize = std::filesystem::file_size(first);
+        std::string why;
+        auto store = Store::open(dir.filePath(QStringLiteral("inv.lxdb")).toStdString(), &why);
+        ImportOptions options;
+        options.progress = [&](std::uint64_t done, std::uint64_t) {
+            const bool inCancelledFile = cancelInFile == 0 ? done <= firstSize : done > firstSize;
+            return !inCancelledFile;
+        };
+        const auto imports = importFiles(*store, {first, second, third}, options);
+        QCOMPARE(imports.size(), std::size_t(3));
+        QCOMPARE(int(imports[std::size_t(cancelInFile)].outcome), int(FileImport::Outcome::Cancelled));
+        QCOMPARE(int(imports[2].outcome), int(FileImport::Outcome::Cancelled)); // never started
+        QCOMPARE(scalar(*store, "SELECT count(*) FROM requests"), kept);
+        QCOMPARE(scalar(*store, "SELECT count(*) FROM request_details"), kept);
+        QCOMPARE(scalar(*store, "SELECT count(*) FROM token_times"), kept);
+        QCOMPARE(scalar(*store, "SELECT count(*) FROM import_runs WHERE outcome = 'cancelled'"), qint64(1));
+        Statement check(store->db(), "PRAGMA integrity_check");
+        QCOMPARE(check.step(), SQLITE_ROW);
+        QCOMPARE(QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(check.get(), 0))), QStringLiteral("ok"));
     }
 
     void indexesOnDemand()

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Helpers that several Qt Test suites share; see test_support.h.
+
+#include "test_support.h"
+
+#include "importer.h"
+
+#include <sqlite3.h>
+
+#include <QFile>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+
+#include <cstring>
+
+namespace lxtest {
+
+namespace {
+
+/// The outcome of one run of the zstd tool.
+struct ZstdRun {
+    bool finished = false; ///< the tool was found and finished in time
+    int exitCode = -1;
+    QByteArray out;
+};
+
+/// Runs the zstd tool with `args`, `input` on its standard input.
+ZstdRun runZstd(const QStringList &args, const QByteArray &input)
+{
+    ZstdRun run;
+    const QString program = QStandardPaths::findExecutable(QStringLiteral("zstd"));
+    if (program.isEmpty())
+        return run;
+    QProcess process;
+    process.start(program, args);
+    process.write(input);
+    process.closeWriteChannel();
+    if (!process.waitForFinished(60000))
+        return run;
+    run.finished = true;
+    run.exitCode = process.exitCode();
+    run.out = process.readAllStandardOutput();
+    return run;
+}
+
+} // namespace
+
+bool writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+}
+
+std::string writeFile(const QTemporaryDir &dir, const QString &name, const QByteArray &bytes)
+{
+    const QString path = dir.filePath(name);
+    return writeFile(path, bytes) ? pathOf(path) : std::string();
+}
+
+std::string pathOf(const QString &path)
+{
+    return QFile::encodeName(path).toStdString();
+}
+
+QString dump(sqlite3 *db, const char *sql, const QStringList &skipColumns)
+{
+    sqlite3_stmt *stmt = nullptr;
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) != SQLITE_OK)
+        return QStringLiteral("SQL error: ") + QString::fromUtf8(sqlite3_errmsg(db));
+    QStringList rows;
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+        QStringList cells;
+        for (int c = 0; c < sqlite3_column_count(stmt); ++c) {
+            if (skipColumns.contains(QString::fromUtf8(sqlite3_column_name(stmt, c))))
+                continue;
+            const int type = sqlite3_column_type(stmt, c);
+            if (type == SQLITE_NULL) {
+                cells << QStringLiteral("NULL");
+            } else if (type == SQLITE_BLOB) {
+                const auto *bytes = static_cast<const char *>(sqlite3_column_blob(stmt, c));
+                QStringList values;
+                for (int i = 0; i + 8 <= sqlite3_column_bytes(stmt, c); i += 8) {
+                    qint64 v = 0;
+                    std::memcpy(&v, bytes + i, 8);
+                    values << QString::number(v);
+                }
+                cells << QLatin1Char('[') + values.join(QLatin1Char(' ')) + QLatin1Char(']');
+            } else {
+                cells << QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(stmt, c)));
+            }
+        }
+        rows << cells.join(QLatin1Char('|'));
+    }
+    sqlite3_finalize(stmt);
+    return rows.join(QLatin1Char('\n'));
+}
+
+QByteArray describe(const lx::FileImport &file)
+{
+    QByteArray text = QByteArray::fromStdString(file.path) + ": "
+        + QByteArray::fromStdString(std::string(lx::outcomeName(file.outcome))) + ", accepted "
+        + QByteArray::number(file.accepted) + ", rejected " + QByteArray::number(file.rejected) + ", "
+        + QByteArray::fromStdString(file.message);
+    for (const lx::RejectionSample &r : file.firstRejections)
+        text += "; line " + QByteArray::number(r.line) + ": " + QByteArray::fromStdString(r.reason);
+    return text;
+}
+
+QByteArray zstd(const QStringList &args, const QByteArray &input, bool *ok)
+{
+    const ZstdRun run = runZstd(args, input);
+    if (ok)
+        *ok = run.finished;
+    return run.out;
+}
+
+QByteArray zstdCompress(const QByteArray &text)
+{
+    const ZstdRun run = runZstd({QStringLiteral("-q"), QStringLiteral("-c")}, text);
+    return run.finished && run.exitCode == 0 ? run.out : QByteArray();
+}
+
+} // namespace lxtest

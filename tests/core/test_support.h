@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Helpers that several Qt Test suites share: fixture files in a temporary directory, a query's rows as
+// text, an import's outcome for failure messages, and the zstd command line tool.
+
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+#include <string>
+
+class QTemporaryDir;
+struct sqlite3;
+
+namespace lx {
+struct FileImport;
+}
+
+namespace lxtest {
+
+/// Writes `bytes` to the file at `path`, replacing it; false unless every byte was written.
+bool writeFile(const QString &path, const QByteArray &bytes);
+
+/// Writes `bytes` to the file `name` in `dir`; its path as lx::importFiles() takes it, empty when the write failed.
+std::string writeFile(const QTemporaryDir &dir, const QString &name, const QByteArray &bytes);
+
+/// A path in the local 8-bit encoding, as lx::importFiles() takes it.
+std::string pathOf(const QString &path);
+
+/// The rows of a query, cells joined by '|' and rows by '\n'; NULL as "NULL", a BLOB as its int64 values in
+/// brackets; columns named in `skipColumns` are left out.
+QString dump(sqlite3 *db, const char *sql, const QStringList &skipColumns = {});
+
+/// What happened to an imported file, for failure messages: the file, its outcome, counts, message and first reasons.
+QByteArray describe(const lx::FileImport &file);
+
+/// Runs the zstd command line tool with `args` over `input`; its standard output, empty and *ok false when the
+/// tool is missing or does not finish (*ok stays true when it finishes with an error, as on a truncated input).
+QByteArray zstd(const QStringList &args, const QByteArray &input, bool *ok = nullptr);
+
+/// The zstd command line tool's compression of `text` (`zstd -q -c`); empty when the tool is missing or fails.
+QByteArray zstdCompress(const QByteArray &text);
+
+} // namespace lxtest
