@@ -98,23 +98,28 @@ int main(int argc, char **argv)
     const double bytes = static_cast<double>(std::filesystem::file_size(trace));
     std::printf("input: %s, %ld requests, %.0f MB, %.0f bytes a line\n\n", trace.c_str(), requests, bytes / 1e6,
                 bytes / static_cast<double>(requests));
-    std::printf("%-4s %12s %10s %12s %10s %12s %10s %10s\n", "run", "import s", "MiB", "report s", "MiB",
-                "file-report s", "MiB", "cat s");
+    std::printf("%-4s %12s %10s %12s %10s %12s %12s %10s %10s\n", "run", "import s", "MiB", "report s", "MiB",
+                "warm rep. s", "file-report s", "MiB", "cat s");
 
-    std::vector<double> importS, importMiB, reportS, reportMiB, directS, directMiB, catS;
+    std::vector<double> importS, importMiB, reportS, reportMiB, warmS, directS, directMiB, catS;
     for (int r = 1; r <= runs; ++r) {
         std::filesystem::remove(store);
         std::filesystem::remove(store + "-journal");
         const Measure peer = run({"/bin/cat", trace});
         const Measure imp = run({cli, "import", "--db", store, trace});
+        // Flush the store first: the kernel writing back the import's pages is not the report's time.
+        sync();
         const Measure rep = run({cli, "report", "--json", store}, (workdir + "/report.json").c_str());
+        // Again, with the store's pages now in the page cache: how a store reopened for more questions reads.
+        const Measure warm = run({cli, "report", "--json", store});
         const Measure direct = run({cli, "report", "--json", trace});
-        if (imp.status != 0 || rep.status != 0 || direct.status != 0) {
+        if (imp.status != 0 || rep.status != 0 || warm.status != 0 || direct.status != 0) {
             std::fprintf(stderr, "bench: a run failed (exit %d/%d/%d)\n", imp.status, rep.status, direct.status);
             return 1;
         }
-        std::printf("%-4d %12.3f %10.0f %12.3f %10.0f %12.3f %10.0f %10.3f\n", r, imp.seconds, imp.peakMiB, rep.seconds,
-                    rep.peakMiB, direct.seconds, direct.peakMiB, peer.seconds);
+        std::printf("%-4d %12.3f %10.0f %12.3f %10.0f %12.3f %12.3f %10.0f %10.3f\n", r, imp.seconds, imp.peakMiB, rep.seconds,
+                    rep.peakMiB, warm.seconds, direct.seconds, direct.peakMiB, peer.seconds);
+        warmS.push_back(warm.seconds);
         importS.push_back(imp.seconds);
         importMiB.push_back(imp.peakMiB);
         reportS.push_back(rep.seconds);
@@ -127,8 +132,8 @@ int main(int argc, char **argv)
     std::printf("\nmedians of %d runs:\n", runs);
     std::printf("  import into a store : %.3f s  (%.0f records/s, %.0f MB/s), peak RSS %.0f MiB   [target <= 3 s, <= 500 MB]\n",
                 imp, static_cast<double>(requests) / imp, bytes / 1e6 / imp, median(importMiB));
-    std::printf("  report --json store : %.3f s, peak RSS %.0f MiB                          [target <= 0.5 s]\n",
-                median(reportS), median(reportMiB));
+    std::printf("  report --json store : %.3f s right after the import, %.3f s warm, peak RSS %.0f MiB   [target <= 0.5 s]\n",
+                median(reportS), median(warmS), median(reportMiB));
     std::printf("  report --json file  : %.3f s, peak RSS %.0f MiB (import on the fly + report)\n", median(directS),
                 median(directMiB));
     std::printf("  peer: cat the file  : %.3f s  (import is %.1fx the time to read the file)\n", median(catS),
