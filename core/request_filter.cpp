@@ -63,6 +63,8 @@ void SqlCondition::bind(Statement &stmt, int first) const
     for (const auto &value : values) {
         if (const auto *number = std::get_if<std::int64_t>(&value))
             stmt.bindInt(index++, *number);
+        else if (const auto *real = std::get_if<double>(&value))
+            sqlite3_bind_double(stmt.get(), index++, *real);
         else
             stmt.bindText(index++, std::get<std::string>(value));
     }
@@ -84,6 +86,10 @@ SqlCondition toSqlCondition(const RequestFilter &filter)
     if (filter.status) {
         c.sql += " AND r.status = ?";
         c.values.emplace_back(static_cast<std::int64_t>(*filter.status));
+    }
+    if (filter.expression) {
+        c.sql += " AND (" + filter.expression->sql + ")";
+        c.values.insert(c.values.end(), filter.expression->values.begin(), filter.expression->values.end());
     }
     return c;
 }

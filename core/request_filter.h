@@ -16,21 +16,23 @@ namespace lx {
 
 class Statement;
 
+/// A WHERE condition over the `requests` table (alias r) and the values to bind, in order. Its SQL text
+/// comes from the program, never from the user: user text only ever arrives as a bound value.
+struct SqlCondition {
+    std::string sql = "1";
+    std::vector<std::variant<std::int64_t, double, std::string>> values;
+
+    /// Binds the values to stmt starting at parameter `first`; the strings must outlive the statement's use.
+    void bind(Statement &stmt, int first = 1) const;
+};
+
 struct RequestFilter {
     std::int64_t fromNs = kNotMeasured; ///< start_ns >= fromNs when measured
     std::int64_t toNs = kNotMeasured;   ///< start_ns < toNs when measured
     std::vector<std::string> models;    ///< any of them; empty = all
     std::vector<std::string> routes;    ///< any of them; empty = all
     std::optional<Status> status;       ///< only ok or only error requests
-};
-
-/// A WHERE condition over the `requests` table (alias r) and the values to bind, in order.
-struct SqlCondition {
-    std::string sql = "1";
-    std::vector<std::variant<std::int64_t, std::string>> values;
-
-    /// Binds the values to stmt starting at parameter `first`; the strings must outlive the statement's use.
-    void bind(Statement &stmt, int first = 1) const;
+    std::optional<SqlCondition> expression; ///< a compiled filter expression (filter_expression.h), ANDed
 };
 
 SqlCondition toSqlCondition(const RequestFilter &filter);
