@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "duration_format.h"
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 
@@ -43,6 +44,33 @@ std::string formatDuration(double ns)
         std::snprintf(buf, sizeof buf, "%s%lld min %lld s", sign, totalSeconds / 60, totalSeconds % 60);
     else
         std::snprintf(buf, sizeof buf, "%s%lld h %lld min", sign, totalSeconds / 3600, (totalSeconds % 3600) / 60);
+    return buf;
+}
+
+std::string formatDuration(double ns, DurationUnit unit)
+{
+    if (unit == DurationUnit::Auto || !std::isfinite(ns))
+        return formatDuration(ns);
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.3f ms", ns / 1e6);
+    return buf;
+}
+
+std::string formatTimestamp(std::int64_t ns)
+{
+    using namespace std::chrono;
+    const auto total = nanoseconds(ns);
+    const auto days = floor<std::chrono::days>(total);
+    const year_month_day date{sys_days{days}};
+    const auto inDay = total - days;
+    const auto h = duration_cast<hours>(inDay);
+    const auto m = duration_cast<minutes>(inDay - h);
+    const auto s = duration_cast<seconds>(inDay - h - m);
+    const auto us = duration_cast<microseconds>(inDay - h - m - s);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02d:%02d:%02d.%06lldZ", static_cast<int>(date.year()),
+                  static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()), static_cast<int>(h.count()),
+                  static_cast<int>(m.count()), static_cast<int>(s.count()), static_cast<long long>(us.count()));
     return buf;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -13,9 +14,18 @@ namespace lx {
 /// Milliseconds from nanoseconds, for reports.
 inline double nsToMs(double ns) { return ns / 1e6; }
 
+/// How the views show durations: a unit that suits each value, or always milliseconds (a user setting).
+enum class DurationUnit { Auto, Milliseconds };
+
 /// A duration for people, with a unit that suits its size: "850 ns", "12.4 µs", "183 ms", "2.35 s", "4 min 12 s".
 /// Three significant digits below a minute.
 std::string formatDuration(double ns);
+
+/// formatDuration(), or with DurationUnit::Milliseconds always in ms with three decimals ("2350.000 ms").
+std::string formatDuration(double ns, DurationUnit unit);
+
+/// A timestamp in ns since the epoch as ISO-8601 UTC with microseconds: "2025-01-01T12:00:00.123456Z".
+std::string formatTimestamp(std::int64_t ns);
 
 /// A JSON number with up to `decimals` decimals and no trailing zeros ("12.5", "3"), or "null".
 std::string jsonNumber(std::optional<double> value, int decimals = 6);

@@ -160,8 +160,8 @@ void finishRun(Store &store, const FileImport &result)
 
 class FileImporter {
 public:
-    FileImporter(Store &store, const ImportOptions &options, std::uint64_t doneBefore, std::uint64_t total)
-        : m_store(store), m_options(options), m_doneBefore(doneBefore), m_total(total)
+    FileImporter(Store &store, const ImportOptions &options, const ImportProgress &before)
+        : m_store(store), m_options(options), m_before(before)
     {
     }
 
@@ -209,7 +209,12 @@ private:
         StoreWriter writer(m_store.db(), result.runId);
         std::thread writerThread([&] { writerLoop(queue, writer, writerFailed); });
         const auto tick = [&] {
-            return !m_options.progress || m_options.progress(m_doneBefore + input->fileBytesRead(), m_total);
+            if (!m_options.progress)
+                return true;
+            ImportProgress now = m_before;
+            now.bytesDone += input->fileBytesRead();
+            now.records += result.accepted + result.rejected;
+            return m_options.progress(now);
         };
         BatchingSink sink(queue, result, m_options.rejectionSamples, tick, writerFailed);
         // About 400 bytes a record (5x less compressed): sizing the id set up front spares its rehashing.
@@ -246,8 +251,7 @@ private:
 
     Store &m_store;
     const ImportOptions &m_options;
-    std::uint64_t m_doneBefore;
-    std::uint64_t m_total;
+    ImportProgress m_before; ///< the progress when this file started
 };
 
 } // namespace
@@ -267,14 +271,14 @@ std::string_view outcomeName(FileImport::Outcome outcome)
 
 std::vector<FileImport> importFiles(Store &store, const std::vector<std::string> &paths, const ImportOptions &options)
 {
-    std::uint64_t total = 0;
+    ImportProgress progress;
+    progress.files = paths.size();
     for (const std::string &path : paths) {
         std::error_code ec;
         const auto size = std::filesystem::file_size(path, ec);
-        total += ec ? 0 : size;
+        progress.bytesTotal += ec ? 0 : size;
     }
     std::vector<FileImport> results;
-    std::uint64_t done = 0;
     bool cancelled = false;
     for (const std::string &path : paths) {
         if (cancelled) {
@@ -285,15 +289,19 @@ std::vector<FileImport> importFiles(Store &store, const std::vector<std::string>
             results.push_back(std::move(skipped));
             continue;
         }
-        FileImporter importer(store, options, done, total);
+        FileImporter importer(store, options, progress);
         results.push_back(importer.run(path));
-        done += results.back().bytes;
+        progress.bytesDone += results.back().bytes;
+        progress.records += results.back().accepted + results.back().rejected;
+        ++progress.file;
         cancelled = results.back().outcome == FileImport::Outcome::Cancelled;
     }
     // No index is built here: look-ups by id or time call Store::ensureIndexes() when they first need one,
     // so that an import is not made to wait for an index that a report never uses.
-    if (options.progress)
-        options.progress(total, total);
+    if (options.progress) {
+        progress.bytesDone = progress.bytesTotal;
+        options.progress(progress);
+    }
     return results;
 }
 

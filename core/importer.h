@@ -14,9 +14,17 @@ namespace lx {
 
 class Store;
 
-/// Progress in bytes of input read over all the files; returning false cancels. Called about every few
-/// thousand records, from the importing thread.
-using ProgressCallback = std::function<bool(std::uint64_t done, std::uint64_t total)>;
+/// Where an import stands, over all its files.
+struct ImportProgress {
+    std::uint64_t bytesDone = 0;  ///< bytes of input read (compressed bytes for a compressed file)
+    std::uint64_t bytesTotal = 0; ///< the size of all the files
+    std::int64_t records = 0;     ///< records read so far, accepted and rejected
+    std::size_t file = 0;         ///< 0-based index of the file being read
+    std::size_t files = 0;
+};
+
+/// Called about every thousand records from the importing thread; returning false cancels.
+using ProgressCallback = std::function<bool(const ImportProgress &progress)>;
 
 struct RejectionSample {
     std::int64_t line = 0;

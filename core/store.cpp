@@ -138,6 +138,18 @@ bool Store::initialize(std::string *error)
     return true;
 }
 
+bool Store::saveAs(const std::string &path, std::string *error)
+{
+    // VACUUM INTO writes a compact, consistent copy in one pass; the path is bound, never spliced into SQL.
+    Statement vacuum(m_db, "VACUUM INTO ?");
+    vacuum.bindText(1, path);
+    if (vacuum.step() != SQLITE_DONE) {
+        *error = sqlite3_errmsg(m_db);
+        return false;
+    }
+    return true;
+}
+
 bool Store::ensureIndexes(std::string *error)
 {
     return exec("CREATE INDEX IF NOT EXISTS request_details_by_id_hash ON request_details(id_hash);"

@@ -29,6 +29,9 @@ public:
 
     sqlite3 *db() const { return m_db; }
     const std::string &path() const { return m_path; }
+    /// The file SQLite opened (for a temporary store, its file in the temp folder).
+    const std::string &fileName() const { return m_fileName; }
+    bool isTemporary() const { return m_removeOnClose; }
 
     /// Runs SQL without results; false and the message on failure.
     bool exec(const char *sql, std::string *error = nullptr);
@@ -36,6 +39,9 @@ public:
     /// A second, read-only connection to the same file, for a scan on another thread; null when the store
     /// has no file of its own. The caller closes it with sqlite3_close_v2().
     sqlite3 *openReader() const;
+
+    /// Writes a consistent copy of the whole investigation to `path` (which must not exist): "Save as".
+    bool saveAs(const std::string &path, std::string *error);
 
     /// Creates the look-up indexes; done after bulk loads, since maintaining them row by row costs more.
     bool ensureIndexes(std::string *error = nullptr);

@@ -47,7 +47,9 @@ lx::ProgressCallback terminalProgress(std::ostream &err)
         bool drawn = false;
     };
     auto state = std::make_shared<State>();
-    return [&err, drawing, state](std::uint64_t done, std::uint64_t total) {
+    return [&err, drawing, state](const lx::ImportProgress &progress) {
+        const std::uint64_t done = progress.bytesDone;
+        const std::uint64_t total = progress.bytesTotal;
         if (!drawing)
             return !interrupted();
         const auto now = Clock::now();

@@ -195,7 +195,8 @@ private slots:
         std::string why;
         auto store = Store::open(dir.filePath(QStringLiteral("inv.lxdb")).toStdString(), &why);
         ImportOptions options;
-        options.progress = [&](std::uint64_t done, std::uint64_t) {
+        options.progress = [&](const ImportProgress &progress) {
+            const std::uint64_t done = progress.bytesDone;
             const bool inCancelledFile = cancelInFile == 0 ? done <= firstSize : done > firstSize;
             return !inCancelledFile;
         };

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// latency-explorer: the desktop application. `latency-explorer [FILE...]` opens the files as one investigation.
+
+#include "application.h"
+#include "event_loop_probe.h"
+#include "investigation.h"
+#include "main_window.h"
+#include "screenshot.h"
+
+#include <QCommandLineParser>
+#include <QThreadPool>
+
+#include <cstdio>
+
+int main(int argc, char **argv)
+{
+    // The screenshot mode renders without a display; choose the offscreen platform before Qt starts.
+    for (int i = 1; i < argc; ++i) {
+        if (qstrcmp(argv[i], "--screenshot") == 0 && !qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+    }
+    Application app(argc, argv);
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Where the time of slow LLM requests went."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Trace files and .lxdb investigations; several form one investigation."),
+                                 QStringLiteral("[FILE...]"));
+    const QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
+                                              QStringLiteral("Render the window at 1600x1000 offscreen to OUT.png and exit."),
+                                              QStringLiteral("OUT.png"));
+    const QCommandLineOption viewOption(QStringLiteral("view"), QStringLiteral("The view to show: summary, requests, waterfall, cdf, dominant, load."),
+                                        QStringLiteral("VIEW"), QStringLiteral("summary"));
+    const QCommandLineOption probeOption(QStringLiteral("event-loop-report"),
+                                         QStringLiteral("Print how late the event loop ran during each import (to stderr)."));
+    parser.addOption(screenshotOption);
+    parser.addOption(viewOption);
+    parser.addOption(probeOption);
+    parser.process(app);
+
+    MainWindow::View view = MainWindow::View::Summary;
+    const QString viewName = parser.value(viewOption);
+    if (!MainWindow::viewFromName(viewName, &view)) {
+        const QStringList later{QStringLiteral("waterfall"), QStringLiteral("cdf"), QStringLiteral("dominant"), QStringLiteral("load")};
+        std::fprintf(stderr, "latency-explorer: %s\n",
+                     qPrintable(later.contains(viewName) ? QStringLiteral("the %1 view does not exist yet").arg(viewName)
+                                                         : QStringLiteral("unknown view '%1'").arg(viewName)));
+        return 1;
+    }
+
+    if (parser.isSet(screenshotOption))
+        return takeScreenshot(parser.value(screenshotOption), view, parser.positionalArguments());
+
+    MainWindow window;
+    EventLoopProbe probe;
+    if (parser.isSet(probeOption)) {
+        QObject::connect(window.investigation(), &Investigation::importStarted, &probe, [&probe] { probe.start(); });
+        QObject::connect(window.investigation(), &Investigation::importFinished, &probe, [&probe] {
+            probe.stop();
+            std::fprintf(stderr, "event loop during the import: %s\n", qPrintable(probe.summary()));
+        });
+    }
+    QObject::connect(&app, &Application::fileOpenRequested, &window, [&window](const QString &path) { window.openFiles({path}); });
+    window.show();
+    window.showView(view);
+    window.openFiles(parser.positionalArguments());
+    const int status = app.exec();
+    QThreadPool::globalInstance()->waitForDone(); // a cancelled import ends before the process does
+    return status;
+}

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "main_window.h"
+
+#include "filter_bar.h"
+#include "import_progress.h"
+#include "investigation.h"
+#include "rejected_dialog.h"
+#include "request_detail_view.h"
+#include "requests_view.h"
+#include "shortcuts_dialog.h"
+#include "summary_view.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QToolBar>
+
+namespace {
+constexpr int kRecentFiles = 10;
+}
+
+bool MainWindow::viewFromName(const QString &name, View *view)
+{
+    if (name == QLatin1String("summary"))
+        *view = View::Summary;
+    else if (name == QLatin1String("requests"))
+        *view = View::Requests;
+    else
+        return false;
+    return true;
+}
+
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent)
+    , m_investigation(new Investigation(this))
+    , m_filterBar(new FilterBar(this))
+    , m_tabs(new QTabWidget(this))
+    , m_summary(new SummaryView(this))
+    , m_requests(new RequestsView(this))
+    , m_detail(new RequestDetailView(this))
+    , m_detailDock(new QDockWidget(tr("Request detail"), this))
+    , m_progress(new ImportProgress(this))
+    , m_statusCounts(new QLabel(this))
+{
+    setObjectName(QStringLiteral("MainWindow"));
+    setAcceptDrops(true);
+    auto *filterToolBar = new QToolBar(tr("Filter"), this);
+    filterToolBar->setObjectName(QStringLiteral("FilterToolBar"));
+    filterToolBar->setMovable(false);
+    filterToolBar->addWidget(m_filterBar);
+    addToolBar(Qt::TopToolBarArea, filterToolBar);
+
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_summary, tr("Summary"));
+    m_tabs->addTab(m_requests, tr("Requests"));
+    setCentralWidget(m_tabs);
+
+    m_detailDock->setObjectName(QStringLiteral("DetailDock"));
+    m_detailDock->setWidget(m_detail);
+    addDockWidget(Qt::RightDockWidgetArea, m_detailDock);
+
+    statusBar()->addWidget(m_statusCounts, 1);
+    statusBar()->addPermanentWidget(m_progress);
+
+    connect(m_investigation, &Investigation::importStarted, m_progress, &ImportProgress::start);
+    connect(m_investigation, &Investigation::importProgress, m_progress, &ImportProgress::update);
+    connect(m_investigation, &Investigation::importFinished, m_progress, &ImportProgress::finish);
+    connect(m_progress, &ImportProgress::cancelRequested, m_investigation, &Investigation::cancelImport);
+    connect(m_investigation, &Investigation::storeChanged, this, &MainWindow::onStoreChanged);
+    connect(m_investigation, &Investigation::reportChanged, this, &MainWindow::onReportChanged);
+    connect(m_investigation, &Investigation::errorOccurred, this, [this](const QString &message) {
+        statusBar()->showMessage(message, 15000);
+        if (!qEnvironmentVariableIsSet("LX_NO_DIALOGS"))
+            QMessageBox::warning(this, tr("Latency Explorer"), message);
+    });
+    connect(m_investigation, &Investigation::importFinished, this, [this] {
+        QStringList problems;
+        for (const lx::FileImport &in : m_investigation->lastImports()) {
+            if (in.outcome != lx::FileImport::Outcome::Complete)
+                problems << QStringLiteral("%1: %2").arg(QString::fromStdString(in.path), QString::fromStdString(in.message));
+        }
+        if (!problems.isEmpty())
+            statusBar()->showMessage(problems.join(QStringLiteral("; ")), 30000);
+    });
+    connect(m_filterBar, &FilterBar::filterChanged, m_investigation, &Investigation::setFilter);
+    connect(m_investigation, &Investigation::filterChanged, this, [this] { m_requests->setFilter(m_investigation->filter()); });
+    connect(m_summary, &SummaryView::showRejectedRequested, this, &MainWindow::showRejected);
+    connect(m_requests, &RequestsView::requestSelected, this,
+            [this](qint64 rowId) { m_detail->showRequest(m_investigation->store(), rowId); });
+    connect(m_requests, &RequestsView::settled, this, &MainWindow::checkSettled);
+
+    createActions();
+    createMenus();
+    restoreSettings();
+    updateTitle();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createActions()
+{
+    const auto make = [this](const QString &text, const QKeySequence &key, auto slot) {
+        auto *action = new QAction(text, this);
+        if (!key.isEmpty())
+            action->setShortcut(key);
+        connect(action, &QAction::triggered, this, slot);
+        addAction(action);
+        m_allActions << action;
+        return action;
+    };
+    m_openAction = make(tr("&Open…"), QKeySequence::Open, [this] { openDialog(false); });
+    m_addAction = make(tr("&Add Files to Investigation…"), QKeySequence(tr("Ctrl+Shift+O")), [this] { openDialog(true); });
+    m_saveAsAction = make(tr("Save Investigation &As…"), QKeySequence::SaveAs, &MainWindow::saveAsDialog);
+    m_exportAction = make(tr("&Export Filtered Requests to CSV…"), QKeySequence(tr("Ctrl+E")), &MainWindow::exportCsvDialog);
+    m_closeAction = make(tr("&Close Investigation"), QKeySequence::Close, [this] {
+        m_investigation->close();
+        m_filterBar->clear();
+    });
+    m_rejectedAction = make(tr("&Rejected Records…"), QKeySequence(tr("Ctrl+R")), &MainWindow::showRejected);
+    make(tr("&Quit"), QKeySequence::Quit, &QWidget::close);
+    make(tr("&Copy Selected Requests (TSV)"), QKeySequence::Copy, [this] { m_requests->copySelection(false); });
+    make(tr("Copy Selected Requests as CS&V"), QKeySequence(tr("Ctrl+Shift+C")), [this] { m_requests->copySelection(true); });
+    make(tr("&Filter…"), QKeySequence(tr("Ctrl+L")), [this] {
+        m_filterBar->expressionEdit()->setFocus();
+        m_filterBar->expressionEdit()->selectAll();
+    });
+    make(tr("C&lear Filter"), QKeySequence(tr("Ctrl+Shift+L")), [this] { m_filterBar->clear(); });
+    make(tr("&Summary"), QKeySequence(tr("Ctrl+1")), [this] { showView(View::Summary); });
+    make(tr("&Requests"), QKeySequence(tr("Ctrl+2")), [this] { showView(View::Requests); });
+    QAction *detail = m_detailDock->toggleViewAction();
+    detail->setText(tr("Request &Detail Panel"));
+    detail->setShortcut(QKeySequence(tr("Ctrl+D")));
+    addAction(detail);
+    m_allActions << detail;
+    make(tr("&Keyboard Shortcuts"), QKeySequence(tr("F1")), [this] { ShortcutsDialog(m_allActions, this).exec(); });
+    make(tr("&About Latency Explorer"), QKeySequence(), &MainWindow::showAbout);
+}
+
+void MainWindow::createMenus()
+{
+    const auto action = [this](const char *text) {
+        for (QAction *a : m_allActions) {
+            if (a->text() == tr(text))
+                return a;
+        }
+        return static_cast<QAction *>(nullptr);
+    };
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_openAction);
+    file->addAction(m_addAction);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addAction(m_saveAsAction);
+    file->addAction(m_exportAction);
+    file->addSeparator();
+    file->addAction(m_closeAction);
+    file->addAction(action("&Quit"));
+
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(action("&Copy Selected Requests (TSV)"));
+    edit->addAction(action("Copy Selected Requests as CS&V"));
+    edit->addSeparator();
+    edit->addAction(action("&Filter…"));
+    edit->addAction(action("C&lear Filter"));
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->addAction(action("&Summary"));
+    view->addAction(action("&Requests"));
+    view->addSeparator();
+    view->addAction(m_detailDock->toggleViewAction());
+    view->addAction(m_rejectedAction);
+    view->addSeparator();
+    QMenu *units = view->addMenu(tr("&Durations"));
+    auto *unitGroup = new QActionGroup(this);
+    for (const auto &[text, unit] : {std::pair{tr("&Automatic Unit"), lx::DurationUnit::Auto},
+                                     std::pair{tr("Always &Milliseconds"), lx::DurationUnit::Milliseconds}}) {
+        QAction *a = units->addAction(text);
+        a->setCheckable(true);
+        a->setChecked(unit == m_unit);
+        a->setData(int(unit));
+        unitGroup->addAction(a);
+        connect(a, &QAction::triggered, this, [this, unit] { setDurationUnit(unit); });
+    }
+    QMenu *themes = view->addMenu(tr("&Theme"));
+    auto *themeGroup = new QActionGroup(this);
+    for (const auto &[text, theme] : {std::pair{tr("&System"), Theme::System}, std::pair{tr("&Light"), Theme::Light},
+                                      std::pair{tr("&Dark"), Theme::Dark}}) {
+        QAction *a = themes->addAction(text);
+        a->setCheckable(true);
+        a->setData(int(theme));
+        themeGroup->addAction(a);
+        connect(a, &QAction::triggered, this, [this, theme] {
+            m_theme = theme;
+            applyTheme(theme);
+        });
+    }
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(action("&Keyboard Shortcuts"));
+    help->addAction(action("&About Latency Explorer"));
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings settings;
+    resize(1400, 900);
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_recentFiles = settings.value(QStringLiteral("recentFiles")).toStringList();
+    m_unit = settings.value(QStringLiteral("units")).toString() == QLatin1String("ms") ? lx::DurationUnit::Milliseconds
+                                                                                      : lx::DurationUnit::Auto;
+    m_theme = themeFromName(settings.value(QStringLiteral("theme")).toString());
+    if (m_theme != Theme::System)
+        applyTheme(m_theme);
+    const auto checkIn = [](QMenu *menu, int value) {
+        for (QAction *a : menu->actions()) {
+            if (a->menu())
+                continue;
+            a->setChecked(a->data().toInt() == value);
+        }
+    };
+    for (QAction *a : menuBar()->actions()) {
+        if (!a->menu())
+            continue;
+        for (QAction *sub : a->menu()->actions()) {
+            if (!sub->menu())
+                continue;
+            if (sub->text() == tr("&Durations"))
+                checkIn(sub->menu(), int(m_unit));
+            else if (sub->text() == tr("&Theme"))
+                checkIn(sub->menu(), int(m_theme));
+        }
+    }
+    setDurationUnit(m_unit);
+    rebuildRecentMenu();
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("recentFiles"), m_recentFiles);
+    settings.setValue(QStringLiteral("units"), m_unit == lx::DurationUnit::Milliseconds ? QStringLiteral("ms") : QStringLiteral("auto"));
+    settings.setValue(QStringLiteral("theme"), themeName(m_theme));
+}
+
+void MainWindow::addRecentFile(const QString &path)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    m_recentFiles.removeAll(absolute);
+    m_recentFiles.prepend(absolute);
+    while (m_recentFiles.size() > kRecentFiles)
+        m_recentFiles.removeLast();
+    rebuildRecentMenu();
+    saveSettings();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    if (!m_recentMenu)
+        return;
+    m_recentMenu->clear();
+    for (const QString &path : m_recentFiles) {
+        QAction *a = m_recentMenu->addAction(QFileInfo(path).fileName());
+        a->setToolTip(path);
+        connect(a, &QAction::triggered, this, [this, path] { openFiles({path}); });
+    }
+    m_recentMenu->setEnabled(!m_recentFiles.isEmpty());
+}
+
+void MainWindow::openFiles(const QStringList &paths, bool add)
+{
+    if (paths.isEmpty())
+        return;
+    if (m_investigation->importing()) {
+        statusBar()->showMessage(tr("An import is running; wait for it or cancel it first"), 5000);
+        return;
+    }
+    for (const QString &path : paths)
+        addRecentFile(path);
+    if (add) {
+        m_investigation->add(paths);
+    } else {
+        m_filterBar->clear();
+        m_investigation->open(paths);
+    }
+}
+
+void MainWindow::openDialog(bool add)
+{
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, add ? tr("Add traces or investigations") : tr("Open traces or an investigation"), QString(),
+        tr("Traces and investigations (*.jsonl *.json *.csv *.zst *.lxdb);;Investigations (*.lxdb);;All files (*)"));
+    openFiles(paths, add);
+}
+
+void MainWindow::saveAsDialog()
+{
+    QString path = QFileDialog::getSaveFileName(this, tr("Save investigation as"), QString(), tr("Investigations (*.lxdb)"));
+    if (path.isEmpty())
+        return;
+    if (!path.endsWith(QLatin1String(".lxdb")))
+        path += QStringLiteral(".lxdb");
+    QString error;
+    if (!m_investigation->saveAs(path, &error))
+        QMessageBox::warning(this, tr("Save investigation"), tr("Cannot save %1: %2").arg(path, error));
+    else
+        addRecentFile(path);
+    updateTitle();
+}
+
+void MainWindow::exportCsvDialog()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export the filtered requests"), QString(), tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!m_requests->exportCsv(path, &error))
+        QMessageBox::warning(this, tr("Export"), tr("Cannot export to %1: %2").arg(path, error));
+    else
+        statusBar()->showMessage(tr("Exported to %1").arg(path), 8000);
+}
+
+void MainWindow::showRejected()
+{
+    if (!m_investigation->store() || m_investigation->importing())
+        return;
+    RejectedDialog(*m_investigation->store(), this).exec();
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, tr("About Latency Explorer"),
+                       tr("<h3>Latency Explorer %1</h3><p>Where the time of slow LLM requests went: every request's "
+                          "end-to-end latency decomposed into network, preprocess, queue, prefill, decode, "
+                          "postprocess and unattributed time.</p><p>Free software under the GNU GPL, version 3 or "
+                          "later. Built with Qt %2 and SQLite.</p>")
+                           .arg(QStringLiteral(LX_VERSION), QString::fromLatin1(qVersion())));
+}
+
+void MainWindow::setDurationUnit(lx::DurationUnit unit)
+{
+    m_unit = unit;
+    m_summary->setDurationUnit(unit);
+    m_detail->setDurationUnit(unit);
+    m_requests->setDurationUnit(unit);
+}
+
+void MainWindow::showView(View view) { m_tabs->setCurrentIndex(int(view)); }
+
+void MainWindow::updateTitle()
+{
+    const QString name = m_investigation->title();
+    setWindowTitle(name.isEmpty() ? tr("Latency Explorer") : tr("%1 — Latency Explorer").arg(name));
+    const bool open = m_investigation->hasStore() && !m_investigation->importing();
+    m_saveAsAction->setEnabled(open);
+    m_addAction->setEnabled(!m_investigation->importing());
+    m_exportAction->setEnabled(open);
+    m_closeAction->setEnabled(open);
+    m_rejectedAction->setEnabled(open);
+}
+
+void MainWindow::onStoreChanged()
+{
+    updateTitle();
+    const bool readable = m_investigation->hasStore() && !m_investigation->importing();
+    // While an import writes the store the views let go of it; they come back when it has landed.
+    m_requests->setStore(readable ? m_investigation->store() : nullptr, m_investigation->filter());
+    m_detail->showRequest(nullptr, -1);
+    if (!m_investigation->hasStore())
+        m_summary->clear(tr("Open a trace file or an investigation (Ctrl+O), or drop files here."));
+    else if (m_investigation->importing())
+        m_summary->clear(tr("Importing…"));
+}
+
+void MainWindow::onReportChanged()
+{
+    if (!m_investigation->hasReport())
+        return;
+    const lx::Report &report = m_investigation->report();
+    m_summary->setReport(report);
+    m_statusCounts->setText(tr("%L1 requests match (%L2 ok, %L3 error) · %L4 rejected at import")
+                                .arg(report.total).arg(report.ok).arg(report.error).arg(report.rejected));
+    checkSettled();
+}
+
+void MainWindow::checkSettled()
+{
+    if (m_investigation->hasReport() && !m_investigation->busy() && !m_requests->busy())
+        emit viewsSettled();
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (m_investigation->importing())
+        m_investigation->cancelImport();
+    saveSettings();
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    QStringList paths;
+    for (const QUrl &url : event->mimeData()->urls()) {
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
+    }
+    openFiles(paths); // several files dropped at once form one investigation
+    event->acceptProposedAction();
+}

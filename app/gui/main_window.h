@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "duration_format.h"
+#include "theme.h"
+
+#include <QMainWindow>
+
+class FilterBar;
+class ImportProgress;
+class Investigation;
+class QActionGroup;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QTabWidget;
+class RequestDetailView;
+class RequestsView;
+class SummaryView;
+
+/// The window of one investigation: the filter bar on top, the views as tabs, the request detail docked
+/// at the side, the import progress in the status bar.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+
+public:
+    /// The views, in tab order; the names are those of `--view`.
+    enum class View { Summary, Requests };
+    static bool viewFromName(const QString &name, View *view);
+
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    /// Opens the files as a new investigation (several at once form one); `add` adds them to this one.
+    void openFiles(const QStringList &paths, bool add = false);
+    void showView(View view);
+    Investigation *investigation() const { return m_investigation; }
+    FilterBar *filterBar() const { return m_filterBar; }
+    SummaryView *summaryView() const { return m_summary; }
+    RequestsView *requestsView() const { return m_requests; }
+    RequestDetailView *detailView() const { return m_detail; }
+    ImportProgress *importProgress() const { return m_progress; }
+
+signals:
+    /// The data of the current filter is on screen: the report and the table are both up to date.
+    void viewsSettled();
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+
+private:
+    void createActions();
+    void createMenus();
+    void restoreSettings();
+    void saveSettings() const;
+    void addRecentFile(const QString &path);
+    void rebuildRecentMenu();
+    void updateTitle();
+    void onStoreChanged();
+    void onReportChanged();
+    void openDialog(bool add);
+    void saveAsDialog();
+    void exportCsvDialog();
+    void showRejected();
+    void showAbout();
+    void setDurationUnit(lx::DurationUnit unit);
+    void checkSettled();
+
+    Investigation *m_investigation;
+    FilterBar *m_filterBar;
+    QTabWidget *m_tabs;
+    SummaryView *m_summary;
+    RequestsView *m_requests;
+    RequestDetailView *m_detail;
+    QDockWidget *m_detailDock;
+    ImportProgress *m_progress;
+    QLabel *m_statusCounts;
+    QMenu *m_recentMenu = nullptr;
+    QStringList m_recentFiles;
+    lx::DurationUnit m_unit = lx::DurationUnit::Auto;
+    Theme m_theme = Theme::System;
+
+    QAction *m_openAction = nullptr;
+    QAction *m_addAction = nullptr;
+    QAction *m_saveAsAction = nullptr;
+    QAction *m_exportAction = nullptr;
+    QAction *m_closeAction = nullptr;
+    QAction *m_rejectedAction = nullptr;
+    QList<QAction *> m_allActions;
+};

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "screenshot.h"
+
+#include "investigation.h"
+
+#include <QApplication>
+#include <QPixmap>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QThreadPool>
+#include <QTimer>
+
+#include <cstdio>
+
+int takeScreenshot(const QString &out, MainWindow::View view, const QStringList &files)
+{
+    qputenv("LX_NO_DIALOGS", "1"); // an error goes to the status bar, where the screenshot shows it
+    // Keep the user's settings (window layout, recent files) out of it, both ways.
+    QTemporaryDir settingsDir;
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir.path());
+    MainWindow window;
+    window.resize(1600, 1000);
+    window.show();
+    window.showView(view);
+    int status = 0;
+    const auto shoot = [&] {
+        QApplication::processEvents(); // let the last layout land before painting
+        if (!window.grab().save(out, "PNG")) {
+            std::fprintf(stderr, "latency-explorer: cannot write %s\n", qPrintable(out));
+            status = 2;
+        }
+        QApplication::quit();
+    };
+    QObject::connect(&window, &MainWindow::viewsSettled, &window, [&] { QTimer::singleShot(200, &window, shoot); });
+    // Nothing to wait for when nothing could be opened.
+    QObject::connect(window.investigation(), &Investigation::errorOccurred, &window, [&] {
+        if (!window.investigation()->busy())
+            QTimer::singleShot(200, &window, shoot);
+    });
+    QTimer::singleShot(0, &window, [&] {
+        window.openFiles(files);
+        if (files.isEmpty())
+            QTimer::singleShot(200, &window, shoot);
+    });
+    QTimer::singleShot(10 * 60 * 1000, &window, [&] {
+        std::fprintf(stderr, "latency-explorer: gave up waiting for the views after 10 minutes\n");
+        status = 2;
+        QApplication::quit();
+    });
+    QApplication::exec();
+    QThreadPool::globalInstance()->waitForDone();
+    return status;
+}

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The desktop window end to end, offscreen: open a sample, filter, and compare what the views show with
+// what core computes for the same filter.
+
+#include "analysis.h"
+#include "filter_bar.h"
+#include "filter_expression.h"
+#include "import_progress.h"
+#include "investigation.h"
+#include "main_window.h"
+#include "request_detail_view.h"
+#include "requests_view.h"
+#include "store.h"
+#include "summary_view.h"
+#include "test_support.h"
+
+#include <QAbstractItemModelTester>
+#include <QLineEdit>
+#include <QProcess>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+namespace {
+
+const QString kSample = QStringLiteral(LX_SOURCE_DIR "/sample_traces/rising_load.jsonl");
+
+/// Waits until the window says its views show the data of the current filter.
+bool waitSettled(MainWindow &window, QSignalSpy &settled, int timeoutMs = 60000)
+{
+    if (!settled.wait(timeoutMs))
+        return false;
+    // Several views may settle one after the other: wait for the last.
+    while (settled.wait(300)) {
+    }
+    return !window.investigation()->busy() && !window.requestsView()->busy();
+}
+
+lx::Report coreReport(const MainWindow &window, const QString &expression)
+{
+    lx::RequestFilter filter;
+    const QByteArray text = expression.toUtf8();
+    const auto compiled = lx::compileFilterExpression(std::string_view(text.constData(), std::size_t(text.size())));
+    if (const auto *condition = std::get_if<lx::SqlCondition>(&compiled); condition && condition->sql != "1")
+        filter.expression = *condition;
+    return lx::analyze(*window.investigation()->store(), filter);
+}
+
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        // Keep the tests away from the user's settings.
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settings.path());
+        qputenv("LX_NO_DIALOGS", "1");
+    }
+
+    void filterFollowsEverywhere_data()
+    {
+        QTest::addColumn<QString>("expression");
+        QTest::newRow("no filter") << QString();
+        QTest::newRow("dominant queue") << QStringLiteral("dominant = queue");
+        QTest::newRow("slow and decode-bound") << QStringLiteral("e2e > 2s and dominant = decode");
+        QTest::newRow("one model, errors too") << QStringLiteral("model = \"llama-3.1-8b-instruct\"");
+        QTest::newRow("an attribute") << QStringLiteral("region = \"eu-west\" and ttft < 500ms");
+        QTest::newRow("matches nothing") << QStringLiteral("e2e > 10h");
+    }
+
+    void filterFollowsEverywhere()
+    {
+        QFETCH(QString, expression);
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        QSignalSpy settled(&window, &MainWindow::viewsSettled);
+        window.openFiles({kSample});
+        QVERIFY(waitSettled(window, settled));
+        if (!expression.isEmpty()) {
+            window.filterBar()->setExpression(expression);
+            QVERIFY(window.filterBar()->valid());
+            QVERIFY(waitSettled(window, settled));
+        }
+        const lx::Report expected = coreReport(window, expression);
+        QCOMPARE(window.investigation()->report().total, expected.total);
+        QCOMPARE(qint64(window.requestsView()->model()->rowCount()), expected.total);
+
+        // The summary table shows core's numbers: e2e row, p50 column (the 3rd), formatted once.
+        const QTableWidget *table = window.summaryView()->table();
+        QCOMPARE(table->rowCount(), lx::kSegmentCount + 5);
+        const int e2eRow = lx::kSegmentCount;
+        QCOMPARE(table->item(e2eRow, 0)->text(), QString::number(expected.e2e.stat.count));
+        const QString p50 = expected.e2e.stat.percentilesNs[0]
+                                ? QString::fromStdString(lx::formatDuration(*expected.e2e.stat.percentilesNs[0]))
+                                : QStringLiteral("—");
+        QCOMPARE(table->item(e2eRow, 2)->text(), p50);
+
+        QAbstractItemModelTester tester(window.requestsView()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    }
+
+    void invalidFilterShowsWhereAndKeepsTheLastOne_data()
+    {
+        QTest::addColumn<QString>("expression");
+        QTest::addColumn<QString>("words");
+        QTest::newRow("unknown field") << QStringLiteral("e2 > 2s") << QStringLiteral("e2");
+        QTest::newRow("bad unit") << QStringLiteral("e2e > 2sec") << QStringLiteral("sec");
+        QTest::newRow("unclosed string") << QStringLiteral("model = \"llama") << QStringLiteral("string");
+        QTest::newRow("injection attempt") << QStringLiteral("model = \"x\"); DROP TABLE requests; --") << QString();
+    }
+
+    void invalidFilterShowsWhereAndKeepsTheLastOne()
+    {
+        QFETCH(QString, expression);
+        QFETCH(QString, words);
+        MainWindow window;
+        window.show();
+        QSignalSpy settled(&window, &MainWindow::viewsSettled);
+        window.openFiles({kSample});
+        QVERIFY(waitSettled(window, settled));
+        const qint64 before = window.investigation()->report().total;
+        window.filterBar()->expressionEdit()->setText(expression);
+        if (!window.filterBar()->valid()) {
+            QVERIFY(window.filterBar()->errorText().contains(words));
+            window.filterBar()->setExpression(expression); // Enter on an invalid filter changes nothing
+            QTest::qWait(500);
+            QCOMPARE(window.investigation()->report().total, before);
+        } else {
+            // Valid after all: then it must have been applied as a bound value, and the store is intact.
+            QVERIFY(waitSettled(window, settled));
+        }
+        QCOMPARE(coreReport(window, QString()).total, before); // the store is unharmed
+    }
+
+    void detailFollowsTheSelection()
+    {
+        MainWindow window;
+        window.show();
+        QSignalSpy settled(&window, &MainWindow::viewsSettled);
+        window.openFiles({kSample});
+        QVERIFY(waitSettled(window, settled));
+        window.showView(MainWindow::View::Requests);
+        window.requestsView()->selectRow(0);
+        const qint64 rowId = window.requestsView()->selectedRowId();
+        QVERIFY(rowId > 0);
+        const QTreeWidget *tree = window.detailView()->tree();
+        QVERIFY(tree->topLevelItemCount() >= 4);
+        const QString id = tree->topLevelItem(0)->child(0)->text(1);
+        QVERIFY2(id.startsWith(QStringLiteral("req-")), qPrintable(id));
+    }
+
+    void rejectedAndMissingFilesAreCounted()
+    {
+        QTemporaryDir dir;
+        const std::string bad = lxtest::writeFile(dir, QStringLiteral("bad.jsonl"),
+                                                  "{\"id\":\"a\",\"t_server_recv_ns\":1,\"t_last_token_ns\":9}\n{\"id\":\n");
+        MainWindow window;
+        window.show();
+        QSignalSpy settled(&window, &MainWindow::viewsSettled);
+        window.openFiles({QString::fromStdString(bad), dir.filePath(QStringLiteral("missing.jsonl"))});
+        QVERIFY(waitSettled(window, settled));
+        const lx::Report &report = window.investigation()->report();
+        QCOMPARE(report.total, qint64(1));
+        QCOMPARE(report.rejected, qint64(1));
+        QCOMPARE(report.inputs.size(), std::size_t(2));
+        QCOMPARE(QString::fromStdString(report.inputs[1].outcome), QStringLiteral("unreadable"));
+    }
+
+    void saveAndResume()
+    {
+        QTemporaryDir dir;
+        const QString saved = dir.filePath(QStringLiteral("incident.lxdb"));
+        qint64 total = 0;
+        {
+            MainWindow window;
+            QSignalSpy settled(&window, &MainWindow::viewsSettled);
+            window.openFiles({kSample});
+            QVERIFY(waitSettled(window, settled));
+            total = window.investigation()->report().total;
+            QString error;
+            QVERIFY2(window.investigation()->saveAs(saved, &error), qPrintable(error));
+        }
+        MainWindow resumed;
+        QSignalSpy settled(&resumed, &MainWindow::viewsSettled);
+        resumed.openFiles({saved});
+        QVERIFY(waitSettled(resumed, settled));
+        QCOMPARE(resumed.investigation()->report().total, total);
+        QVERIFY(!resumed.investigation()->isTemporary());
+    }
+
+    void screenshot_data()
+    {
+        QTest::addColumn<QString>("view");
+        QTest::addColumn<int>("status");
+        QTest::newRow("summary") << QStringLiteral("summary") << 0;
+        QTest::newRow("requests") << QStringLiteral("requests") << 0;
+        QTest::newRow("a view still to come") << QStringLiteral("waterfall") << 1;
+        QTest::newRow("no such view") << QStringLiteral("pie") << 1;
+    }
+
+    void screenshot()
+    {
+        QFETCH(QString, view);
+        QFETCH(int, status);
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("shot.png"));
+        QProcess gui;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.path());
+        gui.setProcessEnvironment(env);
+        gui.start(QStringLiteral(LX_GUI_PATH), {QStringLiteral("--screenshot"), out, QStringLiteral("--view"), view, kSample});
+        QVERIFY(gui.waitForFinished(120000));
+        QCOMPARE(gui.exitCode(), status);
+        if (status != 0) {
+            QVERIFY(!gui.readAllStandardError().isEmpty());
+            return;
+        }
+        const QImage image(out);
+        QCOMPARE(image.size(), QSize(1600, 1000));
+    }
+
+private:
+    QTemporaryDir m_settings;
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_main_window.moc"

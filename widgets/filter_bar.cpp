@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "filter_bar.h"
+
+#include "filter_expression.h"
+
+#include <QCheckBox>
+#include <QDateTimeEdit>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QTimeZone>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace {
+
+qint64 toNs(const QDateTime &t) { return t.toMSecsSinceEpoch() * 1'000'000; }
+
+QDateTime fromNs(qint64 ns) { return QDateTime::fromMSecsSinceEpoch(ns / 1'000'000, QTimeZone::utc()); }
+
+} // namespace
+
+FilterBar::FilterBar(QWidget *parent)
+    : QWidget(parent)
+    , m_expression(new QLineEdit(this))
+    , m_error(new QLabel(this))
+    , m_useFrom(new QCheckBox(tr("from"), this))
+    , m_from(new QDateTimeEdit(this))
+    , m_useTo(new QCheckBox(tr("to"), this))
+    , m_to(new QDateTimeEdit(this))
+    , m_debounce(new QTimer(this))
+{
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(4, 2, 4, 2);
+    outer->setSpacing(2);
+    auto *row = new QHBoxLayout;
+    m_expression->setPlaceholderText(tr("Filter, e.g.  model = \"llama-3.1-70b\" and e2e > 2s and dominant = queue"));
+    m_expression->setClearButtonEnabled(true);
+    m_expression->setToolTip(tr("Fields: e2e, network, preprocess, queue, prefill, decode, postprocess, unattributed, "
+                                "ttft, tpot, ttlt, input_tokens, output_tokens, model, route, status, dominant, id, "
+                                "or any attribute. Durations take units (ns, us, ms, s, m, h). See docs/FILTER.md."));
+    row->addWidget(m_expression, 1);
+    for (QDateTimeEdit *edit : {m_from, m_to}) {
+        edit->setTimeSpec(Qt::UTC);
+        edit->setDisplayFormat(QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'"));
+        edit->setCalendarPopup(true);
+        edit->setEnabled(false);
+    }
+    m_useFrom->setToolTip(tr("Only requests that started at or after this time"));
+    m_useTo->setToolTip(tr("Only requests that started before this time"));
+    row->addWidget(m_useFrom);
+    row->addWidget(m_from);
+    row->addWidget(m_useTo);
+    row->addWidget(m_to);
+    outer->addLayout(row);
+    m_error->setVisible(false);
+    m_error->setTextFormat(Qt::RichText);
+    outer->addWidget(m_error);
+
+    // Apply once typing pauses, so that a million-row view is not re-queried on every key.
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(350);
+    connect(m_debounce, &QTimer::timeout, this, &FilterBar::apply);
+    connect(m_expression, &QLineEdit::textChanged, this, [this] {
+        validate();
+        m_debounce->start();
+    });
+    connect(m_expression, &QLineEdit::returnPressed, this, [this] {
+        m_debounce->stop();
+        apply();
+    });
+    for (QCheckBox *box : {m_useFrom, m_useTo}) {
+        connect(box, &QCheckBox::toggled, this, [this] {
+            m_from->setEnabled(m_useFrom->isChecked());
+            m_to->setEnabled(m_useTo->isChecked());
+            apply();
+        });
+    }
+    for (QDateTimeEdit *edit : {m_from, m_to})
+        connect(edit, &QDateTimeEdit::dateTimeChanged, this, [this] { m_debounce->start(); });
+}
+
+QString FilterBar::errorText() const { return m_valid ? QString() : m_error->text(); }
+
+void FilterBar::setExpression(const QString &text)
+{
+    m_expression->setText(text);
+    m_debounce->stop();
+    apply();
+}
+
+void FilterBar::setTimeBounds(qint64 firstNs, qint64 lastNs)
+{
+    if (!m_useFrom->isChecked())
+        m_from->setDateTime(fromNs(firstNs));
+    if (!m_useTo->isChecked())
+        m_to->setDateTime(fromNs(lastNs + 1'000'000'000)); // the editors show whole seconds
+}
+
+void FilterBar::clear()
+{
+    m_useFrom->setChecked(false);
+    m_useTo->setChecked(false);
+    setExpression(QString());
+}
+
+void FilterBar::validate()
+{
+    const QByteArray text = m_expression->text().toUtf8();
+    const auto compiled = lx::compileFilterExpression(std::string_view(text.constData(), std::size_t(text.size())));
+    if (const auto *error = std::get_if<lx::FilterError>(&compiled)) {
+        m_valid = false;
+        // Show the text with the offending part underlined, then the message.
+        const qsizetype at = qsizetype(std::min<std::size_t>(error->position, std::size_t(text.size())));
+        const qsizetype length = qsizetype(std::max<std::size_t>(error->length, 1));
+        const QString before = QString::fromUtf8(text.left(at)).toHtmlEscaped();
+        QString bad = QString::fromUtf8(text.mid(at, length)).toHtmlEscaped();
+        if (bad.isEmpty())
+            bad = QStringLiteral("&nbsp;");
+        const QString after = QString::fromUtf8(text.mid(at + length)).toHtmlEscaped();
+        m_error->setText(QStringLiteral("<span style='color:#d55e00'>%1</span> &nbsp; <tt>%2<u style='color:#d55e00'>%3</u>%4</tt>")
+                             .arg(QString::fromStdString(error->message).toHtmlEscaped(), before, bad, after));
+        m_error->setVisible(true);
+        m_expression->setStyleSheet(QStringLiteral("QLineEdit { border: 1px solid #d55e00; }"));
+        return;
+    }
+    m_valid = true;
+    m_error->setVisible(false);
+    m_expression->setStyleSheet(QString());
+}
+
+void FilterBar::apply()
+{
+    validate();
+    if (!m_valid)
+        return; // the last valid filter stays in force while the text is being fixed
+    lx::RequestFilter filter;
+    const QByteArray text = m_expression->text().toUtf8();
+    const auto compiled = lx::compileFilterExpression(std::string_view(text.constData(), std::size_t(text.size())));
+    if (const auto *condition = std::get_if<lx::SqlCondition>(&compiled); condition && condition->sql != "1")
+        filter.expression = *condition;
+    if (m_useFrom->isChecked())
+        filter.fromNs = toNs(m_from->dateTime());
+    if (m_useTo->isChecked())
+        filter.toNs = toNs(m_to->dateTime());
+    m_filter = filter;
+    emit filterChanged(m_filter);
+}

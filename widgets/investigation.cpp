@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "investigation.h"
+
+#include "store.h"
+#include "store_merge.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QPointer>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <chrono>
+
+namespace {
+
+/// What a background import hands back.
+struct ImportOutcome {
+    std::vector<lx::FileImport> imports;
+    QStringList errors;
+};
+
+} // namespace
+
+Investigation::Investigation(QObject *parent)
+    : QObject(parent)
+{
+}
+
+Investigation::~Investigation()
+{
+    // A running job holds only its own connection and copies of its inputs; tell it to stop and let it end.
+    *m_cancel = true;
+}
+
+QString Investigation::title() const
+{
+    if (!m_store)
+        return {};
+    if (!m_store->isTemporary())
+        return QFileInfo(QString::fromStdString(m_store->fileName())).fileName();
+    return QFileInfo(m_firstInput).fileName() + tr(" (not saved)");
+}
+
+bool Investigation::isTemporary() const { return m_store && m_store->isTemporary(); }
+
+void Investigation::close()
+{
+    if (m_importing)
+        return;
+    m_store.reset();
+    m_hasReport = false;
+    m_report = lx::Report{};
+    m_lastImports.clear();
+    emit storeChanged();
+    emit reportChanged();
+}
+
+void Investigation::open(const QStringList &paths)
+{
+    if (m_importing || paths.isEmpty())
+        return;
+    close();
+    add(paths);
+}
+
+void Investigation::add(const QStringList &paths)
+{
+    if (m_importing || paths.isEmpty())
+        return;
+    QStringList stores;
+    QStringList traces;
+    for (const QString &path : paths)
+        (lx::isSqliteFile(path.toStdString()) ? stores : traces).append(path);
+
+    if (!m_store && stores.size() == 1 && traces.isEmpty()) {
+        // Resume an investigation: nothing to parse, the views read it as it is.
+        std::string why;
+        auto store = lx::Store::open(stores.front().toStdString(), &why);
+        if (!store) {
+            emit errorOccurred(tr("%1: %2").arg(stores.front(), QString::fromStdString(why)));
+            return;
+        }
+        m_store = std::move(store);
+        m_firstInput = stores.front();
+        emit storeChanged();
+        analyse();
+        return;
+    }
+    if (!m_store) {
+        std::string why;
+        m_store = lx::Store::openTemporary(&why);
+        if (!m_store) {
+            emit errorOccurred(tr("Cannot create a store for the investigation: %1").arg(QString::fromStdString(why)));
+            return;
+        }
+        m_firstInput = paths.front();
+    }
+    startImport(traces, stores);
+}
+
+void Investigation::startImport(const QStringList &traces, const QStringList &stores)
+{
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    setBusy(true, m_analysing);
+    emit importStarted(int(traces.size() + stores.size()));
+    emit storeChanged(); // the views let go of the store while the import writes it
+
+    const std::string fileName = m_store->fileName();
+    std::vector<std::string> tracePaths;
+    for (const QString &path : traces)
+        tracePaths.push_back(path.toStdString());
+    std::vector<std::string> storePaths;
+    for (const QString &path : stores)
+        storePaths.push_back(path.toStdString());
+    QPointer<Investigation> self(this);
+    const auto started = std::chrono::steady_clock::now();
+
+    auto job = [self, fileName, tracePaths, storePaths, started, cancel = m_cancel]() {
+        ImportOutcome outcome;
+        std::string why;
+        auto store = lx::Store::open(fileName, &why);
+        if (!store) {
+            outcome.errors << QString::fromStdString(why);
+            return outcome;
+        }
+        for (const std::string &path : storePaths) {
+            if (!lx::mergeStore(*store, path, &why))
+                outcome.errors << QString::fromStdString(path + ": " + why);
+        }
+        lx::ImportOptions options;
+        auto lastPost = std::chrono::steady_clock::time_point{};
+        options.progress = [&](const lx::ImportProgress &p) {
+            const auto now = std::chrono::steady_clock::now();
+            // Ten updates a second are plenty for a progress bar, and keep the event queue short.
+            if (now - lastPost >= std::chrono::milliseconds(100) || p.bytesDone >= p.bytesTotal) {
+                lastPost = now;
+                const double elapsed = std::chrono::duration<double>(now - started).count();
+                const double fraction = p.bytesTotal ? double(p.bytesDone) / double(p.bytesTotal) : 0.0;
+                const double rate = elapsed > 0 ? double(p.records) / elapsed : 0.0;
+                const double left = fraction > 0.02 ? elapsed * (1 - fraction) / fraction : -1.0;
+                const QString stage = p.files > 1 ? Investigation::tr("Reading file %1 of %2").arg(p.file + 1).arg(p.files)
+                                                  : Investigation::tr("Reading");
+                QMetaObject::invokeMethod(self, [self, stage, fraction, rate, left] {
+                    if (self)
+                        emit self->importProgress(stage, fraction, rate, left);
+                });
+            }
+            return !cancel->load();
+        };
+        outcome.imports = lx::importFiles(*store, tracePaths, options);
+        return outcome;
+    };
+    QtConcurrent::run(job).then(this, [this](const ImportOutcome &outcome) {
+        m_lastImports = outcome.imports;
+        for (const QString &error : outcome.errors)
+            emit errorOccurred(error);
+        setBusy(false, m_analysing);
+        emit importFinished();
+        emit storeChanged();
+        analyse();
+    });
+}
+
+void Investigation::setFilter(const lx::RequestFilter &filter)
+{
+    m_filter = filter;
+    emit filterChanged();
+    analyse();
+}
+
+void Investigation::analyse()
+{
+    if (!m_store || m_importing)
+        return;
+    const int job = ++m_analysisJob;
+    setBusy(m_importing, true);
+    const std::string fileName = m_store->fileName();
+    const lx::RequestFilter filter = m_filter;
+    QtConcurrent::run([fileName, filter]() -> std::shared_ptr<lx::Report> {
+        std::string why;
+        auto store = lx::Store::open(fileName, &why);
+        if (!store)
+            return nullptr;
+        return std::make_shared<lx::Report>(lx::analyze(*store, filter));
+    }).then(this, [this, job](const std::shared_ptr<lx::Report> &report) {
+        if (job != m_analysisJob)
+            return; // a newer filter's analysis is on its way
+        setBusy(m_importing, false);
+        if (!report) {
+            emit errorOccurred(tr("Cannot read the investigation's store"));
+            return;
+        }
+        m_report = *report;
+        m_hasReport = true;
+        emit reportChanged();
+    });
+}
+
+bool Investigation::saveAs(const QString &path, QString *error)
+{
+    if (!m_store || m_importing) {
+        *error = tr("Nothing to save yet");
+        return false;
+    }
+    if (QFileInfo::exists(path) && !QFile::remove(path)) {
+        *error = tr("Cannot replace %1").arg(path);
+        return false;
+    }
+    std::string why;
+    if (!m_store->saveAs(path.toStdString(), &why)) {
+        *error = QString::fromStdString(why);
+        return false;
+    }
+    // Go on with the saved file, so that later imports land in it.
+    auto saved = lx::Store::open(path.toStdString(), &why);
+    if (saved) {
+        m_store = std::move(saved);
+        emit storeChanged();
+    }
+    return true;
+}
+
+void Investigation::setBusy(bool importing, bool analysing)
+{
+    const bool was = busy();
+    m_importing = importing;
+    m_analysing = analysing;
+    if (was != busy())
+        emit busyChanged(busy());
+}

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "analysis.h"
+#include "importer.h"
+#include "request_filter.h"
+
+#include <QObject>
+#include <QStringList>
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+namespace lx {
+class Store;
+}
+
+/// The investigation open in a window: its store, the filter every view follows, and the background jobs
+/// that import files and compute the report. Heavy work runs on worker threads with their own SQLite
+/// connections; results come back on this object's thread, and a job counter drops stale ones.
+class Investigation : public QObject {
+    Q_OBJECT
+
+public:
+    explicit Investigation(QObject *parent = nullptr);
+    ~Investigation() override;
+
+    bool hasStore() const { return m_store != nullptr; }
+    /// The UI thread's connection, for the views' small look-ups. Null before anything is opened.
+    const lx::Store *store() const { return m_store.get(); }
+    /// A name for the title bar: the store's file, or the first imported file for a new investigation.
+    QString title() const;
+    bool isTemporary() const;
+
+    /// Opens files as a new investigation, in the background: a single .lxdb is resumed as it is; trace files
+    /// (and several stores) are imported into a new temporary store, which "Save as" keeps.
+    void open(const QStringList &paths);
+    /// Adds trace files and .lxdb stores to the current investigation (a new one when none is open).
+    void add(const QStringList &paths);
+    /// Starts over with nothing open.
+    void close();
+    bool busy() const { return m_importing || m_analysing; }
+    bool importing() const { return m_importing; }
+    void cancelImport() { *m_cancel = true; }
+    /// Writes the investigation to a .lxdb file.
+    bool saveAs(const QString &path, QString *error);
+
+    const lx::RequestFilter &filter() const { return m_filter; }
+    void setFilter(const lx::RequestFilter &filter);
+    bool hasReport() const { return m_hasReport; }
+    const lx::Report &report() const { return m_report; }
+    const std::vector<lx::FileImport> &lastImports() const { return m_lastImports; }
+
+signals:
+    void importStarted(int files);
+    /// Stage text ("reading trace.jsonl (2 of 3)"), fraction 0..1, records/s and seconds left (-1: unknown).
+    void importProgress(const QString &stage, double fraction, double recordsPerSecond, double secondsLeft);
+    void importFinished();
+    /// The store or its contents changed: views re-query.
+    void storeChanged();
+    void reportChanged();
+    void filterChanged();
+    void busyChanged(bool busy);
+    void errorOccurred(const QString &message);
+
+private:
+    void startImport(const QStringList &traces, const QStringList &stores);
+    void analyse();
+    void setBusy(bool importing, bool analysing);
+
+    std::unique_ptr<lx::Store> m_store;
+    QString m_firstInput;
+    lx::RequestFilter m_filter;
+    lx::Report m_report;
+    bool m_hasReport = false;
+    std::vector<lx::FileImport> m_lastImports;
+    bool m_importing = false;
+    bool m_analysing = false;
+    /// Shared with the running import, which may outlive this object by the time it notices.
+    std::shared_ptr<std::atomic<bool>> m_cancel = std::make_shared<std::atomic<bool>>(false);
+    int m_analysisJob = 0; ///< drops the results of an analysis started for an older filter
+};

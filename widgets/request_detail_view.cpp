@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "request_detail_view.h"
+
+#include "request_lookup.h"
+#include "segment_colors.h"
+#include "token_timeline.h"
+
+#include <QHeaderView>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace {
+
+const QString kNotMeasured = QStringLiteral("not measured");
+
+QString fromStd(std::string_view text) { return QString::fromUtf8(text.data(), qsizetype(text.size())); }
+
+} // namespace
+
+RequestDetailView::RequestDetailView(QWidget *parent)
+    : QWidget(parent)
+    , m_tree(new QTreeWidget(this))
+    , m_timeline(new TokenTimeline(this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_tree->setColumnCount(2);
+    m_tree->setHeaderLabels({tr("field"), tr("value")});
+    m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_tree->setAlternatingRowColors(true);
+    layout->addWidget(m_tree, 1);
+    layout->addWidget(m_timeline);
+    showRequest(nullptr, -1);
+}
+
+void RequestDetailView::setDurationUnit(lx::DurationUnit unit)
+{
+    m_unit = unit;
+    showRequest(m_store, m_rowId);
+}
+
+void RequestDetailView::showRequest(const lx::Store *store, qint64 rowId)
+{
+    m_store = store;
+    m_rowId = rowId;
+    m_tree->clear();
+    lx::RequestDetail r;
+    if (!store || rowId < 0 || !lx::loadRequestDetail(*store, rowId, r)) {
+        m_timeline->clear();
+        new QTreeWidgetItem(m_tree, {tr("No request selected"), QString()});
+        return;
+    }
+    const auto duration = [this](std::int64_t ns) {
+        return lx::isMeasured(ns) ? QString::fromStdString(lx::formatDuration(double(ns), m_unit)) : kNotMeasured;
+    };
+    const auto section = [this](const QString &title) {
+        auto *item = new QTreeWidgetItem(m_tree, {title});
+        QFont font = item->font(0);
+        font.setBold(true);
+        item->setFont(0, font);
+        item->setExpanded(true);
+        return item;
+    };
+    const auto add = [](QTreeWidgetItem *parent, const QString &name, const QString &value) {
+        auto *item = new QTreeWidgetItem(parent, {name, value});
+        if (value == kNotMeasured)
+            item->setForeground(1, QBrush(Qt::gray));
+        return item;
+    };
+
+    QTreeWidgetItem *request = section(tr("Request"));
+    add(request, tr("id"), QString::fromStdString(r.sourceId));
+    add(request, tr("source"), QStringLiteral("%1:%2").arg(QString::fromStdString(r.sourcePath)).arg(r.sourceLine));
+    add(request, tr("status"), r.status == lx::Status::Ok ? tr("ok") : tr("error"));
+    add(request, tr("model"), r.model.empty() ? kNotMeasured : QString::fromStdString(r.model));
+    add(request, tr("route"), r.route.empty() ? kNotMeasured : QString::fromStdString(r.route));
+    add(request, tr("input tokens"), lx::isMeasured(r.inputTokens) ? QString::number(r.inputTokens) : kNotMeasured);
+    add(request, tr("output tokens"), lx::isMeasured(r.outputTokens) ? QString::number(r.outputTokens) : kNotMeasured);
+
+    QTreeWidgetItem *segments = section(tr("Segments"));
+    for (int s = 0; s < lx::kSegmentCount; ++s) {
+        QTreeWidgetItem *item = add(segments, fromStd(lx::segmentName(lx::Segment(s))), duration(r.metrics.segments[s]));
+        item->setIcon(0, [&] {
+            QPixmap swatch(12, 12);
+            swatch.fill(segmentColor(lx::Segment(s)));
+            return QIcon(swatch);
+        }());
+        if (s == r.metrics.dominant)
+            item->setText(1, item->text(1) + tr("  (dominant)"));
+    }
+    add(segments, tr("e2e"), duration(r.metrics.e2e) + QStringLiteral("  [") + fromStd(lx::scopeName(r.metrics.e2eScope)) + QLatin1Char(']'));
+    if (r.metrics.flags & lx::kFlagClockSkew)
+        add(segments, tr("clock skew"), tr("network came out negative: the client and server clocks disagree"));
+
+    QTreeWidgetItem *tokens = section(tr("Token metrics [%1]").arg(fromStd(lx::scopeName(r.metrics.tokenScope))));
+    add(tokens, tr("TTFT"), duration(r.metrics.ttft));
+    add(tokens, tr("TPOT"), duration(r.metrics.tpot));
+    add(tokens, tr("TTLT"), duration(r.metrics.ttlt));
+
+    QTreeWidgetItem *stamps = section(tr("Timestamps (UTC; offset from the first)"));
+    std::int64_t first = INT64_MAX;
+    for (std::int64_t t : r.stamps) {
+        if (lx::isMeasured(t))
+            first = std::min(first, t);
+    }
+    for (int i = 0; i < lx::kStampCount; ++i) {
+        const std::int64_t t = r.stamps[i];
+        add(stamps, fromStd(lx::stampName(lx::Stamp(i))),
+            lx::isMeasured(t) ? QStringLiteral("%1  (+%2)").arg(QString::fromStdString(lx::formatTimestamp(t)),
+                                                                QString::fromStdString(lx::formatDuration(double(t - first), m_unit)))
+                              : kNotMeasured);
+    }
+
+    const auto attributes = lx::attributePairs(*store, rowId);
+    QTreeWidgetItem *attrs = section(tr("Attributes"));
+    if (attributes.empty())
+        add(attrs, tr("(none)"), QString());
+    for (const auto &[key, value] : attributes)
+        add(attrs, QString::fromStdString(key), QString::fromStdString(value));
+
+    m_timeline->setRequest(r);
+}

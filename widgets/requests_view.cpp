@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "requests_view.h"
+
+#include "request_table.h"
+#include "requests_model.h"
+#include "store.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <fstream>
+
+RequestsView::RequestsView(QWidget *parent)
+    : QWidget(parent)
+    , m_table(new QTableView(this))
+    , m_status(new QLabel(this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_table, 1);
+    layout->addWidget(m_status);
+    m_table->setSortingEnabled(true);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed); // a million rows: no per-row sizing
+    m_table->horizontalHeader()->setSectionsMovable(true);
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_table, &QTableView::customContextMenuRequested, this, [this](const QPoint &at) {
+        QMenu menu(this);
+        menu.addAction(tr("Copy as TSV"), this, [this] { copySelection(false); });
+        menu.addAction(tr("Copy as CSV"), this, [this] { copySelection(true); });
+        menu.exec(m_table->viewport()->mapToGlobal(at));
+    });
+}
+
+RequestsView::~RequestsView() = default;
+
+QAbstractItemModel *RequestsView::model() const { return m_model.get(); }
+
+bool RequestsView::busy() const { return m_model && m_model->isBusy(); }
+
+void RequestsView::setStore(const lx::Store *store, const lx::RequestFilter &filter)
+{
+    m_table->setModel(nullptr);
+    m_model.reset();
+    m_store = store;
+    if (!store) {
+        m_status->setText(tr("Importing…"));
+        return;
+    }
+    m_model = std::make_unique<RequestsModel>(*store);
+    m_model->setDurationUnit(m_unit);
+    m_table->setModel(m_model.get());
+    m_table->horizontalHeader()->setSortIndicator(int(lx::RequestColumn::Start), Qt::AscendingOrder);
+    connect(m_model.get(), &RequestsModel::busyChanged, this, [this](bool busy) {
+        updateStatus();
+        if (!busy)
+            emit settled();
+    });
+    connect(m_model.get(), &RequestsModel::orderChanged, this, &RequestsView::updateStatus);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {
+        emit requestSelected(current.isValid() ? m_model->rowIdAt(current.row()) : -1);
+    });
+    m_model->setFilter(filter);
+    updateStatus();
+}
+
+void RequestsView::setFilter(const lx::RequestFilter &filter)
+{
+    if (m_model)
+        m_model->setFilter(filter);
+}
+
+void RequestsView::setDurationUnit(lx::DurationUnit unit)
+{
+    m_unit = unit;
+    if (m_model)
+        m_model->setDurationUnit(unit);
+}
+
+void RequestsView::updateStatus()
+{
+    if (!m_model) {
+        m_status->clear();
+        return;
+    }
+    m_status->setText(m_model->isBusy() ? tr("Sorting and filtering %L1 requests…").arg(m_model->rowCount())
+                                        : tr("%L1 requests").arg(m_model->rowCount()));
+}
+
+void RequestsView::selectRow(int row)
+{
+    if (!m_model || row < 0 || row >= m_model->rowCount())
+        return;
+    m_table->selectRow(row);
+    m_table->setCurrentIndex(m_model->index(row, 0));
+}
+
+qint64 RequestsView::selectedRowId() const
+{
+    const QModelIndex current = m_table->currentIndex();
+    return m_model && current.isValid() ? m_model->rowIdAt(current.row()) : -1;
+}
+
+void RequestsView::copySelection(bool csv)
+{
+    if (!m_model || !m_table->selectionModel())
+        return;
+    const QString text = m_model->copyText(m_table->selectionModel()->selectedIndexes(), csv);
+    if (!text.isEmpty())
+        QApplication::clipboard()->setText(text);
+}
+
+bool RequestsView::exportCsv(const QString &path, QString *error)
+{
+    if (!m_model || !m_store || !m_model->order()) {
+        *error = tr("no requests to export");
+        return false;
+    }
+    std::ofstream out(path.toStdString(), std::ios::binary);
+    if (!out) {
+        *error = tr("cannot write the file");
+        return false;
+    }
+    std::string why;
+    // The rows in the table's order, every column; fetched by core in batches.
+    const auto columns = lx::allRequestColumns();
+    if (!lx::writeCsv(out, m_store->db(), *m_model->order(), columns, {}, &why)) {
+        *error = QString::fromStdString(why);
+        return false;
+    }
+    return true;
+}

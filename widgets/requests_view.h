@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "duration_format.h"
+#include "request_filter.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QAbstractItemModel;
+class QLabel;
+class QTableView;
+class RequestsModel;
+
+namespace lx {
+class Store;
+}
+
+/// The requests of the investigation as a table: a million rows scroll smoothly, any column sorts (off the
+/// UI thread), selected rows copy as TSV or CSV, and the filtered rows export to CSV.
+class RequestsView : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit RequestsView(QWidget *parent = nullptr);
+    ~RequestsView() override;
+
+    /// Shows the store's requests matching the filter; null lets go of the store (while an import writes it).
+    void setStore(const lx::Store *store, const lx::RequestFilter &filter);
+    void setFilter(const lx::RequestFilter &filter);
+    void setDurationUnit(lx::DurationUnit unit);
+
+    QAbstractItemModel *model() const;
+    QTableView *table() const { return m_table; }
+    bool busy() const;
+    void selectRow(int row);
+    /// The store row id of the current request; -1 when none is selected.
+    qint64 selectedRowId() const;
+    void copySelection(bool csv);
+    bool exportCsv(const QString &path, QString *error);
+
+signals:
+    void requestSelected(qint64 rowId);
+    /// The table shows the current filter and order.
+    void settled();
+
+private:
+    void updateStatus();
+
+    const lx::Store *m_store = nullptr;
+    std::unique_ptr<RequestsModel> m_model;
+    QTableView *m_table;
+    QLabel *m_status;
+    lx::DurationUnit m_unit = lx::DurationUnit::Auto;
+};
