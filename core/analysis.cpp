@@ -137,6 +137,7 @@ struct ScanPart {
     std::array<Samples, kSegmentCount> segments;
     Samples e2e, ttft, tpot, ttlt;
     std::int64_t total = 0, ok = 0, error = 0, clockSkew = 0, dominantTotal = 0;
+    std::int64_t firstStart = INT64_MAX, lastStart = INT64_MIN;
     std::array<std::int64_t, kSegmentCount> dominantCounts{};
 
     std::array<Samples *, kSegmentCount + 4> all()
@@ -151,7 +152,7 @@ void scanRows(sqlite3 *db, const SqlCondition &where, std::int64_t lo, std::int6
 {
     // Column order matches the table's, so SQLite decodes each record front to back once.
     Statement stmt(db, "SELECT status, e2e_ns, e2e_scope, network_ns, preprocess_ns, queue_ns, prefill_ns, decode_ns,"
-                       " postprocess_ns, unattributed_ns, ttft_ns, tpot_ns, ttlt_ns, token_scope, flags"
+                       " postprocess_ns, unattributed_ns, ttft_ns, tpot_ns, ttlt_ns, token_scope, flags, start_ns"
                        " FROM requests r WHERE r.id BETWEEN ? AND ? AND " + where.sql);
     stmt.bindInt(1, lo);
     stmt.bindInt(2, hi);
@@ -159,6 +160,10 @@ void scanRows(sqlite3 *db, const SqlCondition &where, std::int64_t lo, std::int6
     sqlite3_stmt *q = stmt.get();
     while (stmt.step() == SQLITE_ROW) {
         ++part.total;
+        if (const std::int64_t start = columnOr(q, 15); isMeasured(start)) {
+            part.firstStart = std::min(part.firstStart, start);
+            part.lastStart = std::max(part.lastStart, start);
+        }
         const bool ok = sqlite3_column_int(q, 0) == 0;
         ok ? ++part.ok : ++part.error;
         if (!ok && !includeErrors)
@@ -213,6 +218,8 @@ void mergeInto(ScanPart &into, ScanPart &from)
     into.error += from.error;
     into.clockSkew += from.clockSkew;
     into.dominantTotal += from.dominantTotal;
+    into.firstStart = std::min(into.firstStart, from.firstStart);
+    into.lastStart = std::max(into.lastStart, from.lastStart);
     for (int s = 0; s < kSegmentCount; ++s)
         into.dominantCounts[s] += from.dominantCounts[s];
 }
@@ -273,6 +280,10 @@ Report analyze(const Store &store, const RequestFilter &filter, const AnalysisOp
     report.clockSkew = part.clockSkew;
     report.dominantTotal = part.dominantTotal;
     report.dominantCounts = part.dominantCounts;
+    if (part.firstStart <= part.lastStart) {
+        report.firstStartNs = part.firstStart;
+        report.lastStartNs = part.lastStart;
+    }
 
     // Eleven metrics plus ITL, each an O(n) selection per percentile: shared between two threads.
     std::array<MetricSummary *, kSegmentCount + 5> out = {

@@ -48,6 +48,8 @@ struct Report {
     std::int64_t error = 0;
     std::int64_t rejected = 0; ///< records refused at import (whole investigation, not filtered)
     std::int64_t clockSkew = 0;
+    std::int64_t firstStartNs = kNotMeasured; ///< the earliest request start among those matching
+    std::int64_t lastStartNs = kNotMeasured;  ///< the latest
     std::array<MetricSummary, kSegmentCount> segments;
     MetricSummary e2e;
     MetricSummary ttft, tpot, itl, ttlt;

@@ -418,8 +418,16 @@ std::string rowSql()
 } // namespace
 
 struct RowFetcher::Statements {
-    explicit Statements(sqlite3 *db) : byId(db, rowSql()), begin(db, "BEGIN"), commit(db, "COMMIT"), db(db) {}
+    explicit Statements(sqlite3 *db)
+        : byId(db, rowSql())
+        , prepareError(byId.valid() ? std::string() : std::string("cannot read the requests: ") + sqlite3_errmsg(db))
+        , begin(db, "BEGIN")
+        , commit(db, "COMMIT")
+        , db(db)
+    {
+    }
     Statement byId;
+    std::string prepareError; ///< said by SQLite when preparing, long gone by the time of a fetch
     Statement begin, commit;
     sqlite3 *db;
 };
@@ -438,14 +446,18 @@ std::vector<RequestRow> RowFetcher::fetch(std::span<const std::int64_t> ids)
     std::vector<RequestRow> rows(ids.size());
     Statement &stmt = m_statements->byId;
     sqlite3_stmt *q = stmt.get();
+    m_error = m_statements->prepareError;
     for (std::size_t i = 0; i < ids.size(); ++i) {
         RequestRow &row = rows[i];
         row.id = ids[i];
         row.values.fill(kNotMeasured);
-        if (!q)
+        if (!m_error.empty())
             continue;
         stmt.bindInt(1, ids[i]);
-        if (stmt.step() == SQLITE_ROW) {
+        const int rc = stmt.step();
+        if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+            m_error = std::string("cannot read the requests: ") + sqlite3_errmsg(m_statements->db);
+        if (rc == SQLITE_ROW) {
             row.sourceId = columnText(q, 0);
             row.values[0] = ids[i];
             for (int c = 1; c < kRequestColumnCount; ++c)
@@ -563,6 +575,8 @@ bool writeCsv(std::ostream &out, sqlite3 *db, const RequestOrder &order, std::sp
         if (progress && !progress(first, ids.size()))
             return fail(error, "cancelled");
         const auto rows = fetcher.fetch(ids.subspan(first, std::min(kBatch, ids.size() - first)));
+        if (!fetcher.error().empty()) // blank cells would read as "not measured"
+            return fail(error, fetcher.error());
         text.clear();
         for (const RequestRow &row : rows)
             appendLine(text, columns, TextFormat::Csv, &row);

@@ -62,6 +62,7 @@ enum class ColumnKind {
     Enum,      ///< status, dominant segment, scope: small integers with names (see enumName)
 };
 
+/// How a column is named and what its values are.
 struct ColumnInfo {
     std::string_view name;      ///< machine name: "e2e", "input_tokens"
     std::string_view header;    ///< for people: "E2E", "Input tokens"
@@ -155,12 +156,16 @@ public:
     RowFetcher &operator=(const RowFetcher &) = delete;
 
     /// One row per id, in the order given; an id not in the store gives a row with only its id and every
-    /// value not measured.
+    /// value not measured. When SQLite fails (busy while an import commits, I/O), error() says why and the
+    /// rows from the failure on are as empty as missing ones: not to be shown as "not measured".
     std::vector<RequestRow> fetch(std::span<const std::int64_t> ids);
+    /// Why the last fetch() failed; empty when it succeeded.
+    const std::string &error() const { return m_error; }
 
 private:
     struct Statements;
     std::unique_ptr<Statements> m_statements;
+    std::string m_error;
 };
 
 /// The rows of those ids in the order given (RowFetcher::fetch with a statement prepared for this call).

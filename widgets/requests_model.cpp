@@ -142,6 +142,10 @@ const lx::RequestRow *RequestsModel::rowAt(int row) const
         const auto ids = m_order->ids();
         const std::size_t first = static_cast<std::size_t>(pageIndex) * kPageRows;
         page->rows = m_fetcher->fetch(ids.subspan(first, std::min<std::size_t>(kPageRows, ids.size() - first)));
+        if (!m_fetcher->error().empty()) { // an empty cell, read again next time: never a false "not measured"
+            page->index = -1;
+            return nullptr;
+        }
     }
     page->lastUse = ++m_useClock;
     return &page->rows[static_cast<std::size_t>(row % kPageRows)];
@@ -290,9 +294,11 @@ QString RequestsModel::copyText(const QModelIndexList &indexes, bool csv) const
     const auto format = csv ? lx::TextFormat::Csv : lx::TextFormat::Tsv;
     std::string text;
     std::vector<std::int64_t> ids;
+    bool failed = false;
     // In batches, so that copying a large selection does not hold every row at once.
     const auto flush = [&] {
         const auto fetched = m_fetcher->fetch(ids);
+        failed = failed || !m_fetcher->error().empty();
         text += lx::formatRowsText(fetched, cols, format, text.empty());
         ids.clear();
     };
@@ -303,5 +309,5 @@ QString RequestsModel::copyText(const QModelIndexList &indexes, bool csv) const
     }
     if (!ids.empty())
         flush();
-    return QString::fromStdString(text);
+    return failed ? QString() : QString::fromStdString(text);
 }

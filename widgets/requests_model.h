@@ -70,7 +70,8 @@ public:
     std::shared_ptr<const lx::RequestOrder> order() const { return m_order; }
 
     /// The cells of `indexes` as text for the clipboard: the rows and columns they span, in view order, a
-    /// header row first; CSV or tab-separated, values as exported (durations in ms).
+    /// header row first; CSV or tab-separated, values as exported (durations in ms). Empty when the store
+    /// could not be read (rather than blanks that would read as "not measured").
     QString copyText(const QModelIndexList &indexes, bool csv) const;
 
 signals:

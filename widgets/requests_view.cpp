@@ -56,6 +56,7 @@ void RequestsView::setStore(const lx::Store *store, const lx::RequestFilter &fil
         return;
     }
     m_model = std::make_unique<RequestsModel>(*store);
+    m_columnsSized = false;
     m_model->setDurationUnit(m_unit);
     m_table->setModel(m_model.get());
     m_table->horizontalHeader()->setSortIndicator(int(lx::RequestColumn::Start), Qt::AscendingOrder);
@@ -64,7 +65,14 @@ void RequestsView::setStore(const lx::Store *store, const lx::RequestFilter &fil
         if (!busy)
             emit settled();
     });
-    connect(m_model.get(), &RequestsModel::orderChanged, this, &RequestsView::updateStatus);
+    connect(m_model.get(), &RequestsModel::orderChanged, this, [this] {
+        updateStatus();
+        // Size the columns to the rows on screen once (QTableView measures only those, not a million).
+        if (!m_columnsSized && m_model->rowCount() > 0) {
+            m_table->resizeColumnsToContents();
+            m_columnsSized = true;
+        }
+    });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {
         emit requestSelected(current.isValid() ? m_model->rowIdAt(current.row()) : -1);
     });

@@ -53,4 +53,5 @@ private:
     QTableView *m_table;
     QLabel *m_status;
     lx::DurationUnit m_unit = lx::DurationUnit::Auto;
+    bool m_columnsSized = false;
 };

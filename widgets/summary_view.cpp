@@ -50,12 +50,14 @@ SummaryView::SummaryView(QWidget *parent)
     top->addWidget(m_counts, 1);
     top->addWidget(m_rejectedButton);
     layout->addLayout(top);
-    layout->addWidget(m_table, 3);
+    m_table->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+    layout->addWidget(m_table);
     m_dominant->setWordWrap(true);
     m_dominant->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_dominant);
     layout->addWidget(new QLabel(tr("Inputs"), this));
     layout->addWidget(m_inputs, 1);
+    layout->addStretch();
 
     for (QTableWidget *table : {m_table, m_inputs}) {
         table->setEditTriggers(QAbstractItemView::NoEditTriggers);

@@ -71,6 +71,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_detailDock->setObjectName(QStringLiteral("DetailDock"));
     m_detailDock->setWidget(m_detail);
     addDockWidget(Qt::RightDockWidgetArea, m_detailDock);
+    resizeDocks({m_detailDock}, {480}, Qt::Horizontal);
 
     statusBar()->addWidget(m_statusCounts, 1);
     statusBar()->addPermanentWidget(m_progress);
@@ -392,6 +393,8 @@ void MainWindow::onReportChanged()
         return;
     const lx::Report &report = m_investigation->report();
     m_summary->setReport(report);
+    if (lx::isMeasured(report.firstStartNs))
+        m_filterBar->setTimeBounds(report.firstStartNs, report.lastStartNs);
     m_statusCounts->setText(tr("%L1 requests match (%L2 ok, %L3 error) · %L4 rejected at import")
                                 .arg(report.total).arg(report.ok).arg(report.error).arg(report.rejected));
     checkSettled();

@@ -2,6 +2,7 @@
 #include "screenshot.h"
 
 #include "investigation.h"
+#include "requests_view.h"
 
 #include <QApplication>
 #include <QPixmap>
@@ -32,7 +33,12 @@ int takeScreenshot(const QString &out, MainWindow::View view, const QStringList 
         }
         QApplication::quit();
     };
-    QObject::connect(&window, &MainWindow::viewsSettled, &window, [&] { QTimer::singleShot(200, &window, shoot); });
+    QObject::connect(&window, &MainWindow::viewsSettled, &window, [&] {
+        // On the requests view, select the first request, so that the picture shows its detail too.
+        if (view == MainWindow::View::Requests)
+            window.requestsView()->selectRow(0);
+        QTimer::singleShot(200, &window, shoot);
+    });
     // Nothing to wait for when nothing could be opened.
     QObject::connect(window.investigation(), &Investigation::errorOccurred, &window, [&] {
         if (!window.investigation()->busy())

@@ -409,6 +409,25 @@ private slots:
         }
     }
 
+    void unreadableStoreIsAnError()
+    {
+        Fixture f(fiveRequests());
+        const auto order = RequestOrder::build(f.store->db(), {}, RequestColumn::E2e, SortDirection::Ascending);
+        QVERIFY(order);
+        QVERIFY(f.store->exec("DROP VIEW requests_readable; DROP TABLE requests;"));
+        std::string why;
+        QVERIFY(!RequestOrder::build(f.store->db(), {}, RequestColumn::E2e, SortDirection::Ascending, nullptr, &why));
+        QVERIFY2(why.find("no such table: requests") != std::string::npos, why.c_str());
+        RowFetcher fetcher(f.store->db());
+        const auto rows = fetcher.fetch(order->ids());
+        QCOMPARE(rows.size(), order->size());
+        QVERIFY(!fetcher.error().empty());
+        // An export that cannot read the rows fails rather than writing blank ("not measured") cells.
+        std::ostringstream out;
+        QVERIFY(!writeCsv(out, f.store->db(), *order, allRequestColumns(), {}, &why));
+        QVERIFY2(why.find("no such table") != std::string::npos, why.c_str());
+    }
+
     void cancelStopsTheBuild()
     {
         QByteArray lines;
