@@ -236,7 +236,8 @@ void placeIn(ScanPart &part, const SampleColumns &columns, std::size_t offset)
 /// writing into the upper part of the same columns.
 std::unique_ptr<SampleColumns> scanAll(const Store &store, const SqlCondition &where, bool includeErrors, ScanPart &part)
 {
-    Statement range(store.db(), "SELECT coalesce(min(id), 0), coalesce(max(id), -1) FROM requests");
+    // Two sub-selects: each is one step down the rowid b-tree. min() and max() in one SELECT scan the table.
+    Statement range(store.db(), "SELECT coalesce((SELECT min(id) FROM requests), 0), coalesce((SELECT max(id) FROM requests), -1)");
     range.step();
     const std::int64_t lo = sqlite3_column_int64(range.get(), 0);
     const std::int64_t hi = sqlite3_column_int64(range.get(), 1);

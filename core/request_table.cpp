@@ -6,6 +6,7 @@
 #include "store.h"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <ostream>
@@ -493,13 +494,18 @@ std::string exportCell(const RequestRow &row, RequestColumn column)
     const std::int64_t v = row.value(column);
     switch (columnInfo(column).kind) {
     case K::Duration: {
-        // Integer arithmetic: ns / 1e6 in double would print 0.000001 steps wrongly for large values.
+        // Integer arithmetic: ns / 1e6 in double would print 0.000001 steps wrongly for large values; and
+        // to_chars, since snprintf took 40% of an export of a million rows.
         const std::uint64_t magnitude = v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
-        char buf[48];
-        std::snprintf(buf, sizeof buf, "%s%llu.%06llu", v < 0 ? "-" : "",
-                      static_cast<unsigned long long>(magnitude / 1'000'000),
-                      static_cast<unsigned long long>(magnitude % 1'000'000));
-        return buf;
+        char buf[32];
+        char *p = buf;
+        if (v < 0)
+            *p++ = '-';
+        p = std::to_chars(p, buf + sizeof buf, magnitude / 1'000'000).ptr;
+        *p++ = '.';
+        for (std::uint64_t fraction = magnitude % 1'000'000, i = 6; i-- > 0; fraction /= 10)
+            p[i] = static_cast<char>('0' + fraction % 10);
+        return std::string(buf, p + 6);
     }
     case K::Timestamp:
         return isoTimeNs(v);

@@ -32,6 +32,8 @@ void EventLoopProbe::start()
 
 void EventLoopProbe::stop() { m_timer->stop(); }
 
+bool EventLoopProbe::running() const { return m_timer->isActive(); }
+
 double EventLoopProbe::maxDelayMs() const
 {
     return m_delaysMs.empty() ? 0.0 : *std::max_element(m_delaysMs.begin(), m_delaysMs.end());

@@ -17,6 +17,7 @@ public:
     explicit EventLoopProbe(QObject *parent = nullptr);
     void start();
     void stop();
+    bool running() const;
     /// "N ticks, median X ms, p99 Y ms, max Z ms late".
     QString summary() const;
     double maxDelayMs() const;

@@ -6,6 +6,7 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -150,7 +151,12 @@ void Investigation::startImport(const QStringList &traces, const QStringList &st
         outcome.imports = lx::importFiles(*store, tracePaths, options);
         return outcome;
     };
-    QtConcurrent::run(job).then(this, [this](const ImportOutcome &outcome) {
+    // A watcher owned by this object, rather than .then(this, ...): if the window closes mid-import, the
+    // watcher goes with it and nothing is called back (Qt 6.4's continuation asserts on a dead context).
+    auto *watcher = new QFutureWatcher<ImportOutcome>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        const ImportOutcome outcome = watcher->result();
+        watcher->deleteLater();
         m_lastImports = outcome.imports;
         for (const QString &error : outcome.errors)
             emit errorOccurred(error);
@@ -159,6 +165,7 @@ void Investigation::startImport(const QStringList &traces, const QStringList &st
         emit storeChanged();
         analyse();
     });
+    watcher->setFuture(QtConcurrent::run(job));
 }
 
 void Investigation::setFilter(const lx::RequestFilter &filter)
@@ -176,13 +183,10 @@ void Investigation::analyse()
     setBusy(m_importing, true);
     const std::string fileName = m_store->fileName();
     const lx::RequestFilter filter = m_filter;
-    QtConcurrent::run([fileName, filter]() -> std::shared_ptr<lx::Report> {
-        std::string why;
-        auto store = lx::Store::open(fileName, &why);
-        if (!store)
-            return nullptr;
-        return std::make_shared<lx::Report>(lx::analyze(*store, filter));
-    }).then(this, [this, job](const std::shared_ptr<lx::Report> &report) {
+    auto *watcher = new QFutureWatcher<std::shared_ptr<lx::Report>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, job, watcher] {
+        const std::shared_ptr<lx::Report> report = watcher->result();
+        watcher->deleteLater();
         if (job != m_analysisJob)
             return; // a newer filter's analysis is on its way
         setBusy(m_importing, false);
@@ -194,6 +198,13 @@ void Investigation::analyse()
         m_hasReport = true;
         emit reportChanged();
     });
+    watcher->setFuture(QtConcurrent::run([fileName, filter]() -> std::shared_ptr<lx::Report> {
+        std::string why;
+        auto store = lx::Store::open(fileName, &why);
+        if (!store)
+            return nullptr;
+        return std::make_shared<lx::Report>(lx::analyze(*store, filter));
+    }));
 }
 
 bool Investigation::saveAs(const QString &path, QString *error)

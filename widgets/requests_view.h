@@ -38,12 +38,15 @@ public:
     /// The store row id of the current request; -1 when none is selected.
     qint64 selectedRowId() const;
     void copySelection(bool csv);
-    bool exportCsv(const QString &path, QString *error);
+    /// Writes the filtered rows in the table's order to a CSV file in the background; exportFinished() follows.
+    void exportCsv(const QString &path);
 
 signals:
     void requestSelected(qint64 rowId);
     /// The table shows the current filter and order.
     void settled();
+    /// An export ended: `error` is empty on success.
+    void exportFinished(const QString &path, const QString &error);
 
 private:
     void updateStatus();

@@ -33,7 +33,7 @@ int main(int argc, char **argv)
     const QCommandLineOption viewOption(QStringLiteral("view"), QStringLiteral("The view to show: summary, requests, waterfall, cdf, dominant, load."),
                                         QStringLiteral("VIEW"), QStringLiteral("summary"));
     const QCommandLineOption probeOption(QStringLiteral("event-loop-report"),
-                                         QStringLiteral("Print how late the event loop ran during each import (to stderr)."));
+                                         QStringLiteral("Print how late the event loop ran while files load, until the views show them (to stderr)."));
     parser.addOption(screenshotOption);
     parser.addOption(viewOption);
     parser.addOption(probeOption);
@@ -56,9 +56,12 @@ int main(int argc, char **argv)
     EventLoopProbe probe;
     if (parser.isSet(probeOption)) {
         QObject::connect(window.investigation(), &Investigation::importStarted, &probe, [&probe] { probe.start(); });
-        QObject::connect(window.investigation(), &Investigation::importFinished, &probe, [&probe] {
+        // Until the views show the data: the import, the statistics and the table's order.
+        QObject::connect(&window, &MainWindow::viewsSettled, &probe, [&probe] {
+            if (!probe.running())
+                return;
             probe.stop();
-            std::fprintf(stderr, "event loop during the import: %s\n", qPrintable(probe.summary()));
+            std::fprintf(stderr, "event loop while loading: %s\n", qPrintable(probe.summary()));
         });
     }
     QObject::connect(&app, &Application::fileOpenRequested, &window, [&window](const QString &path) { window.openFiles({path}); });

@@ -102,6 +102,12 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_requests, &RequestsView::requestSelected, this,
             [this](qint64 rowId) { m_detail->showRequest(m_investigation->store(), rowId); });
     connect(m_requests, &RequestsView::settled, this, &MainWindow::checkSettled);
+    connect(m_requests, &RequestsView::exportFinished, this, [this](const QString &path, const QString &error) {
+        if (error.isEmpty())
+            statusBar()->showMessage(tr("Exported to %1").arg(path), 8000);
+        else
+            statusBar()->showMessage(tr("Export to %1 failed: %2").arg(path, error), 15000);
+    });
 
     createActions();
     createMenus();
@@ -328,11 +334,7 @@ void MainWindow::exportCsvDialog()
     const QString path = QFileDialog::getSaveFileName(this, tr("Export the filtered requests"), QString(), tr("CSV (*.csv)"));
     if (path.isEmpty())
         return;
-    QString error;
-    if (!m_requests->exportCsv(path, &error))
-        QMessageBox::warning(this, tr("Export"), tr("Cannot export to %1: %2").arg(path, error));
-    else
-        statusBar()->showMessage(tr("Exported to %1").arg(path), 8000);
+    m_requests->exportCsv(path);
 }
 
 void MainWindow::showRejected()

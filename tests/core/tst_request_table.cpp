@@ -292,6 +292,35 @@ private slots:
         QCOMPARE(why, std::string("cancelled"));
     }
 
+    void exportCells_data()
+    {
+        QTest::addColumn<QString>("column");
+        QTest::addColumn<qint64>("value");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("zero is a value") << "e2e" << qint64(0) << "0.000000";
+        QTest::newRow("one ns") << "e2e" << qint64(1) << "0.000001";
+        QTest::newRow("negative (clock skew)") << "network" << qint64(-1'500'000) << "-1.500000";
+        QTest::newRow("large, exact") << "decode" << qint64(123'456'789'012) << "123456.789012";
+        QTest::newRow("not measured is empty") << "e2e" << qint64(kNotMeasured) << "";
+        QTest::newRow("start with ns") << "start" << qint64(T0 + 5) << "2023-11-14T22:13:20.000000005Z";
+        QTest::newRow("start before the epoch") << "start" << qint64(-1) << "1969-12-31T23:59:59.999999999Z";
+        QTest::newRow("status") << "status" << qint64(1) << "error";
+        QTest::newRow("tokens") << "input_tokens" << qint64(0) << "0";
+        QTest::newRow("dominant") << "dominant" << qint64(6) << "unattributed";
+    }
+
+    void exportCells()
+    {
+        QFETCH(QString, column);
+        QFETCH(qint64, value);
+        QFETCH(QString, expected);
+        RequestRow row;
+        row.values.fill(kNotMeasured);
+        const RequestColumn c = *columnFromName(column.toStdString());
+        row.values[std::size_t(c)] = value;
+        QCOMPARE(QString::fromStdString(exportCell(row, c)), expected);
+    }
+
     void copyText_data()
     {
         QTest::addColumn<bool>("csv");

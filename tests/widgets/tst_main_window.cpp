@@ -15,6 +15,7 @@
 #include "test_support.h"
 
 #include <QAbstractItemModelTester>
+#include <QFile>
 #include <QLineEdit>
 #include <QProcess>
 #include <QSettings>
@@ -154,6 +155,38 @@ private slots:
         QVERIFY(tree->topLevelItemCount() >= 4);
         const QString id = tree->topLevelItem(0)->child(0)->text(1);
         QVERIFY2(id.startsWith(QStringLiteral("req-")), qPrintable(id));
+    }
+
+    void exportsTheFilteredRows_data()
+    {
+        QTest::addColumn<QString>("expression");
+        QTest::newRow("all") << QString();
+        QTest::newRow("queue-bound") << QStringLiteral("dominant = queue");
+    }
+
+    void exportsTheFilteredRows()
+    {
+        QFETCH(QString, expression);
+        MainWindow window;
+        QSignalSpy settled(&window, &MainWindow::viewsSettled);
+        window.openFiles({kSample});
+        QVERIFY(waitSettled(window, settled));
+        if (!expression.isEmpty()) {
+            window.filterBar()->setExpression(expression);
+            QVERIFY(waitSettled(window, settled));
+        }
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("export.csv"));
+        QSignalSpy finished(window.requestsView(), &RequestsView::exportFinished);
+        window.requestsView()->exportCsv(path);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.front().at(1).toString(), QString());
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = file.readAll().split('\n');
+        // A header, one line per request, and the empty piece after the last line end.
+        QCOMPARE(qint64(lines.size() - 2), window.investigation()->report().total);
+        QVERIFY(lines.front().startsWith("request_id") || lines.front().contains("e2e_ms"));
     }
 
     void rejectedAndMissingFilesAreCounted()
