@@ -3,6 +3,7 @@
 
 #include "application.h"
 #include "event_loop_probe.h"
+#include "filter_bar.h"
 #include "investigation.h"
 #include "main_window.h"
 #include "screenshot.h"
@@ -34,6 +35,9 @@ int main(int argc, char **argv)
                                         QStringLiteral("VIEW"), QStringLiteral("summary"));
     const QCommandLineOption probeOption(QStringLiteral("event-loop-report"),
                                          QStringLiteral("Print how late the event loop ran while files load, until the views show them (to stderr)."));
+    const QCommandLineOption filterOption(QStringLiteral("filter"), QStringLiteral("Start with this filter expression (see docs/FILTER.md)."),
+                                          QStringLiteral("EXPR"));
+    parser.addOption(filterOption);
     parser.addOption(screenshotOption);
     parser.addOption(viewOption);
     parser.addOption(probeOption);
@@ -50,7 +54,7 @@ int main(int argc, char **argv)
     }
 
     if (parser.isSet(screenshotOption))
-        return takeScreenshot(parser.value(screenshotOption), view, parser.positionalArguments());
+        return takeScreenshot(parser.value(screenshotOption), view, parser.positionalArguments(), parser.value(filterOption));
 
     MainWindow window;
     EventLoopProbe probe;
@@ -68,6 +72,8 @@ int main(int argc, char **argv)
     window.show();
     window.showView(view);
     window.openFiles(parser.positionalArguments());
+    if (parser.isSet(filterOption))
+        window.filterBar()->setExpression(parser.value(filterOption));
     const int status = app.exec();
     QThreadPool::globalInstance()->waitForDone(); // a cancelled import ends before the process does
     return status;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "screenshot.h"
 
+#include "filter_bar.h"
 #include "investigation.h"
 #include "requests_view.h"
 
@@ -13,7 +14,7 @@
 
 #include <cstdio>
 
-int takeScreenshot(const QString &out, MainWindow::View view, const QStringList &files)
+int takeScreenshot(const QString &out, MainWindow::View view, const QStringList &files, const QString &filter)
 {
     qputenv("LX_NO_DIALOGS", "1"); // an error goes to the status bar, where the screenshot shows it
     // Keep the user's settings (window layout, recent files) out of it, both ways.
@@ -46,6 +47,8 @@ int takeScreenshot(const QString &out, MainWindow::View view, const QStringList 
     });
     QTimer::singleShot(0, &window, [&] {
         window.openFiles(files);
+        if (!filter.isEmpty())
+            window.filterBar()->setExpression(filter);
         if (files.isEmpty())
             QTimer::singleShot(200, &window, shoot);
     });
