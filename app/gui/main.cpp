@@ -7,6 +7,7 @@
 #include "investigation.h"
 #include "main_window.h"
 #include "screenshot.h"
+#include "theme.h"
 
 #include <QCommandLineParser>
 #include <QThreadPool>
@@ -38,6 +39,9 @@ int main(int argc, char **argv)
     const QCommandLineOption filterOption(QStringLiteral("filter"), QStringLiteral("Start with this filter expression (see docs/FILTER.md)."),
                                           QStringLiteral("EXPR"));
     parser.addOption(filterOption);
+    const QCommandLineOption themeOption(QStringLiteral("theme"), QStringLiteral("light, dark or system (for this run)."),
+                                         QStringLiteral("THEME"));
+    parser.addOption(themeOption);
     parser.addOption(screenshotOption);
     parser.addOption(viewOption);
     parser.addOption(probeOption);
@@ -53,6 +57,10 @@ int main(int argc, char **argv)
         return 1;
     }
 
+    if (parser.isSet(themeOption)) {
+        applyTheme(themeFromName(parser.value(themeOption)));
+        qputenv("LX_THEME_FROM_COMMAND_LINE", "1"); // the window does not override it with the saved theme
+    }
     if (parser.isSet(screenshotOption))
         return takeScreenshot(parser.value(screenshotOption), view, parser.positionalArguments(), parser.value(filterOption));
 

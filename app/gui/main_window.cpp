@@ -229,7 +229,7 @@ void MainWindow::restoreSettings()
     m_unit = settings.value(QStringLiteral("units")).toString() == QLatin1String("ms") ? lx::DurationUnit::Milliseconds
                                                                                       : lx::DurationUnit::Auto;
     m_theme = themeFromName(settings.value(QStringLiteral("theme")).toString());
-    if (m_theme != Theme::System)
+    if (m_theme != Theme::System && !qEnvironmentVariableIsSet("LX_THEME_FROM_COMMAND_LINE"))
         applyTheme(m_theme);
     const auto checkIn = [](QMenu *menu, int value) {
         for (QAction *a : menu->actions()) {

@@ -15,7 +15,9 @@
 #include "test_support.h"
 
 #include <QAbstractItemModelTester>
+#include <QDropEvent>
 #include <QFile>
+#include <QMimeData>
 #include <QLineEdit>
 #include <QProcess>
 #include <QSettings>
@@ -204,6 +206,25 @@ private slots:
         QCOMPARE(report.rejected, qint64(1));
         QCOMPARE(report.inputs.size(), std::size_t(2));
         QCOMPARE(QString::fromStdString(report.inputs[1].outcome), QStringLiteral("unreadable"));
+    }
+
+    void droppedFilesFormOneInvestigation()
+    {
+        MainWindow window;
+        window.show();
+        QSignalSpy settled(&window, &MainWindow::viewsSettled);
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(kSample), QUrl::fromLocalFile(QStringLiteral(LX_SOURCE_DIR "/sample_traces/rising_load.csv"))});
+        // As Qt delivers a drop: the drag enters first, and only a widget that accepted it gets the drop.
+        QDragEnterEvent enter(QPoint(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&window, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&window, &drop);
+        QVERIFY2(drop.isAccepted(), "the window takes dropped files");
+        QVERIFY(waitSettled(window, settled));
+        QCOMPARE(window.investigation()->report().total, qint64(1200 + 1500));
+        QCOMPARE(window.investigation()->report().inputs.size(), std::size_t(2));
     }
 
     void saveAndResume()
