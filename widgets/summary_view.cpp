@@ -4,6 +4,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -100,10 +101,10 @@ void SummaryView::setDurationUnit(lx::DurationUnit unit)
 void SummaryView::fill()
 {
     const lx::Report &r = m_report;
-    QString counts = tr("<b>%1</b> requests: %2 ok, %3 error · %4 rejected at import")
+    QString counts = tr("<b>%L1</b> requests: %L2 ok, %L3 error · %L4 rejected at import")
                          .arg(r.total).arg(r.ok).arg(r.error).arg(r.rejected);
     if (r.clockSkew > 0)
-        counts += tr(" · %1 with client/server clock skew").arg(r.clockSkew);
+        counts += tr(" · %L1 with client/server clock skew").arg(r.clockSkew);
     counts += tr("<br>Latency statistics over the ok requests; — means not measured.");
     m_counts->setText(counts);
     m_rejectedButton->setVisible(r.rejected > 0);
@@ -137,7 +138,7 @@ void SummaryView::fill()
             return ns ? QString::fromStdString(lx::formatDuration(*ns, m_unit)) : kNotMeasured;
         };
         int c = 0;
-        m_table->setItem(int(i), c++, cell(QString::number(s.count)));
+        m_table->setItem(int(i), c++, cell(QLocale().toString(s.count)));
         m_table->setItem(int(i), c++, cell(duration(s.meanNs)));
         for (const auto &p : s.percentilesNs)
             m_table->setItem(int(i), c++, cell(duration(p)));
@@ -156,7 +157,7 @@ void SummaryView::fill()
             shares << QStringLiteral("<b>%1</b> %2%").arg(QString::fromUtf8(lx::segmentName(lx::Segment(s)).data()))
                           .arg(100.0 * r.dominantShare(s), 0, 'f', 1);
     }
-    m_dominant->setText(tr("Dominant segment, share of %1 requests: %2").arg(r.dominantTotal).arg(shares.join(QStringLiteral(" · "))));
+    m_dominant->setText(tr("Dominant segment, share of %L1 requests: %2").arg(r.dominantTotal).arg(shares.join(QStringLiteral(" · "))));
 
     m_inputs->clear();
     m_inputs->setColumnCount(6);

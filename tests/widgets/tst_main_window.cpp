@@ -17,6 +17,7 @@
 #include <QAbstractItemModelTester>
 #include <QDropEvent>
 #include <QFile>
+#include <QLocale>
 #include <QMimeData>
 #include <QLineEdit>
 #include <QProcess>
@@ -100,7 +101,7 @@ private slots:
         const QTableWidget *table = window.summaryView()->table();
         QCOMPARE(table->rowCount(), lx::kSegmentCount + 5);
         const int e2eRow = lx::kSegmentCount;
-        QCOMPARE(table->item(e2eRow, 0)->text(), QString::number(expected.e2e.stat.count));
+        QCOMPARE(table->item(e2eRow, 0)->text(), QLocale().toString(expected.e2e.stat.count));
         const QString p50 = expected.e2e.stat.percentilesNs[0]
                                 ? QString::fromStdString(lx::formatDuration(*expected.e2e.stat.percentilesNs[0]))
                                 : QStringLiteral("—");
