@@ -3,6 +3,7 @@
 // what core computes for the same filter.
 
 #include "analysis.h"
+#include "application.h"
 #include "filter_bar.h"
 #include "filter_expression.h"
 #include "import_progress.h"
@@ -17,6 +18,7 @@
 #include <QAbstractItemModelTester>
 #include <QDropEvent>
 #include <QFile>
+#include <QFileOpenEvent>
 #include <QLocale>
 #include <QMimeData>
 #include <QLineEdit>
@@ -228,6 +230,17 @@ private slots:
         QCOMPARE(window.investigation()->report().inputs.size(), std::size_t(2));
     }
 
+    void macFileOpenEventIsAnOpen()
+    {
+        auto *app = qobject_cast<Application *>(QCoreApplication::instance());
+        QVERIFY(app);
+        QSignalSpy asked(app, &Application::fileOpenRequested);
+        QFileOpenEvent event(kSample);
+        QCoreApplication::sendEvent(app, &event);
+        QCOMPARE(asked.count(), 1);
+        QCOMPARE(asked.front().front().toString(), kSample);
+    }
+
     void saveAndResume()
     {
         QTemporaryDir dir;
@@ -286,5 +299,11 @@ private:
     QTemporaryDir m_settings;
 };
 
-QTEST_MAIN(TestMainWindow)
+// The application object of the real program, so that its file-open handling is under test too.
+int main(int argc, char **argv)
+{
+    Application app(argc, argv);
+    TestMainWindow test;
+    return QTest::qExec(&test, argc, argv);
+}
 #include "tst_main_window.moc"
