@@ -138,7 +138,8 @@ std::int64_t insertRun(Store &store, const FileImport &result, std::int64_t star
     insert.bindText(2, result.format);
     insert.bindInt(3, result.compressed ? 1 : 0);
     insert.bindInt(4, startedNs);
-    insert.step();
+    if (insert.step() != SQLITE_DONE)
+        return 0; // the caller reports the store error
     return sqlite3_last_insert_rowid(store.db());
 }
 
@@ -202,8 +203,11 @@ private:
         }
         result.format = std::string(format->name);
         result.runId = insertRun(m_store, result, startedNs);
-
-        m_store.exec("BEGIN");
+        if (result.runId == 0 || !m_store.exec("BEGIN", &why)) {
+            result.outcome = FileImport::Outcome::StoreError;
+            result.message = "cannot write the store: " + std::string(sqlite3_errmsg(m_store.db()));
+            return;
+        }
         std::atomic<bool> writerFailed = false;
         BatchQueue queue(3, m_options.batchSize);
         StoreWriter writer(m_store.db(), result.runId);
@@ -235,7 +239,15 @@ private:
             result.rejected = 0;
             return;
         }
-        m_store.exec("COMMIT");
+        if (!m_store.exec("COMMIT", &why)) {
+            // A failed COMMIT leaves the transaction open: end it, and say that nothing of this file was kept.
+            m_store.exec("ROLLBACK");
+            result.outcome = FileImport::Outcome::StoreError;
+            result.message = "cannot write the store: " + why;
+            result.accepted = 0;
+            result.rejected = 0;
+            return;
+        }
         if (!fatal.empty()) {
             result.outcome = FileImport::Outcome::Unreadable;
             result.message = fatal;

@@ -12,6 +12,10 @@
 
 namespace lx {
 
+namespace {
+constexpr int kBusyTimeoutMs = 30000;
+}
+
 std::uint64_t hashRequestId(std::string_view id)
 {
     std::uint64_t h = 14695981039346656037ull;
@@ -24,7 +28,12 @@ std::uint64_t hashRequestId(std::string_view id)
 
 std::unique_ptr<Store> Store::open(const std::string &path, std::string *error)
 {
-    return openPath(path, false, error);
+    return openPath(path, false, true, error);
+}
+
+std::unique_ptr<Store> Store::openExisting(const std::string &path, std::string *error)
+{
+    return openPath(path, false, false, error);
 }
 
 std::unique_ptr<Store> Store::openTemporary(std::string *error)
@@ -37,7 +46,7 @@ std::unique_ptr<Store> Store::openTemporary(std::string *error)
     const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
     const std::filesystem::path file = (ec ? std::filesystem::path(".") : dir)
                                        / ("latency-explorer-" + std::to_string(stamp) + "-" + std::to_string(counter++) + ".lxdb");
-    auto store = openPath(file.string(), true, error);
+    auto store = openPath(file.string(), true, true, error);
     if (store)
         store->m_removeOnClose = true;
     else
@@ -53,20 +62,24 @@ sqlite3 *Store::openReader() const
         return nullptr;
     }
     sqlite3_exec(db, "PRAGMA mmap_size=4294967296;", nullptr, nullptr, nullptr);
+    sqlite3_busy_timeout(db, kBusyTimeoutMs);
     return db;
 }
 
-std::unique_ptr<Store> Store::openPath(const std::string &path, bool temporary, std::string *error)
+std::unique_ptr<Store> Store::openPath(const std::string &path, bool temporary, bool create, std::string *error)
 {
     std::unique_ptr<Store> store(new Store);
     store->m_path = temporary ? std::string("(temporary)") : path;
     store->m_fileName = path;
     const int rc = sqlite3_open_v2(path.c_str(), &store->m_db,
-                                   SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+                                   SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX, nullptr);
     if (rc != SQLITE_OK) {
         *error = "cannot open the store: " + std::string(store->m_db ? sqlite3_errmsg(store->m_db) : sqlite3_errstr(rc));
         return nullptr;
     }
+    // Several connections share a file (the UI's, an import's, an analysis'): a writer waits for readers
+    // to finish instead of failing with "database is locked".
+    sqlite3_busy_timeout(store->m_db, kBusyTimeoutMs);
     if (!store->initialize(error))
         return nullptr;
     return store;

@@ -21,6 +21,8 @@ public:
     /// Opens an investigation, creating it when the file does not exist. Refuses a file that is not an
     /// investigation or has another schema version, saying so.
     static std::unique_ptr<Store> open(const std::string &path, std::string *error);
+    /// Opens an investigation that must exist already (a background job's own connection): never creates one.
+    static std::unique_ptr<Store> openExisting(const std::string &path, std::string *error);
     /// A private on-disk store that disappears when closed: what `report FILE...` imports into.
     static std::unique_ptr<Store> openTemporary(std::string *error);
     ~Store();
@@ -48,7 +50,7 @@ public:
 
 private:
     Store() = default;
-    static std::unique_ptr<Store> openPath(const std::string &path, bool temporary, std::string *error);
+    static std::unique_ptr<Store> openPath(const std::string &path, bool temporary, bool create, std::string *error);
     bool initialize(std::string *error);
 
     sqlite3 *m_db = nullptr;

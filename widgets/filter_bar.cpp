@@ -8,6 +8,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSignalBlocker>
 #include <QTimeZone>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -91,16 +92,24 @@ void FilterBar::setExpression(const QString &text)
 
 void FilterBar::setTimeBounds(qint64 firstNs, qint64 lastNs)
 {
+    // Showing the data's span is no edit: it must not re-apply the filter (that re-ran every analysis).
+    const QSignalBlocker blockFrom(m_from);
+    const QSignalBlocker blockTo(m_to);
     if (!m_useFrom->isChecked())
         m_from->setDateTime(fromNs(firstNs));
     if (!m_useTo->isChecked())
         m_to->setDateTime(fromNs(lastNs + 1'000'000'000)); // the editors show whole seconds
 }
 
-void FilterBar::clear()
+void FilterBar::clear(bool silently)
 {
+    const QSignalBlocker block(silently ? this : nullptr);
+    const QSignalBlocker blockFrom(m_useFrom);
+    const QSignalBlocker blockTo(m_useTo);
     m_useFrom->setChecked(false);
     m_useTo->setChecked(false);
+    m_from->setEnabled(false);
+    m_to->setEnabled(false);
     setExpression(QString());
 }
 

@@ -27,7 +27,8 @@ public:
     void setExpression(const QString &text);
     /// The span of the data, for the time-range editors' defaults.
     void setTimeBounds(qint64 firstNs, qint64 lastNs);
-    void clear();
+    /// Back to no filter; `silently` does not announce it (a new investigation starts unfiltered anyway).
+    void clear(bool silently = false);
 
 signals:
     void filterChanged(const lx::RequestFilter &filter);

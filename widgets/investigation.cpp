@@ -6,6 +6,7 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QCoreApplication>
 #include <QFutureWatcher>
 #include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
@@ -39,7 +40,7 @@ QString Investigation::title() const
         return {};
     if (!m_store->isTemporary())
         return QFileInfo(QString::fromStdString(m_store->fileName())).fileName();
-    return QFileInfo(m_firstInput).fileName() + tr(" (not saved)");
+    return tr("%1 (not saved)").arg(QFileInfo(m_firstInput).fileName());
 }
 
 bool Investigation::isTemporary() const { return m_store && m_store->isTemporary(); }
@@ -48,6 +49,9 @@ void Investigation::close()
 {
     if (m_importing)
         return;
+    ++m_analysisJob; // an analysis of the closed store must not land in the next one
+    setBusy(m_importing, false);
+    m_filter = lx::RequestFilter{}; // the next investigation starts unfiltered, as the filter bar shows
     m_store.reset();
     m_hasReport = false;
     m_report = lx::Report{};
@@ -119,7 +123,7 @@ void Investigation::startImport(const QStringList &traces, const QStringList &st
     auto job = [self, fileName, tracePaths, storePaths, started, cancel = m_cancel]() {
         ImportOutcome outcome;
         std::string why;
-        auto store = lx::Store::open(fileName, &why);
+        auto store = lx::Store::openExisting(fileName, &why);
         if (!store) {
             outcome.errors << QString::fromStdString(why);
             return outcome;
@@ -141,7 +145,8 @@ void Investigation::startImport(const QStringList &traces, const QStringList &st
                 const double left = fraction > 0.02 ? elapsed * (1 - fraction) / fraction : -1.0;
                 const QString stage = p.files > 1 ? Investigation::tr("Reading file %1 of %2").arg(p.file + 1).arg(p.files)
                                                   : Investigation::tr("Reading");
-                QMetaObject::invokeMethod(self, [self, stage, fraction, rate, left] {
+                // qApp as the context: a QPointer may only be read on its own thread, inside the call.
+                QMetaObject::invokeMethod(qApp, [self, stage, fraction, rate, left] {
                     if (self)
                         emit self->importProgress(stage, fraction, rate, left);
                 });
@@ -158,12 +163,13 @@ void Investigation::startImport(const QStringList &traces, const QStringList &st
         const ImportOutcome outcome = watcher->result();
         watcher->deleteLater();
         m_lastImports = outcome.imports;
-        for (const QString &error : outcome.errors)
-            emit errorOccurred(error);
         setBusy(false, m_analysing);
         emit importFinished();
         emit storeChanged();
         analyse();
+        // Last: an error may open a modal box, and the views should be back before it does.
+        if (!outcome.errors.isEmpty())
+            emit errorOccurred(outcome.errors.join(QLatin1Char('\n')));
     });
     watcher->setFuture(QtConcurrent::run(job));
 }
@@ -200,7 +206,7 @@ void Investigation::analyse()
     });
     watcher->setFuture(QtConcurrent::run([fileName, filter]() -> std::shared_ptr<lx::Report> {
         std::string why;
-        auto store = lx::Store::open(fileName, &why);
+        auto store = lx::Store::openExisting(fileName, &why);
         if (!store)
             return nullptr;
         return std::make_shared<lx::Report>(lx::analyze(*store, filter));
@@ -213,18 +219,29 @@ bool Investigation::saveAs(const QString &path, QString *error)
         *error = tr("Nothing to save yet");
         return false;
     }
-    if (QFileInfo::exists(path) && !QFile::remove(path)) {
-        *error = tr("Cannot replace %1").arg(path);
+    if (QFileInfo(path).absoluteFilePath() == QFileInfo(QString::fromStdString(m_store->fileName())).absoluteFilePath()) {
+        *error = tr("This investigation is already saved in that file");
         return false;
     }
+    // Copy to a file beside the target, then rename it over: a failed copy never costs the old file.
+    const QString partial = path + QStringLiteral(".partial");
+    QFile::remove(partial);
     std::string why;
-    if (!m_store->saveAs(path.toStdString(), &why)) {
+    if (!m_store->saveAs(partial.toStdString(), &why)) {
+        QFile::remove(partial);
         *error = QString::fromStdString(why);
         return false;
     }
-    // Go on with the saved file, so that later imports land in it.
+    if ((QFileInfo::exists(path) && !QFile::remove(path)) || !QFile::rename(partial, path)) {
+        QFile::remove(partial);
+        *error = tr("Cannot replace %1").arg(path);
+        return false;
+    }
+    // Go on with the saved file, so that later additions land in it. The views let go of the old
+    // connection before it closes.
     auto saved = lx::Store::open(path.toStdString(), &why);
     if (saved) {
+        std::unique_ptr<lx::Store> old = std::move(m_store);
         m_store = std::move(saved);
         emit storeChanged();
     }

@@ -22,7 +22,7 @@ RejectedDialog::RejectedDialog(const lx::Store &store, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(new QLabel(total > qint64(records.size())
                                      ? tr("The first %1 of %2 rejected records:").arg(records.size()).arg(total)
-                                     : tr("%1 rejected records:").arg(total),
+                                     : tr("%n rejected record(s):", nullptr, int(total)),
                                  this));
     auto *table = new QTableWidget(int(records.size()), 4, this);
     table->setHorizontalHeaderLabels({tr("file"), tr("line"), tr("reason"), tr("record")});

@@ -220,8 +220,8 @@ void RequestsModel::land(int job, const Built &built)
 {
     if (job != m_job)
         return; // a newer sort or filter is on its way
-    setBusy(false);
     if (!built.order) {
+        setBusy(false);
         emit errorOccurred(tr("Cannot read the requests: %1").arg(built.error));
         return;
     }
@@ -252,6 +252,7 @@ void RequestsModel::land(int job, const Built &built)
         emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
     }
     emit orderChanged();
+    setBusy(false); // last: whoever waits for "not busy" finds the new rows in place
 }
 
 void RequestsModel::setBusy(bool busy)

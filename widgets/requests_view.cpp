@@ -75,6 +75,7 @@ void RequestsView::setStore(const lx::Store *store, const lx::RequestFilter &fil
         if (!busy)
             emit settled();
     });
+    connect(m_model.get(), &RequestsModel::errorOccurred, this, &RequestsView::errorOccurred);
     connect(m_model.get(), &RequestsModel::orderChanged, this, [this] {
         updateStatus();
         // Size the columns to the rows on screen once (QTableView measures only those, not a million).
@@ -131,6 +132,15 @@ void RequestsView::copySelection(bool csv)
 {
     if (!m_model || !m_table->selectionModel())
         return;
+    // Counted from the selection's ranges: listing the indexes of a million selected rows would itself freeze.
+    qint64 rows = 0;
+    for (const QItemSelectionRange &range : m_table->selectionModel()->selection())
+        rows += range.height();
+    if (rows > kMaxCopiedRows) {
+        emit errorOccurred(tr("%L1 rows are too many for the clipboard; use File ▸ Export (Ctrl+E) for more than %L2")
+                               .arg(rows).arg(kMaxCopiedRows));
+        return;
+    }
     const QString text = m_model->copyText(m_table->selectionModel()->selectedIndexes(), csv);
     if (!text.isEmpty())
         QApplication::clipboard()->setText(text);
@@ -140,6 +150,10 @@ void RequestsView::exportCsv(const QString &path)
 {
     if (!m_model || !m_store || !m_model->order()) {
         emit exportFinished(path, tr("no requests to export"));
+        return;
+    }
+    if (m_model->isBusy()) {
+        emit exportFinished(path, tr("the table is still applying the filter; export again when it shows the requests"));
         return;
     }
     // Off the UI thread, on a connection of its own, with a progress dialog whose Cancel stops it.

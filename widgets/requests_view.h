@@ -23,6 +23,7 @@ class RequestsView : public QWidget {
     Q_OBJECT
 
 public:
+    static constexpr qint64 kMaxCopiedRows = 100000; ///< beyond this, Export is the tool
     explicit RequestsView(QWidget *parent = nullptr);
     ~RequestsView() override;
 
@@ -45,6 +46,8 @@ signals:
     void requestSelected(qint64 rowId);
     /// The table shows the current filter and order.
     void settled();
+    /// Something the user should read in the status bar.
+    void errorOccurred(const QString &message);
     /// An export ended: `error` is empty on success.
     void exportFinished(const QString &path, const QString &error);
 

@@ -102,6 +102,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_requests, &RequestsView::requestSelected, this,
             [this](qint64 rowId) { m_detail->showRequest(m_investigation->store(), rowId); });
     connect(m_requests, &RequestsView::settled, this, &MainWindow::checkSettled);
+    connect(m_requests, &RequestsView::errorOccurred, this, [this](const QString &message) { statusBar()->showMessage(message, 15000); });
     connect(m_requests, &RequestsView::exportFinished, this, [this](const QString &path, const QString &error) {
         if (error.isEmpty())
             statusBar()->showMessage(tr("Exported to %1").arg(path), 8000);
@@ -130,16 +131,21 @@ void MainWindow::createActions()
     };
     m_openAction = make(tr("&Open…"), QKeySequence::Open, [this] { openDialog(false); });
     m_addAction = make(tr("&Add Files to Investigation…"), QKeySequence(tr("Ctrl+Shift+O")), [this] { openDialog(true); });
-    m_saveAsAction = make(tr("Save Investigation &As…"), QKeySequence::SaveAs, &MainWindow::saveAsDialog);
+    m_saveAsAction = make(tr("Sa&ve Investigation As…"), QKeySequence::SaveAs, &MainWindow::saveAsDialog);
     m_exportAction = make(tr("&Export Filtered Requests to CSV…"), QKeySequence(tr("Ctrl+E")), &MainWindow::exportCsvDialog);
     m_closeAction = make(tr("&Close Investigation"), QKeySequence::Close, [this] {
+        m_filterBar->clear(true);
         m_investigation->close();
-        m_filterBar->clear();
     });
-    m_rejectedAction = make(tr("&Rejected Records…"), QKeySequence(tr("Ctrl+R")), &MainWindow::showRejected);
+    m_rejectedAction = make(tr("Re&jected Records…"), QKeySequence(tr("Ctrl+R")), &MainWindow::showRejected);
     make(tr("&Quit"), QKeySequence::Quit, &QWidget::close);
-    make(tr("&Copy Selected Requests (TSV)"), QKeySequence::Copy, [this] { m_requests->copySelection(false); });
-    make(tr("Copy Selected Requests as CS&V"), QKeySequence(tr("Ctrl+Shift+C")), [this] { m_requests->copySelection(true); });
+    // Copy belongs to the requests table: elsewhere Ctrl+C copies what has the focus (the summary, the detail).
+    for (QAction *copy : {make(tr("&Copy Selected Requests (TSV)"), QKeySequence::Copy, [this] { m_requests->copySelection(false); }),
+                          make(tr("Copy Selected Requests as CS&V"), QKeySequence(tr("Ctrl+Shift+C")), [this] { m_requests->copySelection(true); })}) {
+        removeAction(copy);
+        m_requests->addAction(copy);
+        copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    }
     make(tr("&Filter…"), QKeySequence(tr("Ctrl+L")), [this] {
         m_filterBar->expressionEdit()->setFocus();
         m_filterBar->expressionEdit()->selectAll();
@@ -189,7 +195,7 @@ void MainWindow::createMenus()
     view->addAction(m_detailDock->toggleViewAction());
     view->addAction(m_rejectedAction);
     view->addSeparator();
-    QMenu *units = view->addMenu(tr("&Durations"));
+    QMenu *units = view->addMenu(tr("D&urations"));
     auto *unitGroup = new QActionGroup(this);
     for (const auto &[text, unit] : {std::pair{tr("&Automatic Unit"), lx::DurationUnit::Auto},
                                      std::pair{tr("Always &Milliseconds"), lx::DurationUnit::Milliseconds}}) {
@@ -244,7 +250,7 @@ void MainWindow::restoreSettings()
         for (QAction *sub : a->menu()->actions()) {
             if (!sub->menu())
                 continue;
-            if (sub->text() == tr("&Durations"))
+            if (sub->text() == tr("D&urations"))
                 checkIn(sub->menu(), int(m_unit));
             else if (sub->text() == tr("&Theme"))
                 checkIn(sub->menu(), int(m_theme));
@@ -301,7 +307,7 @@ void MainWindow::openFiles(const QStringList &paths, bool add)
     if (add) {
         m_investigation->add(paths);
     } else {
-        m_filterBar->clear();
+        m_filterBar->clear(true); // no analysis of the investigation that is about to close
         m_investigation->open(paths);
     }
 }
@@ -383,6 +389,8 @@ void MainWindow::onStoreChanged()
     // While an import writes the store the views let go of it; they come back when it has landed.
     m_requests->setStore(readable ? m_investigation->store() : nullptr, m_investigation->filter());
     m_detail->showRequest(nullptr, -1);
+    if (!m_investigation->hasStore() || m_investigation->importing())
+        m_statusCounts->clear();
     if (!m_investigation->hasStore())
         m_summary->clear(tr("Open a trace file or an investigation (Ctrl+O), or drop files here."));
     else if (m_investigation->importing())

@@ -55,6 +55,7 @@ int takeScreenshot(const QString &out, MainWindow::View view, const QStringList 
     QTimer::singleShot(10 * 60 * 1000, &window, [&] {
         std::fprintf(stderr, "latency-explorer: gave up waiting for the views after 10 minutes\n");
         status = 2;
+        window.investigation()->cancelImport(); // or the thread pool would be waited for
         QApplication::quit();
     });
     QApplication::exec();

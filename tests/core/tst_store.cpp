@@ -12,7 +12,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 using namespace lx;
 using lxtest::writeFile;
@@ -211,6 +213,30 @@ private slots:
         Statement check(store->db(), "PRAGMA integrity_check");
         QCOMPARE(check.step(), SQLITE_ROW);
         QCOMPARE(QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(check.get(), 0))), QStringLiteral("ok"));
+    }
+
+    void importWaitsForAReaderToFinish()
+    {
+        // Regression: with no busy timeout a COMMIT failed with "database is locked" while another connection
+        // read, and the import silently lost its rows.
+        QTemporaryDir dir;
+        const std::string db = dir.filePath(QStringLiteral("inv.lxdb")).toStdString();
+        const std::string trace = writeFile(dir, QStringLiteral("t.jsonl"), sampleLines(2000, "r"));
+        std::string why;
+        auto store = Store::open(db, &why);
+        QVERIFY(store);
+        sqlite3 *reader = store->openReader();
+        QVERIFY(reader);
+        sqlite3_exec(reader, "BEGIN; SELECT count(*) FROM requests;", nullptr, nullptr, nullptr); // holds a read lock
+        std::thread release([reader] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            sqlite3_exec(reader, "COMMIT", nullptr, nullptr, nullptr);
+        });
+        const auto imports = importFiles(*store, {trace});
+        release.join();
+        sqlite3_close_v2(reader);
+        QCOMPARE(int(imports.front().outcome), int(FileImport::Outcome::Complete));
+        QCOMPARE(scalar(*store, "SELECT count(*) FROM requests"), qint64(2000));
     }
 
     void indexesOnDemand()

@@ -17,7 +17,10 @@
 
 #include <QAbstractItemModelTester>
 #include <QDropEvent>
+#include <QClipboard>
 #include <QFile>
+#include <QFileInfo>
+#include <QGuiApplication>
 #include <QFileOpenEvent>
 #include <QLocale>
 #include <QMimeData>
@@ -239,6 +242,65 @@ private slots:
         QCoreApplication::sendEvent(app, &event);
         QCOMPARE(asked.count(), 1);
         QCOMPARE(asked.front().front().toString(), kSample);
+    }
+
+    void openingAgainShowsOnlyTheNewInvestigation()
+    {
+        // Regression: the old investigation's analysis landed after the new open (the filter reset started one).
+        MainWindow window;
+        QSignalSpy settled(&window, &MainWindow::viewsSettled);
+        QSignalSpy imported(window.investigation(), &Investigation::importFinished);
+        window.openFiles({kSample});
+        QVERIFY(imported.wait(30000));
+        // The first investigation's analyses are still running when the second open comes.
+        window.filterBar()->setExpression(QStringLiteral("e2e > 1s"));
+        QVERIFY(window.investigation()->busy());
+        window.openFiles({QStringLiteral(LX_SOURCE_DIR "/sample_traces/rising_load.csv")});
+        QVERIFY(waitSettled(window, settled));
+        QCOMPARE(window.investigation()->report().total, qint64(1500));
+        QCOMPARE(window.investigation()->report().inputs.size(), std::size_t(1));
+        QCOMPARE(qint64(window.requestsView()->model()->rowCount()), qint64(1500));
+    }
+
+    void showingTheDataSpanDoesNotReapplyTheFilter()
+    {
+        // Regression: setting the time editors to the data's span re-ran the analysis and reset the table.
+        MainWindow window;
+        QSignalSpy settled(&window, &MainWindow::viewsSettled);
+        window.openFiles({kSample});
+        QVERIFY(waitSettled(window, settled));
+        QSignalSpy reports(window.investigation(), &Investigation::reportChanged);
+        QTest::qWait(1000);
+        QCOMPARE(reports.count(), 0);
+    }
+
+    void copiesTheSelectedRows()
+    {
+        MainWindow window;
+        QSignalSpy settled(&window, &MainWindow::viewsSettled);
+        window.openFiles({kSample});
+        QVERIFY(waitSettled(window, settled));
+        window.requestsView()->table()->selectAll();
+        window.requestsView()->copySelection(false);
+        const QStringList lines = QGuiApplication::clipboard()->text().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 1200 + 1); // a header and every row
+        QVERIFY(lines.front().contains(QLatin1Char('\t')));
+    }
+
+    void savingOverTheOpenFileIsRefused()
+    {
+        QTemporaryDir dir;
+        const QString saved = dir.filePath(QStringLiteral("incident.lxdb"));
+        MainWindow window;
+        QSignalSpy settled(&window, &MainWindow::viewsSettled);
+        window.openFiles({kSample});
+        QVERIFY(waitSettled(window, settled));
+        QString error;
+        QVERIFY2(window.investigation()->saveAs(saved, &error), qPrintable(error));
+        QVERIFY(!window.investigation()->saveAs(saved, &error));
+        QVERIFY(error.contains(QStringLiteral("already")));
+        QVERIFY(QFileInfo::exists(saved));
+        QVERIFY(!QFileInfo::exists(saved + QStringLiteral(".partial")));
     }
 
     void saveAndResume()
