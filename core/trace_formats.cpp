@@ -3,18 +3,33 @@
 
 #include "csv_reader.h"
 #include "jsonl_reader.h"
+#if defined(LX_HAS_OTLP_JSON_READERS)
+#include "otlp_json_reader.h"
+#endif
+#if defined(LX_HAS_BENCHMARK_READERS)
+#include "benchmark_readers.h"
+#endif
 
 #include <algorithm>
-#include <array>
+#include <vector>
 
 namespace lx {
 
 std::span<const TraceFormat> traceFormats()
 {
-    static const std::array<TraceFormat, 2> formats = {{
-        {"jsonl", "native JSON lines", jsonlCanRead, createJsonlReader},
-        {"csv", "native CSV", csvCanRead, createCsvReader},
-    }};
+    // Most specific first: the native readers accept any object per line or any header row.
+    static const std::vector<TraceFormat> formats = [] {
+        std::vector<TraceFormat> list;
+#if defined(LX_HAS_OTLP_JSON_READERS)
+        appendOtlpJsonFormats(list);
+#endif
+#if defined(LX_HAS_BENCHMARK_READERS)
+        appendBenchmarkFormats(list);
+#endif
+        list.push_back({"jsonl", "native JSON lines", jsonlCanRead, createJsonlReader});
+        list.push_back({"csv", "native CSV", csvCanRead, createCsvReader});
+        return list;
+    }();
     return formats;
 }
 
