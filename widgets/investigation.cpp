@@ -70,7 +70,7 @@ void Investigation::open(const QStringList &paths)
 
 void Investigation::add(const QStringList &paths)
 {
-    if (m_importing || paths.isEmpty())
+    if (m_importing || m_saving || paths.isEmpty())
         return;
     QStringList stores;
     QStringList traces;
@@ -215,36 +215,53 @@ void Investigation::analyse()
 
 bool Investigation::saveAs(const QString &path, QString *error)
 {
-    if (!m_store || m_importing) {
-        *error = tr("Nothing to save yet");
+    if (!m_store || m_importing || m_saving) {
+        *error = m_saving ? tr("A save is already running") : tr("Nothing to save yet");
         return false;
     }
     if (QFileInfo(path).absoluteFilePath() == QFileInfo(QString::fromStdString(m_store->fileName())).absoluteFilePath()) {
         *error = tr("This investigation is already saved in that file");
         return false;
     }
-    // Copy to a file beside the target, then rename it over: a failed copy never costs the old file.
+    const bool wasBusy = busy();
+    m_saving = true;
+    if (!wasBusy)
+        emit busyChanged(true);
+    // Copied on a worker with a connection of its own (a million requests take seconds), to a file beside
+    // the target, then renamed over it: a failed copy never costs the old file.
+    const std::string fileName = m_store->fileName();
     const QString partial = path + QStringLiteral(".partial");
-    QFile::remove(partial);
-    std::string why;
-    if (!m_store->saveAs(partial.toStdString(), &why)) {
+    auto *watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path, partial] {
+        QString failure = watcher->result();
+        watcher->deleteLater();
+        if (failure.isEmpty() && ((QFileInfo::exists(path) && !QFile::remove(path)) || !QFile::rename(partial, path)))
+            failure = tr("Cannot replace %1").arg(path);
+        if (!failure.isEmpty())
+            QFile::remove(partial);
+        m_saving = false;
+        if (!busy())
+            emit busyChanged(false);
+        if (failure.isEmpty()) {
+            // Go on with the saved file, so that later additions land in it. The views let go of the old
+            // connection before it closes.
+            std::string why;
+            if (auto saved = lx::Store::open(path.toStdString(), &why)) {
+                std::unique_ptr<lx::Store> old = std::move(m_store);
+                m_store = std::move(saved);
+                emit storeChanged();
+            }
+        }
+        emit saveFinished(path, failure);
+    });
+    watcher->setFuture(QtConcurrent::run([fileName, partial]() -> QString {
         QFile::remove(partial);
-        *error = QString::fromStdString(why);
-        return false;
-    }
-    if ((QFileInfo::exists(path) && !QFile::remove(path)) || !QFile::rename(partial, path)) {
-        QFile::remove(partial);
-        *error = tr("Cannot replace %1").arg(path);
-        return false;
-    }
-    // Go on with the saved file, so that later additions land in it. The views let go of the old
-    // connection before it closes.
-    auto saved = lx::Store::open(path.toStdString(), &why);
-    if (saved) {
-        std::unique_ptr<lx::Store> old = std::move(m_store);
-        m_store = std::move(saved);
-        emit storeChanged();
-    }
+        std::string why;
+        auto store = lx::Store::openExisting(fileName, &why);
+        if (!store || !store->saveAs(partial.toStdString(), &why))
+            return QString::fromStdString(why);
+        return {};
+    }));
     return true;
 }
 

@@ -40,10 +40,11 @@ public:
     void add(const QStringList &paths);
     /// Starts over with nothing open.
     void close();
-    bool busy() const { return m_importing || m_analysing; }
+    bool busy() const { return m_importing || m_analysing || m_saving; }
     bool importing() const { return m_importing; }
     void cancelImport() { *m_cancel = true; }
-    /// Writes the investigation to a .lxdb file.
+    /// Writes the investigation to a .lxdb file in the background; saveFinished() follows. False (with the
+    /// reason) when it cannot start: nothing open, an import running, or `path` is the open file.
     bool saveAs(const QString &path, QString *error);
 
     const lx::RequestFilter &filter() const { return m_filter; }
@@ -63,6 +64,8 @@ signals:
     void filterChanged();
     void busyChanged(bool busy);
     void errorOccurred(const QString &message);
+    /// A save ended: `error` is empty on success.
+    void saveFinished(const QString &path, const QString &error);
 
 private:
     void startImport(const QStringList &traces, const QStringList &stores);
@@ -77,6 +80,7 @@ private:
     std::vector<lx::FileImport> m_lastImports;
     bool m_importing = false;
     bool m_analysing = false;
+    bool m_saving = false;
     /// Shared with the running import, which may outlive this object by the time it notices.
     std::shared_ptr<std::atomic<bool>> m_cancel = std::make_shared<std::atomic<bool>>(false);
     int m_analysisJob = 0; ///< drops the results of an analysis started for an older filter

@@ -96,6 +96,15 @@ MainWindow::MainWindow(QWidget *parent)
         if (!problems.isEmpty())
             statusBar()->showMessage(problems.join(QStringLiteral("; ")), 30000);
     });
+    connect(m_investigation, &Investigation::saveFinished, this, [this](const QString &path, const QString &error) {
+        if (error.isEmpty()) {
+            statusBar()->showMessage(tr("Saved to %1").arg(path), 8000);
+            addRecentFile(path);
+        } else {
+            statusBar()->showMessage(tr("Cannot save %1: %2").arg(path, error), 15000);
+        }
+        updateTitle();
+    });
     connect(m_filterBar, &FilterBar::filterChanged, m_investigation, &Investigation::setFilter);
     connect(m_investigation, &Investigation::filterChanged, this, [this] { m_requests->setFilter(m_investigation->filter()); });
     connect(m_summary, &SummaryView::showRejectedRequested, this, &MainWindow::showRejected);
@@ -331,8 +340,7 @@ void MainWindow::saveAsDialog()
     if (!m_investigation->saveAs(path, &error))
         QMessageBox::warning(this, tr("Save investigation"), tr("Cannot save %1: %2").arg(path, error));
     else
-        addRecentFile(path);
-    updateTitle();
+        statusBar()->showMessage(tr("Saving to %1…").arg(path));
 }
 
 void MainWindow::exportCsvDialog()

@@ -296,7 +296,10 @@ private slots:
         window.openFiles({kSample});
         QVERIFY(waitSettled(window, settled));
         QString error;
+        QSignalSpy savedSpy(window.investigation(), &Investigation::saveFinished);
         QVERIFY2(window.investigation()->saveAs(saved, &error), qPrintable(error));
+        QVERIFY(savedSpy.wait(30000));
+        QCOMPARE(savedSpy.front().at(1).toString(), QString());
         QVERIFY(!window.investigation()->saveAs(saved, &error));
         QVERIFY(error.contains(QStringLiteral("already")));
         QVERIFY(QFileInfo::exists(saved));
@@ -315,7 +318,10 @@ private slots:
             QVERIFY(waitSettled(window, settled));
             total = window.investigation()->report().total;
             QString error;
+            QSignalSpy savedSpy(window.investigation(), &Investigation::saveFinished);
             QVERIFY2(window.investigation()->saveAs(saved, &error), qPrintable(error));
+            QVERIFY(savedSpy.wait(30000));
+            QCOMPARE(savedSpy.front().at(1).toString(), QString());
         }
         MainWindow resumed;
         QSignalSpy settled(&resumed, &MainWindow::viewsSettled);
