@@ -11,7 +11,8 @@
 
 namespace {
 
-const QString kNotMeasured = QStringLiteral("not measured");
+/// What the panel shows for a value the source did not have (translated; never compared as text).
+QString notMeasured() { return RequestDetailView::tr("not measured"); }
 
 QString fromStd(std::string_view text) { return QString::fromUtf8(text.data(), qsizetype(text.size())); }
 
@@ -51,7 +52,7 @@ void RequestDetailView::showRequest(const lx::Store *store, qint64 rowId)
         return;
     }
     const auto duration = [this](std::int64_t ns) {
-        return lx::isMeasured(ns) ? QString::fromStdString(lx::formatDuration(double(ns), m_unit)) : kNotMeasured;
+        return lx::isMeasured(ns) ? QString::fromStdString(lx::formatDuration(double(ns), m_unit)) : QString();
     };
     const auto section = [this](const QString &title) {
         auto *item = new QTreeWidgetItem(m_tree, {title});
@@ -61,9 +62,10 @@ void RequestDetailView::showRequest(const lx::Store *store, qint64 rowId)
         item->setExpanded(true);
         return item;
     };
+    // An empty value is one the source did not have: shown as such, greyed, never as 0.
     const auto add = [](QTreeWidgetItem *parent, const QString &name, const QString &value) {
-        auto *item = new QTreeWidgetItem(parent, {name, value});
-        if (value == kNotMeasured)
+        auto *item = new QTreeWidgetItem(parent, {name, value.isEmpty() ? notMeasured() : value});
+        if (value.isEmpty())
             item->setForeground(1, QBrush(Qt::gray));
         return item;
     };
@@ -72,10 +74,10 @@ void RequestDetailView::showRequest(const lx::Store *store, qint64 rowId)
     add(request, tr("id"), QString::fromStdString(r.sourceId));
     add(request, tr("source"), QStringLiteral("%1:%2").arg(QString::fromStdString(r.sourcePath)).arg(r.sourceLine));
     add(request, tr("status"), r.status == lx::Status::Ok ? tr("ok") : tr("error"));
-    add(request, tr("model"), r.model.empty() ? kNotMeasured : QString::fromStdString(r.model));
-    add(request, tr("route"), r.route.empty() ? kNotMeasured : QString::fromStdString(r.route));
-    add(request, tr("input tokens"), lx::isMeasured(r.inputTokens) ? QString::number(r.inputTokens) : kNotMeasured);
-    add(request, tr("output tokens"), lx::isMeasured(r.outputTokens) ? QString::number(r.outputTokens) : kNotMeasured);
+    add(request, tr("model"), QString::fromStdString(r.model));
+    add(request, tr("route"), QString::fromStdString(r.route));
+    add(request, tr("input tokens"), lx::isMeasured(r.inputTokens) ? QString::number(r.inputTokens) : QString());
+    add(request, tr("output tokens"), lx::isMeasured(r.outputTokens) ? QString::number(r.outputTokens) : QString());
 
     QTreeWidgetItem *segments = section(tr("Segments"));
     for (int s = 0; s < lx::kSegmentCount; ++s) {
@@ -86,9 +88,11 @@ void RequestDetailView::showRequest(const lx::Store *store, qint64 rowId)
             return QIcon(swatch);
         }());
         if (s == r.metrics.dominant)
-            item->setText(1, item->text(1) + tr("  (dominant)"));
+            item->setText(1, tr("%1  (dominant)").arg(item->text(1)));
     }
-    add(segments, tr("e2e"), duration(r.metrics.e2e) + QStringLiteral("  [") + fromStd(lx::scopeName(r.metrics.e2eScope)) + QLatin1Char(']'));
+    add(segments, tr("e2e"), lx::isMeasured(r.metrics.e2e)
+                                 ? duration(r.metrics.e2e) + QStringLiteral("  [") + fromStd(lx::scopeName(r.metrics.e2eScope)) + QLatin1Char(']')
+                                 : QString());
     if (r.metrics.flags & lx::kFlagClockSkew)
         add(segments, tr("clock skew"), tr("network came out negative: the client and server clocks disagree"));
 
@@ -108,13 +112,13 @@ void RequestDetailView::showRequest(const lx::Store *store, qint64 rowId)
         add(stamps, fromStd(lx::stampName(lx::Stamp(i))),
             lx::isMeasured(t) ? QStringLiteral("%1  (+%2)").arg(QString::fromStdString(lx::formatTimestamp(t)),
                                                                 QString::fromStdString(lx::formatDuration(double(t - first), m_unit)))
-                              : kNotMeasured);
+                              : QString());
     }
 
     const auto attributes = lx::attributePairs(*store, rowId);
     QTreeWidgetItem *attrs = section(tr("Attributes"));
     if (attributes.empty())
-        add(attrs, tr("(none)"), QString());
+        new QTreeWidgetItem(attrs, {tr("(none in the source)")});
     for (const auto &[key, value] : attributes)
         add(attrs, QString::fromStdString(key), QString::fromStdString(value));
 
