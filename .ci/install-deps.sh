@@ -5,10 +5,11 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ pkg-config   # the toolchain
-  qt6-base-dev                       # Qt 6 Core and Qt Test (the GUI's Widgets come with it)
+  qt6-base-dev                       # Qt 6 Core, Widgets, Concurrent, Test and the offscreen platform
   libsqlite3-dev                     # the investigation store
   libzstd-dev zstd                   # compressed traces (the zstd tool makes test fixtures)
   libsimdjson-dev                    # the JSON readers
+  fonts-dejavu-core                  # text in offscreen renders (GUI tests, --screenshot)
 )
 
 missing=()
