@@ -147,6 +147,18 @@ struct ScanPart {
     }
 };
 
+/// The clock a segment was measured on: network spans both; decode is read where the tokens were (a
+/// benchmark client sees it too); unattributed is part of e2e; the rest only a server can see.
+E2eScope segmentScope(Segment segment, E2eScope e2eScope, E2eScope tokenScope)
+{
+    switch (segment) {
+    case Segment::Network: return E2eScope::Client;
+    case Segment::Decode: return tokenScope;
+    case Segment::Unattributed: return e2eScope;
+    default: return E2eScope::Server;
+    }
+}
+
 /// Reads the rows with lo <= id <= hi that match the condition.
 void scanRows(sqlite3 *db, const SqlCondition &where, std::int64_t lo, std::int64_t hi, bool includeErrors, ScanPart &part)
 {
@@ -182,7 +194,7 @@ void scanRows(sqlite3 *db, const SqlCondition &where, std::int64_t lo, std::int6
                 ++part.segments[s].excluded; // a negative network time is clock skew, not a latency
                 continue;
             }
-            part.segments[s].add(v, s == static_cast<int>(Segment::Network) ? E2eScope::Client : E2eScope::Server);
+            part.segments[s].add(v, segmentScope(static_cast<Segment>(s), e2eScope, tokenScope));
         }
         if (flags & kFlagClockSkew)
             ++part.clockSkew;

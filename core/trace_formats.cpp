@@ -3,12 +3,8 @@
 
 #include "csv_reader.h"
 #include "jsonl_reader.h"
-#if defined(LX_HAS_OTLP_JSON_READERS)
-#include "otlp_json_reader.h"
-#endif
-#if defined(LX_HAS_BENCHMARK_READERS)
 #include "benchmark_readers.h"
-#endif
+#include "otlp_json_reader.h"
 
 #include <algorithm>
 #include <vector>
@@ -20,12 +16,8 @@ std::span<const TraceFormat> traceFormats()
     // Most specific first: the native readers accept any object per line or any header row.
     static const std::vector<TraceFormat> formats = [] {
         std::vector<TraceFormat> list;
-#if defined(LX_HAS_OTLP_JSON_READERS)
         appendOtlpJsonFormats(list);
-#endif
-#if defined(LX_HAS_BENCHMARK_READERS)
         appendBenchmarkFormats(list);
-#endif
         list.push_back({"jsonl", "native JSON lines", jsonlCanRead, createJsonlReader});
         list.push_back({"csv", "native CSV", csvCanRead, createCsvReader});
         return list;

@@ -121,4 +121,12 @@ QByteArray zstdCompress(const QByteArray &text)
     return run.finished && run.exitCode == 0 ? run.out : QByteArray();
 }
 
+Imported importPaths(const std::vector<std::string> &paths)
+{
+    Imported result{lx::Store::openTemporary(&result.error), {}, {}};
+    if (result.store)
+        result.files = lx::importFiles(*result.store, paths);
+    return result;
+}
+
 } // namespace lxtest

@@ -8,14 +8,15 @@
 #include <QString>
 #include <QStringList>
 
+#include <memory>
 #include <string>
+#include <vector>
+
+#include "importer.h"
+#include "store.h"
 
 class QTemporaryDir;
 struct sqlite3;
-
-namespace lx {
-struct FileImport;
-}
 
 namespace lxtest {
 
@@ -41,5 +42,13 @@ QByteArray zstd(const QStringList &args, const QByteArray &input, bool *ok = nul
 
 /// The zstd command line tool's compression of `text` (`zstd -q -c`); empty when the tool is missing or fails.
 QByteArray zstdCompress(const QByteArray &text);
+
+/// A temporary store with the given files imported into it, and what each import said.
+struct Imported {
+    std::unique_ptr<lx::Store> store;
+    std::vector<lx::FileImport> files;
+    std::string error; ///< why the store could not be created
+};
+Imported importPaths(const std::vector<std::string> &paths);
 
 } // namespace lxtest

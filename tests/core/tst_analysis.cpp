@@ -112,6 +112,11 @@ private slots:
         QCOMPARE(r.e2e.scope, std::string("mixed"));
         QCOMPARE(r.e2e.scopes.at("client"), qint64(1));
         QCOMPARE(r.e2e.scopes.at("server"), qint64(1));
+        // A segment says the clock it was read on: unattributed is part of each request's e2e, so it is
+        // mixed here too; decode was read on the server's clock in both.
+        QCOMPARE(r.segments[int(Segment::Unattributed)].scope, std::string("mixed"));
+        QCOMPARE(r.segments[int(Segment::Decode)].scope, std::string("server"));
+        QCOMPARE(r.segments[int(Segment::Queue)].scope, std::string("server"));
     }
 
     void filters_data()

@@ -33,19 +33,8 @@ QByteArray ts(const char *stamps, const char *extra = "")
     return line + extra + "}\n";
 }
 
-struct Imported {
-    std::unique_ptr<lx::Store> store;
-    std::vector<lx::FileImport> files;
-    std::string error;
-};
-
-Imported importPaths(const std::vector<std::string> &paths)
-{
-    Imported result{lx::Store::openTemporary(&result.error), {}, {}};
-    if (result.store)
-        result.files = lx::importFiles(*result.store, paths);
-    return result;
-}
+using lxtest::Imported;
+using lxtest::importPaths;
 
 /// Imports one file written from `content` and checks that every record was accepted.
 #define IMPORT_CLEANLY(imported, dir, fileName, content, records)                                                   \

@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// OTLP/JSON traces through the otlp-json reader, from file to store (docs/OTLP.md). Expected values are
+// worked out by hand from docs/DOMAIN.md: vLLM's gen_ai.latency.* seconds become segments, TTFT minus
+// queue minus prefill is preprocess, and time no attribute claims stays unattributed.
+
+#include "importer.h"
+#include "otlp_json_reader.h"
+#include "store.h"
+#include "test_support.h"
+#include "trace_reader.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QTest>
+
+using lxtest::describe;
+using lxtest::dump;
+
+namespace {
+
+constexpr const char *kStart = "1700000000000000000"; // every fixture span starts here
+constexpr const char *kEnd = "1700000002000000000";   // and lasts 2 s unless a row says otherwise
+
+/// An OTLP KeyValue; `value` is the AnyValue's inside, e.g. `"doubleValue":0.5`.
+QByteArray kv(const char *key, const char *value)
+{
+    return R"({"key":")" + QByteArray(key) + R"(","value":{)" + value + "}}";
+}
+
+/// A span with the given ids and attributes (a comma-separated list of kv()); `extra` goes inside.
+QByteArray span(const char *name, const char *spanId, const char *parentId, const QByteArray &attributes,
+                const char *extra = "", const char *traceId = "5b8efff798038103d269b633813fc60c")
+{
+    QByteArray s = R"({"traceId":")" + QByteArray(traceId) + R"(","spanId":")" + spanId + '"';
+    if (*parentId)
+        s += R"(,"parentSpanId":")" + QByteArray(parentId) + '"';
+    s += R"(,"name":")" + QByteArray(name) + R"(","kind":2,"startTimeUnixNano":")" + kStart
+         + R"(","endTimeUnixNano":")" + kEnd + R"(","attributes":[)" + attributes + "]" + extra + "}";
+    return s;
+}
+
+/// One TracesData object on one line, as the Collector's file exporter writes it.
+QByteArray line(const QByteArray &spans, const char *service = "vllm")
+{
+    return R"({"resourceSpans":[{"resource":{"attributes":[)" + kv("service.name", QByteArray(R"("stringValue":")") .append(service).append('"').constData())
+           + R"(]},"scopeSpans":[{"scope":{"name":"vllm.tracing"},"spans":[)" + spans + "]}]}]}\n";
+}
+
+const QByteArray kVllmAttributes = kv("gen_ai.request.id", R"("stringValue":"cmpl-1")") + ','
+    + kv("gen_ai.response.model", R"("stringValue":"llama-3.1-8b")") + ','
+    + kv("gen_ai.usage.prompt_tokens", R"("intValue":"100")") + ',' + kv("gen_ai.usage.completion_tokens", R"("intValue":11)")
+    + ',' + kv("gen_ai.latency.time_in_queue", R"("doubleValue":0.01)") + ','
+    + kv("gen_ai.latency.time_to_first_token", R"("doubleValue":0.05)") + ','
+    + kv("gen_ai.latency.time_in_model_prefill", R"("doubleValue":0.03)") + ','
+    + kv("gen_ai.latency.time_in_model_decode", R"("doubleValue":0.9)") + ',' + kv("gen_ai.latency.e2e", R"("doubleValue":1.0)");
+
+using lxtest::Imported;
+using lxtest::importPaths;
+
+// network..unattributed, e2e, scope, ttft, tpot, ttlt, dominant, flags, start relative to kStart.
+constexpr const char *kDerivedSql =
+    "SELECT network_ns, preprocess_ns, queue_ns, prefill_ns, decode_ns, postprocess_ns, unattributed_ns, e2e_ns,"
+    " scope_name, ttft_ns, tpot_ns, ttlt_ns, dominant_name, flags, start_ns - 1700000000000000000"
+    " FROM requests_readable ORDER BY id";
+
+constexpr const char *kIdentitySql =
+    "SELECT source_id, status_name, model, input_tokens, output_tokens, source_line, attributes FROM requests_readable ORDER BY id";
+
+} // namespace
+
+class TestOtlpJsonReader : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void sniffing_data();
+    void sniffing();
+    void latencyMapping_data();
+    void latencyMapping();
+    void identity_data();
+    void identity();
+    void whichSpansAreRequests_data();
+    void whichSpansAreRequests();
+    void rejections_data();
+    void rejections();
+    void realFiles_data();
+    void realFiles();
+
+private:
+    Imported importOne(const QString &name, const QByteArray &content)
+    {
+        return importPaths({lxtest::writeFile(m_dir, name, content)});
+    }
+    QTemporaryDir m_dir;
+};
+
+void TestOtlpJsonReader::sniffing_data()
+{
+    QTest::addColumn<QByteArray>("head");
+    QTest::addColumn<QString>("format"); // what sniffFormat() picks, empty for none
+
+    QTest::newRow("file exporter line") << line(span("a", "eee19b7ec3c1b174", "", "")) << QStringLiteral("otlp-json");
+    QTest::newRow("pretty document") << QByteArray("{\n  \"resourceSpans\": [\n  ]\n}\n") << QStringLiteral("otlp-json");
+    QTest::newRow("result wrapper") << QByteArray(R"({"result": {"resourceSpans": []}})") << QStringLiteral("otlp-json");
+    QTest::newRow("native JSONL") << QByteArray(R"({"id":"r1","t_server_recv_ns":1,"t_last_token_ns":2})" "\n")
+                                  << QStringLiteral("jsonl");
+    QTest::newRow("native JSONL with such an attribute")
+        << QByteArray(R"({"id":"r1","start_ns":1,"e2e_ms":2,"note":"resourceSpans"})" "\n") << QStringLiteral("jsonl");
+    QTest::newRow("native durations form") << QByteArray(R"({"start_ns":1,"e2e_ms":2,"id":"x","resourceSpans":1})" "\n")
+                                           << QStringLiteral("jsonl");
+    QTest::newRow("csv") << QByteArray("id,t_server_recv_ns\nr1,1\n") << QStringLiteral("csv");
+}
+
+void TestOtlpJsonReader::sniffing()
+{
+    QFETCH(QByteArray, head);
+    QFETCH(QString, format);
+    std::string why;
+    const lx::TraceFormat *f = lx::sniffFormat(std::string_view(head.constData(), head.size()), &why);
+    QCOMPARE(f ? QString::fromLatin1(f->name.data(), qsizetype(f->name.size())) : QString(), format);
+}
+
+void TestOtlpJsonReader::latencyMapping_data()
+{
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<QString>("expected"); // see kDerivedSql
+
+    QTest::newRow("vLLM llm_request, every latency key") << line(span("llm_request", "eee19b7ec3c1b174", "", kVllmAttributes))
+        << QStringLiteral("NULL|10000000|10000000|30000000|900000000|NULL|50000000|1000000000|server|50000000|90000000|950000000|decode|2|0");
+    QTest::newRow("no TTFT: preprocess not measured, not zero")
+        << line(span("llm_request", "eee19b7ec3c1b174", "",
+                     kv("gen_ai.latency.time_in_queue", R"("doubleValue":0.01)") + ',' + kv("gen_ai.latency.time_in_model_prefill", R"("doubleValue":0.03)")
+                         + ',' + kv("gen_ai.latency.time_in_model_decode", R"("doubleValue":0.9)") + ',' + kv("gen_ai.latency.e2e", R"("doubleValue":1)")))
+        << QStringLiteral("NULL|NULL|10000000|30000000|900000000|NULL|60000000|1000000000|server|40000000|NULL|940000000|decode|2|0");
+    QTest::newRow("e2e only: all unattributed") << line(span("llm_request", "eee19b7ec3c1b174", "", kv("gen_ai.latency.e2e", R"("doubleValue":0.5)")))
+        << QStringLiteral("NULL|NULL|NULL|NULL|NULL|NULL|500000000|500000000|server|NULL|NULL|NULL|unattributed|2|0");
+    QTest::newRow("no e2e key: the span's duration")
+        << line(span("llm_request", "eee19b7ec3c1b174", "",
+                     kv("gen_ai.latency.time_in_queue", R"("doubleValue":0.2)") + ',' + kv("gen_ai.latency.time_in_model_prefill", R"("doubleValue":0.1)")))
+        << QStringLiteral("NULL|NULL|200000000|100000000|NULL|NULL|1700000000|2000000000|server|300000000|NULL|NULL|unattributed|2|0");
+    QTest::newRow("TTFT below queue + prefill: no preprocess")
+        << line(span("llm_request", "eee19b7ec3c1b174", "",
+                     kv("gen_ai.latency.time_to_first_token", R"("doubleValue":0.02)") + ',' + kv("gen_ai.latency.time_in_queue", R"("doubleValue":0.01)")
+                         + ',' + kv("gen_ai.latency.time_in_model_prefill", R"("doubleValue":0.03)") + ',' + kv("gen_ai.latency.e2e", R"("doubleValue":0.1)")))
+        << QStringLiteral("NULL|NULL|10000000|30000000|NULL|NULL|60000000|100000000|server|40000000|NULL|NULL|unattributed|2|0");
+    QTest::newRow("values as strings and integers")
+        << line(span("generate", "eee19b7ec3c1b174", "",
+                     kv("gen_ai.latency.time_in_queue", R"("doubleValue":"0.25")") + ',' + kv("gen_ai.latency.e2e", R"("intValue":"1")")))
+        << QStringLiteral("NULL|NULL|250000000|NULL|NULL|NULL|750000000|1000000000|server|NULL|NULL|NULL|unattributed|2|0");
+    QTest::newRow("non-LLM root span: e2e only") << line(span("GET /v1/chat/completions", "eee19b7ec3c1b174", "", ""), "gateway")
+        << QStringLiteral("NULL|NULL|NULL|NULL|NULL|NULL|2000000000|2000000000|server|NULL|NULL|NULL|unattributed|2|0");
+    QTest::newRow("times as JSON numbers")
+        << QByteArray(line(span("x", "eee19b7ec3c1b174", "", "")).replace(QByteArray("\"") + kStart + "\"", "1700000000000000000")
+                          .replace(QByteArray("\"") + kEnd + "\"", "1700000000000000123"))
+        << QStringLiteral("NULL|NULL|NULL|NULL|NULL|NULL|123|123|server|NULL|NULL|NULL|unattributed|2|0");
+}
+
+void TestOtlpJsonReader::latencyMapping()
+{
+    QFETCH(QByteArray, content);
+    QFETCH(QString, expected);
+    const Imported imported = importOne(QStringLiteral("mapping.jsonl"), content);
+    QVERIFY2(imported.store, imported.error.c_str());
+    QCOMPARE(imported.files.size(), std::size_t(1));
+    QVERIFY2(imported.files[0].format == "otlp-json" && imported.files[0].accepted == 1 && imported.files[0].rejected == 0,
+             describe(imported.files[0]).constData());
+    QCOMPARE(dump(imported.store->db(), kDerivedSql), expected);
+}
+
+void TestOtlpJsonReader::identity_data()
+{
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<QString>("expected"); // see kIdentitySql
+
+    QTest::newRow("vLLM: request id, response model, tokens") << line(span("llm_request", "eee19b7ec3c1b174", "", kVllmAttributes))
+        << QStringLiteral(R"(cmpl-1|ok|llama-3.1-8b|100|11|1|{"span.name":"llm_request","service.name":"vllm","trace_id":"5b8efff798038103d269b633813fc60c"})");
+    QTest::newRow("request model, new token names, upper-case hex ids")
+        << line(span("chat", "EEE19B7EC3C1B174", "", kv("gen_ai.request.model", R"("stringValue":"m")") + ',' + kv("gen_ai.usage.input_tokens", "\"intValue\":5")
+                         + ',' + kv("gen_ai.usage.output_tokens", "\"intValue\":\"7\""), "", "5B8EFFF798038103D269B633813FC60C"), "api")
+        << QStringLiteral(R"(eee19b7ec3c1b174|ok|m|5|7|1|{"span.name":"chat","service.name":"api","trace_id":"5b8efff798038103d269b633813fc60c"})");
+    QTest::newRow("base64 ids") << line(span("ingress", "V1JoRpA7sT4=", "", "", "", "nXmxo38xgBzRGmcG+0DWvQ=="), "proxy")
+        << QStringLiteral(R"(57526846903bb13e|ok|NULL|NULL|NULL|1|{"span.name":"ingress","service.name":"proxy","trace_id":"9d79b1a37f31801cd11a6706fb40d6bd"})");
+    QTest::newRow("status code 2 is an error") << line(span("x", "eee19b7ec3c1b174", "", "", R"(,"status":{"code":2,"message":"boom"})"), "s")
+        << QStringLiteral(R"(eee19b7ec3c1b174|error|NULL|NULL|NULL|1|{"span.name":"x","service.name":"s","trace_id":"5b8efff798038103d269b633813fc60c"})");
+    QTest::newRow("STATUS_CODE_ERROR is an error") << line(span("x", "eee19b7ec3c1b174", "", "", R"(,"status":{"code":"STATUS_CODE_ERROR"})"), "s")
+        << QStringLiteral(R"(eee19b7ec3c1b174|error|NULL|NULL|NULL|1|{"span.name":"x","service.name":"s","trace_id":"5b8efff798038103d269b633813fc60c"})");
+    QTest::newRow("status code 1 is ok, unknown fields ignored")
+        << line(span("x", "eee19b7ec3c1b174", "", "", R"(,"status":{"code":1},"events":[{"name":"e"}],"flags":257,"future":{"a":[1]})"), "s")
+        << QStringLiteral(R"(eee19b7ec3c1b174|ok|NULL|NULL|NULL|1|{"span.name":"x","service.name":"s","trace_id":"5b8efff798038103d269b633813fc60c"})");
+}
+
+void TestOtlpJsonReader::identity()
+{
+    QFETCH(QByteArray, content);
+    QFETCH(QString, expected);
+    const Imported imported = importOne(QStringLiteral("identity.jsonl"), content);
+    QVERIFY2(imported.store, imported.error.c_str());
+    QVERIFY2(imported.files[0].accepted == 1 && imported.files[0].rejected == 0, describe(imported.files[0]).constData());
+    QCOMPARE(dump(imported.store->db(), kIdentitySql), expected);
+}
+
+void TestOtlpJsonReader::whichSpansAreRequests_data()
+{
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<QString>("expected"); // source_id|source_line|span.name of every request, by id
+
+    const QByteArray root = span("POST /v1/completions", "0000000000000001", "", "");
+    const QByteArray child = span("tokenize", "0000000000000002", "0000000000000001", "");
+    const QByteArray llm = span("llm_request", "0000000000000003", "0000000000000001", kv("gen_ai.latency.e2e", R"("doubleValue":1)"));
+    const QByteArray llmChild = span("llm_request", "0000000000000004", "0000000000000003", kv("gen_ai.latency.e2e", R"("doubleValue":0.5)"));
+    const QByteArray orphan = span("orphan", "0000000000000005", "00000000000000ff", "");
+
+    QTest::newRow("a child span is no request") << line(root + ',' + child) << QStringLiteral("0000000000000001|1|POST /v1/completions");
+    QTest::newRow("the LLM span under a gateway root is the request, not the root")
+        << line(root + ',' + child + ',' + llm) << QStringLiteral("0000000000000003|1|llm_request");
+    QTest::newRow("an LLM span nested in another is no request") << line(llm + ',' + llmChild + ',' + root)
+        << QStringLiteral("0000000000000003|1|llm_request");
+    QTest::newRow("a parent not in the file makes a root") << line(orphan) << QStringLiteral("0000000000000005|1|orphan");
+    QTest::newRow("one object per line, blank lines skipped") << line(root) + "\n" + line(orphan)
+        << QStringLiteral("0000000000000001|1|POST /v1/completions\n0000000000000005|3|orphan");
+    QTest::newRow("result wrapper") << QByteArray(R"({"result": )" + line(root).trimmed() + "}\n")
+        << QStringLiteral("0000000000000001|1|POST /v1/completions");
+    QTest::newRow("pretty document: the line is the span's ordinal")
+        << QByteArray("{\n  \"resourceSpans\": [\n    {\"scopeSpans\": [{\"spans\": [\n      " + child + ",\n      " + root + ",\n      "
+                      + orphan + "\n    ]}]}\n  ]\n}\n")
+        << QStringLiteral("0000000000000001|2|POST /v1/completions\n0000000000000005|3|orphan");
+}
+
+void TestOtlpJsonReader::whichSpansAreRequests()
+{
+    QFETCH(QByteArray, content);
+    QFETCH(QString, expected);
+    const Imported imported = importOne(QStringLiteral("requests.json"), content);
+    QVERIFY2(imported.store, imported.error.c_str());
+    QVERIFY2(imported.files[0].outcome == lx::FileImport::Outcome::Complete && imported.files[0].rejected == 0,
+             describe(imported.files[0]).constData());
+    QCOMPARE(dump(imported.store->db(), "SELECT source_id, source_line, json_extract(attributes, '$.\"span.name\"')"
+                                        " FROM requests_readable ORDER BY id"),
+             expected);
+}
+
+void TestOtlpJsonReader::rejections_data()
+{
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<qint64>("accepted");
+    QTest::addColumn<QString>("expected"); // line|reason of every rejection
+
+    const QByteArray good = line(span("ok", "0000000000000001", "", ""));
+    const auto bad = [](const char *extraOrReplace, const char *from = nullptr) {
+        QByteArray s = span("bad", "00000000000000bb", "", "");
+        if (from)
+            s.replace(from, extraOrReplace);
+        return line(s);
+    };
+    QTest::newRow("span id neither hex nor base64") << good + line(span("bad", "xyz", "", "")) << qint64(1)
+        << QStringLiteral(R"(2|span "bad": spanId "xyz" is neither 16 hex digits nor base64 of 8 bytes)");
+    QTest::newRow("bad trace id") << good + line(span("bad", "00000000000000bb", "", "", "", "zzz")) << qint64(1)
+        << QStringLiteral(R"(2|span "bad" (span id 00000000000000bb): traceId "zzz" is neither 32 hex digits nor base64 of 16 bytes)");
+    QTest::newRow("invalid kind") << good + bad(R"("kind":"SPAN_KIND_BOGUS")", R"("kind":2)") << qint64(1)
+        << QStringLiteral(R"(2|span "bad" (span id 00000000000000bb): invalid kind "SPAN_KIND_BOGUS")");
+    QTest::newRow("no end time") << good + bad(R"("endTimeUnixNano":null)", (QByteArray(R"("endTimeUnixNano":")") + kEnd + '"').constData())
+        << qint64(1) << QStringLiteral(R"(2|span "bad" (span id 00000000000000bb): no valid endTimeUnixNano)");
+    QTest::newRow("ends before it starts") << good + bad(R"("endTimeUnixNano":"1")", (QByteArray(R"("endTimeUnixNano":")") + kEnd + '"').constData())
+        << qint64(1) << QStringLiteral(R"(2|span "bad" (span id 00000000000000bb): ends before it starts (endTimeUnixNano < startTimeUnixNano))");
+    QTest::newRow("malformed JSON between good lines") << good + "{\"resourceSpans\": [\n" + line(span("ok2", "0000000000000002", "", ""))
+        << qint64(2) << QStringLiteral("2|malformed JSON: The JSON document has an improper structure: missing or superfluous commas, braces, missing keys, etc.");
+    QTest::newRow("native record among OTLP lines") << good + R"({"id":"r1","t_server_recv_ns":1})" "\n" << qint64(1)
+        << QStringLiteral("2|no resourceSpans: not an OTLP/JSON TracesData object");
+    QTest::newRow("negative latency") << good + line(span("llm_request", "00000000000000bb", "", kv("gen_ai.latency.time_in_queue", R"("doubleValue":-0.1)")))
+        << qint64(1) << QStringLiteral(R"(2|span "llm_request" (span id 00000000000000bb): gen_ai.latency.time_in_queue is negative or not finite)");
+    QTest::newRow("e2e below the segments")
+        << good + line(span("llm_request", "00000000000000bb", "", kv("gen_ai.latency.time_in_model_decode", R"("doubleValue":2)") + ',' + kv("gen_ai.latency.e2e", R"("doubleValue":1)")))
+        << qint64(1) << QStringLiteral(R"(2|span "llm_request" (span id 00000000000000bb): gen_ai.latency.e2e is less than the sum of the measured segments)");
+    QTest::newRow("duplicate span: duplicate id") << good + good << qint64(1)
+        << QStringLiteral(R"(2|duplicate id "0000000000000001" (already used earlier in this file))");
+}
+
+void TestOtlpJsonReader::rejections()
+{
+    QFETCH(QByteArray, content);
+    QFETCH(qint64, accepted);
+    QFETCH(QString, expected);
+    const Imported imported = importOne(QStringLiteral("bad.jsonl"), content);
+    QVERIFY2(imported.store, imported.error.c_str());
+    const lx::FileImport &f = imported.files[0];
+    QVERIFY2(f.outcome == lx::FileImport::Outcome::Complete && f.accepted == accepted, describe(f).constData());
+    QCOMPARE(dump(imported.store->db(), "SELECT line, reason FROM rejected ORDER BY line"), expected);
+}
+
+void TestOtlpJsonReader::realFiles_data()
+{
+    QTest::addColumn<QString>("file"); // under LX_REALDATA_DIR
+    QTest::addColumn<int>("outcome");
+    QTest::addColumn<qint64>("accepted");
+    QTest::addColumn<QString>("detail"); // a query's dump, or for an unreadable file words of its message
+
+    using O = lx::FileImport::Outcome;
+    // 19 lines of one span each, every span's parent in another service's trace not in the file (or
+    // none): 19 root spans, so 19 requests, the spans that SOURCES.md counts.
+    QTest::newRow("otlp2parquet/traces.jsonl") << QStringLiteral("otlp2parquet/traces.jsonl") << int(O::Complete) << qint64(19)
+        << QStringLiteral("19|19|0|19");
+    QTest::newRow("otel-proto/trace.json") << QStringLiteral("otel-proto/trace.json") << int(O::Complete) << qint64(1)
+        << QStringLiteral("1|1|0|1");
+    // Two identical spans: the second repeats the first's id and is rejected as a duplicate.
+    QTest::newRow("jaeger-ui/otlp2jaeger-in.json") << QStringLiteral("jaeger-ui/otlp2jaeger-in.json") << int(O::Complete) << qint64(1)
+        << QStringLiteral("1|1|1|1");
+    // Four spans of one trace: "main" is the root, the other three are below it.
+    QTest::newRow("jaeger-ui/otlp2jaeger-multi-in-combined.json") << QStringLiteral("jaeger-ui/otlp2jaeger-multi-in-combined.json")
+        << int(O::Complete) << qint64(1) << QStringLiteral("1|1|0|1");
+    // An envoy ingress span and its egress child: one request.
+    QTest::newRow("otlp2parquet/trace.json") << QStringLiteral("otlp2parquet/trace.json") << int(O::Complete) << qint64(1)
+        << QStringLiteral("1|1|0|1");
+    QTest::newRow("invalid/trace_invalid_base64.json") << QStringLiteral("otlp2parquet/invalid/trace_invalid_base64.json")
+        << int(O::Complete) << qint64(0) << QStringLiteral(R"(1|span "test-span": spanId "INVALID==" is neither 16 hex digits nor base64 of 8 bytes)");
+    QTest::newRow("invalid/trace_invalid_kind.json") << QStringLiteral("otlp2parquet/invalid/trace_invalid_kind.json") << int(O::Complete)
+        << qint64(0) << QStringLiteral(R"(1|span "test-span" (span id 57526846903bb13e): invalid kind "SPAN_KIND_INVALID_TYPE")");
+    QTest::newRow("invalid/trace_mixed_encoding.json") << QStringLiteral("otlp2parquet/invalid/trace_mixed_encoding.json")
+        << int(O::Complete) << qint64(0) << QStringLiteral(R"(1|span "test-span": spanId "xyz" is neither 16 hex digits nor base64 of 8 bytes)");
+    QTest::newRow("invalid/malformed.json") << QStringLiteral("otlp2parquet/invalid/malformed.json") << int(O::Unreadable) << qint64(0)
+        << QStringLiteral("malformed JSON");
+}
+
+void TestOtlpJsonReader::realFiles()
+{
+    QFETCH(QString, file);
+    QFETCH(int, outcome);
+    QFETCH(qint64, accepted);
+    QFETCH(QString, detail);
+    const QString path = QDir(QStringLiteral(LX_REALDATA_DIR)).filePath(file);
+    if (!QFileInfo::exists(path))
+        QSKIP("the real data folder ../shared/realdata is absent");
+    const Imported imported = importPaths({lxtest::pathOf(path)});
+    QVERIFY2(imported.store, imported.error.c_str());
+    const lx::FileImport &f = imported.files[0];
+    QVERIFY2(int(f.outcome) == outcome && f.accepted == accepted, describe(f).constData());
+    QCOMPARE(QString::fromStdString(f.format), QStringLiteral("otlp-json"));
+    if (f.outcome == lx::FileImport::Outcome::Unreadable) {
+        QVERIFY2(f.message.find(detail.toStdString()) != std::string::npos, describe(f).constData());
+    } else if (accepted == 0) {
+        QCOMPARE(dump(imported.store->db(), "SELECT line, reason FROM rejected"), detail);
+    } else {
+        // requests, requests whose segments are all unattributed and add up to e2e = the span's duration,
+        // rejected, and requests with a service.name.
+        QCOMPARE(dump(imported.store->db(),
+                      "SELECT count(*), sum(unattributed_ns = e2e_ns AND e2e_ns > 0 AND scope_name = 'server'),"
+                      " (SELECT count(*) FROM rejected), sum(json_extract(attributes, '$.\"service.name\"') IS NOT NULL)"
+                      " FROM requests_readable"),
+                 detail);
+    }
+}
+
+QTEST_GUILESS_MAIN(TestOtlpJsonReader)
+#include "tst_otlp_json_reader.moc"
