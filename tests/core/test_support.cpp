@@ -129,4 +129,14 @@ Imported importPaths(const std::vector<std::string> &paths)
     return result;
 }
 
+StoreFixture::StoreFixture(const QByteArray &jsonLines)
+    : dir(std::make_unique<QTemporaryDir>())
+{
+    const std::string path = writeFile(*dir, QStringLiteral("t.jsonl"), jsonLines);
+    std::string why;
+    store = lx::Store::openTemporary(&why);
+    if (store)
+        lx::importFiles(*store, {path});
+}
+
 } // namespace lxtest

@@ -51,4 +51,11 @@ struct Imported {
 };
 Imported importPaths(const std::vector<std::string> &paths);
 
+/// A temporary store holding the JSON lines given, imported from a file in a temporary folder.
+struct StoreFixture {
+    explicit StoreFixture(const QByteArray &jsonLines);
+    std::unique_ptr<QTemporaryDir> dir;
+    std::unique_ptr<lx::Store> store;
+};
+
 } // namespace lxtest

@@ -20,18 +20,7 @@ namespace {
 constexpr qint64 T0 = 1'700'000'000'000'000'000LL;
 constexpr qint64 MS = 1'000'000;
 
-struct Fixture {
-    QTemporaryDir dir;
-    std::unique_ptr<Store> store;
-
-    explicit Fixture(const QByteArray &lines)
-    {
-        const std::string path = lxtest::writeFile(dir, QStringLiteral("t.jsonl"), lines);
-        std::string why;
-        store = Store::openTemporary(&why);
-        importFiles(*store, {path});
-    }
-};
+using Fixture = lxtest::StoreFixture;
 
 /// One timestamps-form line with stamps given as ms after T0 + startMs (-1 = absent).
 QByteArray line(const char *id, qint64 startMs, std::initializer_list<qint64> offsetsMs, const char *extra = "")

@@ -23,18 +23,7 @@ namespace {
 constexpr qint64 T0 = 1'700'000'000'000'000'000LL;
 constexpr qint64 MS = 1'000'000;
 
-struct Fixture {
-    QTemporaryDir dir;
-    std::unique_ptr<Store> store;
-
-    explicit Fixture(const QByteArray &lines)
-    {
-        const std::string path = lxtest::writeFile(dir, QStringLiteral("t.jsonl"), lines);
-        std::string why;
-        store = Store::openTemporary(&why);
-        importFiles(*store, {path});
-    }
-};
+using Fixture = lxtest::StoreFixture;
 
 /// Five requests whose row ids follow the lines: 1 r10, 2 r2, 3 r1, 4 r9, 5 r02. Ties: e2e (r2 = r02,
 /// r10 = r9), input tokens (r10 = r9), model b (r10, r9); r1 has nothing measured but its start and route.
