@@ -80,6 +80,42 @@ std::int64_t between(const SimRequest &r, Stamp from, Stamp to)
     return isMeasured(a) && isMeasured(b) ? b - a : kNotMeasured;
 }
 
+/// ns as seconds with nine decimals, exact: 1500000 -> "0.001500000".
+void appendSeconds(std::string &out, std::int64_t ns)
+{
+    if (ns < 0) {
+        out += '-';
+        ns = -ns;
+    }
+    appendInt(out, ns / 1'000'000'000);
+    char digits[10];
+    std::int64_t fraction = ns % 1'000'000'000;
+    for (int i = 8; i >= 0; --i, fraction /= 10)
+        digits[i] = static_cast<char>('0' + fraction % 10);
+    out += '.';
+    out.append(digits, 9);
+}
+
+/// Lower-case hex of `value`, `digits` long: OTLP/JSON's trace and span ids.
+void appendHex(std::string &out, std::uint64_t value, int digits)
+{
+    constexpr std::string_view kHex = "0123456789abcdef";
+    for (int i = digits - 1; i >= 0; --i)
+        out += i >= 16 ? '0' : kHex[(value >> (4 * i)) & 0xf];
+}
+
+void appendOtlpAttribute(std::string &out, bool &first, std::string_view key, std::string_view type, const std::string &value)
+{
+    out.append(first ? "{\"key\":\"" : ",{\"key\":\"");
+    first = false;
+    out.append(key);
+    out.append("\",\"value\":{\"");
+    out.append(type);
+    out.append("\":");
+    out.append(value);
+    out.append("}}");
+}
+
 void appendCsvField(std::string &out, std::string_view field)
 {
     if (field.find_first_of(",\"\r\n") == std::string_view::npos) {
@@ -103,6 +139,8 @@ std::optional<TraceForm> traceFormFromName(std::string_view name)
         return TraceForm::Timestamps;
     if (name == "durations")
         return TraceForm::Durations;
+    if (name == "otlp")
+        return TraceForm::Otlp;
     if (name == "csv")
         return TraceForm::Csv;
     return std::nullopt;
@@ -216,12 +254,61 @@ void appendCsvRow(std::string &out, const SimRequest &r)
     out += '\n';
 }
 
+void appendOtlpLine(std::string &out, const SimRequest &r)
+{
+    const auto seconds = [](std::int64_t ns) {
+        std::string text;
+        appendSeconds(text, ns);
+        return text;
+    };
+    const auto quoted = [](std::string_view text) {
+        std::string json;
+        appendJsonString(json, text);
+        return json;
+    };
+    const std::int64_t start = r.stamp(Stamp::ServerRecv);
+    const std::int64_t end = isMeasured(r.stamp(Stamp::ServerSend)) ? r.stamp(Stamp::ServerSend) : r.stamp(Stamp::LastToken);
+    out.append("{\"resourceSpans\":[{\"resource\":{\"attributes\":[{\"key\":\"service.name\",\"value\":{\"stringValue\":\"vllm\"}}]},"
+               "\"scopeSpans\":[{\"scope\":{\"name\":\"vllm.llm_engine\"},\"spans\":[{\"traceId\":\"");
+    appendHex(out, static_cast<std::uint64_t>(r.index) + 1, 32);
+    out.append("\",\"spanId\":\"");
+    appendHex(out, static_cast<std::uint64_t>(r.index) + 1, 16);
+    out.append("\",\"name\":\"llm_request\",\"kind\":2,\"startTimeUnixNano\":\"");
+    appendInt(out, start);
+    out.append("\",\"endTimeUnixNano\":\"");
+    appendInt(out, end);
+    out.append("\",\"attributes\":[");
+    bool first = true;
+    appendOtlpAttribute(out, first, "gen_ai.request.id", "stringValue", quoted(r.id));
+    appendOtlpAttribute(out, first, "gen_ai.response.model", "stringValue", quoted(r.model));
+    appendOtlpAttribute(out, first, "gen_ai.usage.prompt_tokens", "intValue", quoted(std::to_string(r.inputTokens)));
+    appendOtlpAttribute(out, first, "gen_ai.usage.completion_tokens", "intValue", quoted(std::to_string(r.outputTokens)));
+    // vLLM's own latencies, in seconds; what a request did not reach is left out, as vLLM does.
+    const Stamp queueStart = isMeasured(r.stamp(Stamp::PreprocessDone)) ? Stamp::PreprocessDone : Stamp::ServerRecv;
+    const std::pair<std::string_view, std::int64_t> latencies[] = {
+        {"gen_ai.latency.time_in_queue", between(r, queueStart, Stamp::Sched)},
+        {"gen_ai.latency.time_to_first_token", between(r, Stamp::ServerRecv, Stamp::FirstToken)},
+        {"gen_ai.latency.time_in_model_prefill", between(r, Stamp::Sched, Stamp::FirstToken)},
+        {"gen_ai.latency.time_in_model_decode", between(r, Stamp::FirstToken, Stamp::LastToken)},
+        {"gen_ai.latency.e2e", isMeasured(end) && isMeasured(start) ? end - start : kNotMeasured},
+    };
+    for (const auto &[key, ns] : latencies) {
+        if (isMeasured(ns))
+            appendOtlpAttribute(out, first, key, "doubleValue", seconds(ns));
+    }
+    out.append("],\"status\":{");
+    if (r.status == Status::Error)
+        out.append("\"code\":2");
+    out.append("}}]}]}]}\n");
+}
+
 void appendRecord(std::string &out, TraceForm form, const SimRequest &request)
 {
     switch (form) {
     case TraceForm::Timestamps: appendTimestampsLine(out, request); return;
     case TraceForm::Durations: appendDurationsLine(out, request); return;
     case TraceForm::Csv: appendCsvRow(out, request); return;
+    case TraceForm::Otlp: appendOtlpLine(out, request); return;
     }
 }
 

@@ -28,9 +28,10 @@ enum class TraceForm {
     Timestamps, ///< JSONL, one object per request with the t_*_ns stamps
     Durations,  ///< JSONL, start_ns and <segment>_ms durations
     Csv,        ///< CSV with a header row; the same names as the timestamps form, no token times
+    Otlp,       ///< OTLP/JSON as the Collector's file exporter writes it: a vLLM `llm_request` span per line
 };
 
-/// "timestamps", "durations" or "csv" to a form; nullopt for anything else.
+/// "timestamps", "durations", "csv" or "otlp" to a form; nullopt for anything else.
 std::optional<TraceForm> traceFormFromName(std::string_view name);
 
 /// Appends one line (with its '\n') in the timestamps form: id, status, model, route, token counts, the
@@ -49,6 +50,12 @@ void appendCsvHeader(std::string &out);
 /// Appends one CSV row (with its '\n'), quoting any field with a comma, quote or line break as RFC 4180
 /// says. An absent stamp is an empty field.
 void appendCsvRow(std::string &out, const SimRequest &request);
+
+/// Appends one line (with its '\n') of OTLP/JSON: `{"resourceSpans":[...]}` holding the request's vLLM-style
+/// `llm_request` SERVER span from server receive to server send, with gen_ai.latency.* in seconds
+/// (time_in_queue, time_to_first_token, time_in_model_prefill, time_in_model_decode, e2e) and
+/// gen_ai.request.id, gen_ai.response.model and token counts; status code 2 for an error request.
+void appendOtlpLine(std::string &out, const SimRequest &request);
 
 /// Appends the request in \a form (for CSV: the row only; write the header once first).
 void appendRecord(std::string &out, TraceForm form, const SimRequest &request);

@@ -5,6 +5,8 @@
 
 #include "importer.h"
 #include "otlp_json_reader.h"
+#include "simulation/server_simulation.h"
+#include "simulation/trace_writers.h"
 #include "store.h"
 #include "test_support.h"
 #include "trace_reader.h"
@@ -86,6 +88,7 @@ private Q_SLOTS:
     void rejections();
     void realFiles_data();
     void realFiles();
+    void agreesWithTheNativeFormOfTheSameRequests();
 
 private:
     Imported importOne(const QString &name, const QByteArray &content)
@@ -351,4 +354,31 @@ void TestOtlpJsonReader::realFiles()
 }
 
 QTEST_GUILESS_MAIN(TestOtlpJsonReader)
+// The simulation written as vLLM spans and as native timestamps: the server-side figures vLLM reports must
+// come out the same through both readers, request by request.
+void TestOtlpJsonReader::agreesWithTheNativeFormOfTheSameRequests()
+{
+    lx::sim::SimConfig config;
+    config.seed = 7;
+    config.requests = 3000;
+    std::string otlp;
+    std::string native;
+    lx::sim::simulate(config, [&](const lx::sim::SimRequest &request) {
+        lx::sim::appendOtlpLine(otlp, request);
+        lx::sim::appendTimestampsLine(native, request);
+    });
+    const Imported fromOtlp = importOne(QStringLiteral("sim-otlp.jsonl"), QByteArray::fromStdString(otlp));
+    const Imported fromNative = importOne(QStringLiteral("sim-native.jsonl"), QByteArray::fromStdString(native));
+    QCOMPARE(fromOtlp.files.front().accepted, qint64(3000));
+    QCOMPARE(QString::fromStdString(fromOtlp.files.front().format), QStringLiteral("otlp-json"));
+    // Ok requests: one refused in preprocess has no first token, so vLLM's attributes (preprocess is
+    // TTFT - queue - prefill) cannot carry its preprocess time, which the native form has.
+    const char *sql = "SELECT source_id, status_name, preprocess_ns, queue_ns, prefill_ns, decode_ns, ttft_ns, tpot_ns, input_tokens,"
+                      " output_tokens, model FROM requests_readable WHERE status = 0 ORDER BY source_id";
+    const QString otlpRows = lxtest::dump(fromOtlp.store->db(), sql);
+    const QString nativeRows = lxtest::dump(fromNative.store->db(), sql);
+    QVERIFY(nativeRows.count(QLatin1Char('\n')) > 2900);
+    QCOMPARE(otlpRows, nativeRows);
+}
+
 #include "tst_otlp_json_reader.moc"
