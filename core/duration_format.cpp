@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "duration_format.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -56,21 +57,31 @@ std::string formatDuration(double ns, DurationUnit unit)
     return buf;
 }
 
-std::string formatTimestamp(std::int64_t ns)
+std::string formatTimestamp(std::int64_t ns, int fractionDigits)
 {
     using namespace std::chrono;
-    const auto total = nanoseconds(ns);
-    const auto days = floor<std::chrono::days>(total);
-    const year_month_day date{sys_days{days}};
-    const auto inDay = total - days;
-    const auto h = duration_cast<hours>(inDay);
-    const auto m = duration_cast<minutes>(inDay - h);
-    const auto s = duration_cast<seconds>(inDay - h - m);
-    const auto us = duration_cast<microseconds>(inDay - h - m - s);
+    // Floor division: a time before the epoch still has its fraction in [0, 1 s).
+    const std::int64_t seconds = ns / 1'000'000'000 - (ns % 1'000'000'000 < 0 ? 1 : 0);
+    std::int64_t fraction = ns - seconds * 1'000'000'000;
+    const sys_seconds t{std::chrono::seconds{seconds}};
+    const auto day = floor<days>(t);
+    const year_month_day date{day};
+    const hh_mm_ss time{t - day};
+    fractionDigits = std::clamp(fractionDigits, 0, 9);
+    for (int d = 9; d > fractionDigits; --d)
+        fraction /= 10;
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02d:%02d:%02d.%06lldZ", static_cast<int>(date.year()),
-                  static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()), static_cast<int>(h.count()),
-                  static_cast<int>(m.count()), static_cast<int>(s.count()), static_cast<long long>(us.count()));
+    if (fractionDigits == 0) {
+        std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02d:%02d:%02dZ", static_cast<int>(date.year()),
+                      static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()),
+                      static_cast<int>(time.hours().count()), static_cast<int>(time.minutes().count()),
+                      static_cast<int>(time.seconds().count()));
+    } else {
+        std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02d:%02d:%02d.%0*lldZ", static_cast<int>(date.year()),
+                      static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()),
+                      static_cast<int>(time.hours().count()), static_cast<int>(time.minutes().count()),
+                      static_cast<int>(time.seconds().count()), fractionDigits, static_cast<long long>(fraction));
+    }
     return buf;
 }
 

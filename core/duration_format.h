@@ -24,8 +24,9 @@ std::string formatDuration(double ns);
 /// formatDuration(), or with DurationUnit::Milliseconds always in ms with three decimals ("2350.000 ms").
 std::string formatDuration(double ns, DurationUnit unit);
 
-/// A timestamp in ns since the epoch as ISO-8601 UTC with microseconds: "2025-01-01T12:00:00.123456Z".
-std::string formatTimestamp(std::int64_t ns);
+/// A timestamp in ns since the epoch as ISO-8601 UTC with `fractionDigits` (0..9) decimals of the second,
+/// truncated: "2025-01-01T12:00:00.123456Z" with 6. Times before 1970 work too.
+std::string formatTimestamp(std::int64_t ns, int fractionDigits = 6);
 
 /// A JSON number with up to `decimals` decimals and no trailing zeros ("12.5", "3"), or "null".
 std::string jsonNumber(std::optional<double> value, int decimals = 6);

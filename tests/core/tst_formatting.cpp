@@ -33,6 +33,27 @@ private slots:
         QCOMPARE(QString::fromStdString(formatDuration(ns)), text);
     }
 
+    void timestamps_data()
+    {
+        QTest::addColumn<qint64>("ns");
+        QTest::addColumn<int>("digits");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("epoch, all nine digits") << qint64(0) << 9 << QStringLiteral("1970-01-01T00:00:00.000000000Z");
+        QTest::newRow("microseconds by default") << qint64(1'735'732'801'292'330'465) << 6 << QStringLiteral("2025-01-01T12:00:01.292330Z");
+        QTest::newRow("every ns kept for export") << qint64(1'735'732'801'292'330'465) << 9 << QStringLiteral("2025-01-01T12:00:01.292330465Z");
+        QTest::newRow("whole seconds") << qint64(1'735'732'801'999'999'999) << 0 << QStringLiteral("2025-01-01T12:00:01Z");
+        // Regression guard: before 1970 the fraction stays in [0, 1 s) (floor, not truncation toward zero).
+        QTest::newRow("1 ns before the epoch") << qint64(-1) << 9 << QStringLiteral("1969-12-31T23:59:59.999999999Z");
+    }
+
+    void timestamps()
+    {
+        QFETCH(qint64, ns);
+        QFETCH(int, digits);
+        QFETCH(QString, text);
+        QCOMPARE(QString::fromStdString(formatTimestamp(ns, digits)), text);
+    }
+
     void jsonNumbers_data()
     {
         QTest::addColumn<double>("value");
