@@ -74,12 +74,6 @@ MetricSummary summarizeSamples(Samples &samples, const std::vector<double> &perc
     return m;
 }
 
-std::int64_t columnOr(sqlite3_stmt *stmt, int column)
-{
-    // NULL reads as 0: only then is the type worth asking for (it costs as much as the value).
-    const std::int64_t v = sqlite3_column_int64(stmt, column);
-    return v == 0 && sqlite3_column_type(stmt, column) == SQLITE_NULL ? kNotMeasured : v;
-}
 
 void readInputs(const Store &store, Report &report)
 {

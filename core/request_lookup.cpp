@@ -10,16 +10,7 @@ namespace lx {
 
 namespace {
 
-std::int64_t valueOr(sqlite3_stmt *stmt, int column)
-{
-    return sqlite3_column_type(stmt, column) == SQLITE_NULL ? kNotMeasured : sqlite3_column_int64(stmt, column);
-}
-
-std::string textOf(sqlite3_stmt *stmt, int column)
-{
-    const auto *text = reinterpret_cast<const char *>(sqlite3_column_text(stmt, column));
-    return text ? std::string(text, static_cast<std::size_t>(sqlite3_column_bytes(stmt, column))) : std::string();
-}
+std::string textOf(sqlite3_stmt *stmt, int column) { return std::string(columnText(stmt, column)); }
 
 } // namespace
 
@@ -47,22 +38,22 @@ bool loadRequestDetail(const Store &store, std::int64_t rowId, RequestDetail &ou
     out.status = sqlite3_column_int(q, 3) == 0 ? Status::Ok : Status::Error;
     out.model = textOf(q, 4);
     out.route = textOf(q, 5);
-    out.inputTokens = valueOr(q, 6);
-    out.outputTokens = valueOr(q, 7);
+    out.inputTokens = columnOr(q, 6);
+    out.outputTokens = columnOr(q, 7);
     for (int i = 0; i < kStampCount; ++i)
-        out.stamps[i] = valueOr(q, 8 + i);
+        out.stamps[i] = columnOr(q, 8 + i);
     RequestMetrics &m = out.metrics;
     for (int s = 0; s < kSegmentCount; ++s)
-        m.segments[s] = valueOr(q, 16 + s);
-    m.e2e = valueOr(q, 23);
+        m.segments[s] = columnOr(q, 16 + s);
+    m.e2e = columnOr(q, 23);
     m.e2eScope = static_cast<E2eScope>(sqlite3_column_int(q, 24));
-    m.ttft = valueOr(q, 25);
-    m.tpot = valueOr(q, 26);
-    m.ttlt = valueOr(q, 27);
+    m.ttft = columnOr(q, 25);
+    m.tpot = columnOr(q, 26);
+    m.ttlt = columnOr(q, 27);
     m.tokenScope = static_cast<E2eScope>(sqlite3_column_int(q, 28));
     m.dominant = sqlite3_column_type(q, 29) == SQLITE_NULL ? -1 : sqlite3_column_int(q, 29);
     m.flags = static_cast<std::uint32_t>(sqlite3_column_int64(q, 30));
-    m.start = valueOr(q, 31);
+    m.start = columnOr(q, 31);
     out.attributesJson = textOf(q, 32);
     if (const void *blob = sqlite3_column_blob(q, 33)) {
         out.tokenTimes.resize(static_cast<std::size_t>(sqlite3_column_bytes(q, 33)) / sizeof(std::int64_t));

@@ -56,19 +56,6 @@ const std::array<RequestColumn, kRequestColumnCount> kAllColumns = [] {
     return all;
 }();
 
-std::int64_t columnOr(sqlite3_stmt *stmt, int column)
-{
-    // NULL reads as 0: only then is the type worth asking for (it costs as much as the value).
-    const std::int64_t v = sqlite3_column_int64(stmt, column);
-    return v == 0 && sqlite3_column_type(stmt, column) == SQLITE_NULL ? kNotMeasured : v;
-}
-
-std::string_view columnText(sqlite3_stmt *stmt, int column)
-{
-    const auto *text = reinterpret_cast<const char *>(sqlite3_column_text(stmt, column));
-    const auto size = static_cast<std::size_t>(sqlite3_column_bytes(stmt, column));
-    return text ? std::string_view(text, size) : std::string_view();
-}
 
 bool cancelled(const std::atomic<bool> *cancel) { return cancel && cancel->load(std::memory_order_relaxed); }
 

@@ -49,4 +49,20 @@ private:
     sqlite3_stmt *m_stmt = nullptr;
 };
 
+/// An integer column, or INT64_MIN ("not measured", kNotMeasured) for NULL. NULL reads as 0, so the type
+/// is asked for only then: it costs as much as the value, and the statistics read millions of cells.
+inline std::int64_t columnOr(sqlite3_stmt *stmt, int column)
+{
+    const std::int64_t v = sqlite3_column_int64(stmt, column);
+    return v == 0 && sqlite3_column_type(stmt, column) == SQLITE_NULL ? INT64_MIN : v;
+}
+
+/// A text column as a view valid until the next step; empty for NULL.
+inline std::string_view columnText(sqlite3_stmt *stmt, int column)
+{
+    const auto *text = reinterpret_cast<const char *>(sqlite3_column_text(stmt, column));
+    const auto size = static_cast<std::size_t>(sqlite3_column_bytes(stmt, column));
+    return text ? std::string_view(text, size) : std::string_view();
+}
+
 } // namespace lx
