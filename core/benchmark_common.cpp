@@ -176,6 +176,8 @@ std::string buildClientRecord(RequestRecord &r, const ClientMeasures &m)
             t += gap;
             r.tokenTimes.push_back(t);
         }
+        if (!isMeasured(m.start))
+            metrics.flags |= kFlagRelativeTime; // token times from the request's start, whose time is unknown
     }
     setClientScope(r);
     return {};

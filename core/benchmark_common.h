@@ -59,7 +59,8 @@ struct ClientMeasures {
 /// Fills and decomposes the record from client measures: the durations form (decode and e2e; e2e minus
 /// decode is unattributed, as nothing says how it splits), then TTFT, TTLT, the token times and the client
 /// scope. Token times are offsets from the start, or from an origin of 0 when there is no start: that keeps
-/// every gap exact without inventing an absolute time. Returns the reason for rejection or empty.
+/// every gap exact without inventing an absolute time; such a record is flagged kFlagRelativeTime. Returns
+/// the reason for rejection or empty.
 std::string buildClientRecord(RequestRecord &record, const ClientMeasures &measures);
 
 /// A reader that reads nothing and returns `Message` as the fatal error: the file then shows as

@@ -299,7 +299,8 @@ class MooncakeReader final : public JsonLinesBase {
         for (auto field : o) {
             const std::string_view key = field.key;
             if (key == "timestamp") {
-                // Milliseconds from the start of the trace: the epoch of our clock is the trace's start.
+                // Milliseconds from the start of the trace, whose date the trace does not say: stored as
+                // ns from an origin of 0 and flagged as relative times (kFlagRelativeTime).
                 if (auto ms = numberOf(field.value))
                     arrival = toNs(*ms, 1e6);
             } else if (key == "input_length") {
@@ -312,7 +313,9 @@ class MooncakeReader final : public JsonLinesBase {
         }
         if (!isMeasured(arrival))
             return "timestamp: expected milliseconds from the start of the trace";
-        return buildArrival(r, arrival);
+        std::string why = buildArrival(r, arrival);
+        r.metrics.flags |= kFlagRelativeTime; // no date: time-based views say "from the trace's start"
+        return why;
     }
 };
 

@@ -69,6 +69,12 @@ enum class Status : int { Ok = 0, Error = 1 };
 enum RequestFlag : std::uint32_t {
     kFlagClockSkew = 1u << 0,      ///< network time came out negative: client and server clocks disagree
     kFlagDurationsForm = 1u << 1,  ///< imported from the durations form (no inner timestamps)
+    /// Times are offsets from an unknown origin (the start of the trace or of the request), not wall-clock
+    /// times since the epoch: time-based views say so instead of showing dates near 1970.
+    kFlagRelativeTime = 1u << 2,
+    /// A client record joined with the server record of the same request (core/request_join.h): its
+    /// network is client e2e minus server e2e.
+    kFlagJoined = 1u << 3,
 };
 
 /// Everything derived from one request's raw fields (see decompose.h). Times in ns or kNotMeasured.

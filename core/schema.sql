@@ -44,7 +44,9 @@ CREATE TABLE IF NOT EXISTS requests (
   ttlt_ns         INTEGER,                      -- t_last_token - t_server_recv
   token_scope     INTEGER NOT NULL,             -- clock of ttft/tpot/ttlt and token times: 1 client, 2 server
   dominant        INTEGER,                      -- segments.id of the largest segment
-  flags           INTEGER NOT NULL,             -- bit 0 clock skew (negative network), bit 1 durations form
+  flags           INTEGER NOT NULL,             -- bit 0 clock skew (negative network), bit 1 durations form,
+                                                -- bit 2 relative times (offsets from an unknown origin, not
+                                                -- since the epoch), bit 3 joined (client + server record)
   model_id        INTEGER,                      -- labels.id of the model
   route_id        INTEGER,                      -- labels.id of the route
   input_tokens    INTEGER,
@@ -89,6 +91,27 @@ CREATE TABLE IF NOT EXISTS rejected (
   excerpt TEXT NOT NULL                         -- at most 200 bytes of the record
 );
 
+-- Client records and server records of the same requests joined into one request (docs/JOIN.md,
+-- core/request_join.h). The joined request keeps the client record's row; the server record's row is
+-- removed from requests, request_details and token_times, and what identifies it is kept here.
+-- (Created on open in stores made before it existed: an addition, so the schema version stays 1.)
+CREATE TABLE IF NOT EXISTS request_joins (
+  request_id         INTEGER PRIMARY KEY,       -- requests.id of the joined request (the client record's row)
+  server_run_id      INTEGER NOT NULL,          -- import_runs.id of the server record's file
+  server_source_id   TEXT NOT NULL,             -- the server record's id (e.g. the span's gen_ai.request.id)
+  server_source_line INTEGER NOT NULL,          -- its line (or record number) in that file
+  server_e2e_ns      INTEGER,                   -- the server record's own e2e
+  server_e2e_scope   INTEGER NOT NULL,          -- its scope: 2 server, 3 engine
+  matched_by         INTEGER NOT NULL           -- 1 request id, 2 request id without vLLM's cmpl-/chatcmpl- prefix, 3 trace id
+);
+
+-- The client and server records the last join left unjoined, rebuilt by every join.
+CREATE TABLE IF NOT EXISTS join_unmatched (
+  request_id INTEGER PRIMARY KEY,               -- requests.id
+  side       INTEGER NOT NULL,                  -- 1 client record, 2 server record
+  reason     INTEGER NOT NULL                   -- 0 no record on the other side, 1 its key is shared by several records
+);
+
 CREATE TABLE IF NOT EXISTS segments (
   id   INTEGER PRIMARY KEY,                     -- the value of requests.dominant
   name TEXT NOT NULL
@@ -111,3 +134,11 @@ CREATE VIEW IF NOT EXISTS requests_readable AS
   FROM requests r JOIN request_details d ON d.request_id = r.id
   LEFT JOIN segments s ON s.id = r.dominant LEFT JOIN labels m ON m.id = r.model_id
   LEFT JOIN labels rt ON rt.id = r.route_id JOIN import_runs i ON i.id = r.run_id;
+
+-- The records the last join left unjoined, with their file and why.
+CREATE VIEW IF NOT EXISTS join_unmatched_readable AS
+  SELECT u.request_id, CASE u.side WHEN 1 THEN 'client' ELSE 'server' END AS side,
+         CASE u.reason WHEN 0 THEN 'no record on the other side' ELSE 'key shared by several records' END AS reason,
+         d.source_id, d.source_line, i.path AS source_path
+  FROM join_unmatched u JOIN request_details d ON d.request_id = u.request_id
+  JOIN requests r ON r.id = u.request_id JOIN import_runs i ON i.id = r.run_id;

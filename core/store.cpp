@@ -127,7 +127,7 @@ bool Store::initialize(std::string *error)
                      + std::to_string(kSchemaVersion);
             return false;
         }
-        return true;
+        return addMissingTables(error);
     }
     // No meta table: a new file, or some other SQLite database.
     Statement tables(m_db, "SELECT count(*) FROM sqlite_master");
@@ -151,6 +151,23 @@ bool Store::initialize(std::string *error)
     return true;
 }
 
+bool Store::addMissingTables(std::string *error)
+{
+    // Tables added to version 1 later (request_joins, join_unmatched) are created in a store made before
+    // them. Every statement of the schema is idempotent; it runs only when one is missing, so that opening
+    // a current store never waits for a write lock held by an import.
+    Statement check(m_db, "SELECT count(*) FROM sqlite_master WHERE name IN ('request_joins', 'join_unmatched_readable')");
+    if (check.step() == SQLITE_ROW && sqlite3_column_int(check.get(), 0) == 2)
+        return true;
+    std::string why;
+    if (!exec("BEGIN", &why) || !exec(kSchemaSql, &why) || !exec("COMMIT", &why)) {
+        exec("ROLLBACK");
+        *error = "cannot add the join tables to the store: " + why;
+        return false;
+    }
+    return true;
+}
+
 bool Store::saveAs(const std::string &path, std::string *error)
 {
     // VACUUM INTO writes a compact, consistent copy in one pass; the path is bound, never spliced into SQL.
@@ -165,9 +182,12 @@ bool Store::saveAs(const std::string &path, std::string *error)
 
 bool Store::ensureIndexes(std::string *error)
 {
-    return exec("CREATE INDEX IF NOT EXISTS request_details_by_id_hash ON request_details(id_hash);"
-                "CREATE INDEX IF NOT EXISTS requests_by_start ON requests(start_ns);",
-                error);
+    return ensureIdIndex(error) && exec("CREATE INDEX IF NOT EXISTS requests_by_start ON requests(start_ns);", error);
+}
+
+bool Store::ensureIdIndex(std::string *error)
+{
+    return exec("CREATE INDEX IF NOT EXISTS request_details_by_id_hash ON request_details(id_hash);", error);
 }
 
 } // namespace lx

@@ -47,11 +47,14 @@ public:
 
     /// Creates the look-up indexes; done after bulk loads, since maintaining them row by row costs more.
     bool ensureIndexes(std::string *error = nullptr);
+    /// Only the index by id hash (request_details_by_id_hash): what look-ups and joins by request id need.
+    bool ensureIdIndex(std::string *error = nullptr);
 
 private:
     Store() = default;
     static std::unique_ptr<Store> openPath(const std::string &path, bool temporary, bool create, std::string *error);
     bool initialize(std::string *error);
+    bool addMissingTables(std::string *error);
 
     sqlite3 *m_db = nullptr;
     std::string m_path;

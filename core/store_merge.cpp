@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "store_merge.h"
 
+#include "request_join.h"
 #include "sqlite_util.h"
 #include "store.h"
 
@@ -60,11 +61,17 @@ bool mergeStore(Store &into, const std::string &path, std::string *error)
         "INSERT INTO main.token_times SELECT request_id + " + rowOffset + ", times FROM source.token_times;"
         "INSERT INTO main.rejected (run_id, line, reason, excerpt) SELECT run_id + " + runOffset + ", line, reason, excerpt"
         " FROM source.rejected ORDER BY id;"
+        "INSERT INTO main.request_joins SELECT request_id + " + rowOffset + ", server_run_id + " + runOffset + ","
+        " server_source_id, server_source_line, server_e2e_ns, server_e2e_scope, matched_by FROM source.request_joins;"
         "COMMIT;";
-    const bool ok = into.exec(sql.c_str(), error);
+    bool ok = into.exec(sql.c_str(), error);
     if (!ok)
         into.exec("ROLLBACK");
     into.exec("DETACH DATABASE source");
+    // The unmatched lists of the stores are made anew: a client record of one may meet its server record in
+    // the other, as when their files are imported together.
+    if (ok)
+        ok = joinClientServer(into, nullptr, error);
     return ok;
 }
 

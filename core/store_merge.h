@@ -11,8 +11,9 @@ namespace lx {
 
 class Store;
 
-/// Copies every import run, request, token-time row and rejection of the store at `path` into `into`,
-/// renumbering their ids. False and the reason when `path` is not a readable investigation.
+/// Copies every import run, request, token-time row, rejection and join of the store at `path` into `into`,
+/// renumbering their ids, then joins client and server records anew (request_join.h). False and the reason
+/// when `path` is not a readable investigation.
 bool mergeStore(Store &into, const std::string &path, std::string *error);
 
 /// True when the file starts with SQLite's header ("SQLite format 3").

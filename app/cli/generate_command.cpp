@@ -24,7 +24,9 @@ constexpr std::string_view kUsage =
     "  -o, --output FILE          where to write; - for standard output (required)\n"
     "  --requests N               number of requests (default 2000)\n"
     "  --seed S                   random seed, an unsigned 64-bit integer (default 42)\n"
-    "  --form F                   timestamps (JSONL, default), durations (JSONL), csv or otlp (OTLP/JSON lines)\n"
+    "  --form F                   timestamps (JSONL, default), durations (JSONL), csv, otlp (OTLP/JSON lines,\n"
+    "                             the server's spans) or client (what the client saw, as AIPerf's\n"
+    "                             profile_export.jsonl): otlp and client of one seed join into the requests\n"
     "  --token-times-every K      give every K-th request its token times (default 0: none; not in csv)\n"
     "  --start-rate R             offered load at the start, requests/s (default 1)\n"
     "  --end-rate R               offered load at the end, requests/s (default 18)\n"
@@ -112,7 +114,7 @@ std::string parse(const std::vector<std::string> &args, Options &options)
             const auto v = value();
             const auto form = v ? lx::sim::traceFormFromName(*v) : std::nullopt;
             if (!form)
-                return bad("timestamps, durations, csv or otlp");
+                return bad("timestamps, durations, csv, otlp or client");
             options.form = *form;
         } else if (arg == "--token-times-every" || arg == "--slots") {
             const auto v = value();
@@ -146,6 +148,7 @@ std::string_view formName(lx::sim::TraceForm form)
     case lx::sim::TraceForm::Durations: return "durations";
     case lx::sim::TraceForm::Csv: return "csv";
     case lx::sim::TraceForm::Otlp: return "otlp";
+    case lx::sim::TraceForm::Client: return "client";
     }
     return "?";
 }

@@ -143,6 +143,8 @@ std::optional<TraceForm> traceFormFromName(std::string_view name)
         return TraceForm::Otlp;
     if (name == "csv")
         return TraceForm::Csv;
+    if (name == "client")
+        return TraceForm::Client;
     return std::nullopt;
 }
 
@@ -302,6 +304,53 @@ void appendOtlpLine(std::string &out, const SimRequest &r)
     out.append("}}]}]}]}\n");
 }
 
+namespace {
+
+/// An AIPerf metric {"value": v, "unit": u}, after a comma.
+void appendAiperfMetric(std::string &out, bool &first, std::string_view key, std::int64_t value, std::string_view unit)
+{
+    if (!isMeasured(value))
+        return;
+    out.append(first ? "\"" : ",\"");
+    first = false;
+    out.append(key);
+    out.append("\":{\"value\":");
+    appendInt(out, value);
+    out.append(",\"unit\":\"");
+    out.append(unit);
+    out.append("\"}");
+}
+
+} // namespace
+
+void appendClientLine(std::string &out, const SimRequest &r)
+{
+    const std::int64_t send = r.stamp(Stamp::ClientSend);
+    const std::int64_t delay = between(r, Stamp::ServerSend, Stamp::ClientRecv);
+    const std::int64_t firstToken = r.stamp(Stamp::FirstToken);
+    out.append("{\"metadata\":{\"x_request_id\":");
+    appendJsonString(out, r.id);
+    appendIntMember(out, "timestamp_ns", send);
+    out.append(",\"credit_phase\":\"profiling\"},\"metrics\":{");
+    bool first = true;
+    appendAiperfMetric(out, first, "input_sequence_length", r.inputTokens, "tokens");
+    appendAiperfMetric(out, first, "output_sequence_length", r.outputTokens, "tokens");
+    appendAiperfMetric(out, first, "ttft", isMeasured(firstToken) && isMeasured(delay) ? firstToken - send + delay : kNotMeasured, "ns");
+    appendAiperfMetric(out, first, "request_latency", between(r, Stamp::ClientSend, Stamp::ClientRecv), "ns");
+    if (r.tokenTimes.size() > 1) {
+        out.append(first ? "" : ",");
+        out.append("\"inter_chunk_latency\":{\"value\":[");
+        for (std::size_t i = 1; i < r.tokenTimes.size(); ++i) {
+            if (i > 1)
+                out += ',';
+            appendInt(out, r.tokenTimes[i] - r.tokenTimes[i - 1]);
+        }
+        out.append("],\"unit\":\"ns\"}");
+    }
+    out.append(r.status == Status::Ok ? "},\"error\":null}\n"
+                                      : "},\"error\":{\"code\":500,\"type\":\"InternalServerError\",\"message\":\"simulated failure\"}}\n");
+}
+
 void appendRecord(std::string &out, TraceForm form, const SimRequest &request)
 {
     switch (form) {
@@ -309,6 +358,7 @@ void appendRecord(std::string &out, TraceForm form, const SimRequest &request)
     case TraceForm::Durations: appendDurationsLine(out, request); return;
     case TraceForm::Csv: appendCsvRow(out, request); return;
     case TraceForm::Otlp: appendOtlpLine(out, request); return;
+    case TraceForm::Client: appendClientLine(out, request); return;
     }
 }
 

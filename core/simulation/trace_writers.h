@@ -29,9 +29,10 @@ enum class TraceForm {
     Durations,  ///< JSONL, start_ns and <segment>_ms durations
     Csv,        ///< CSV with a header row; the same names as the timestamps form, no token times
     Otlp,       ///< OTLP/JSON as the Collector's file exporter writes it: a vLLM `llm_request` span per line
+    Client,     ///< what a benchmark client saw, as AIPerf's profile_export.jsonl: ids match the Otlp form's
 };
 
-/// "timestamps", "durations", "csv" or "otlp" to a form; nullopt for anything else.
+/// "timestamps", "durations", "csv", "otlp" or "client" to a form; nullopt for anything else.
 std::optional<TraceForm> traceFormFromName(std::string_view name);
 
 /// Appends one line (with its '\n') in the timestamps form: id, status, model, route, token counts, the
@@ -56,6 +57,15 @@ void appendCsvRow(std::string &out, const SimRequest &request);
 /// (time_in_queue, time_to_first_token, time_in_model_prefill, time_in_model_decode, e2e) and
 /// gen_ai.request.id, gen_ai.response.model and token counts; status code 2 for an error request.
 void appendOtlpLine(std::string &out, const SimRequest &request);
+
+/// Appends one line (with its '\n') of what a benchmark client observed, as AIPerf writes profile_export.jsonl:
+/// metadata.x_request_id (the request id, which the Otlp form's gen_ai.request.id carries too: the two
+/// forms join), metadata.timestamp_ns (client send, client clock) and, in ns, request_latency (client
+/// receive - client send), ttft and inter_chunk_latency (the token gaps, when the request has token times).
+/// The client sees each chunk one network delay after the server made it; the delay is taken to be that of
+/// the complete response (client receive - server send), so client TTFT = first token - client send + it.
+/// An error request carries AIPerf's `error` object.
+void appendClientLine(std::string &out, const SimRequest &request);
 
 /// Appends the request in \a form (for CSV: the row only; write the header once first).
 void appendRecord(std::string &out, TraceForm form, const SimRequest &request);
