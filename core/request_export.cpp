@@ -22,7 +22,7 @@ bool fail(std::string *error, std::string message)
 
 } // namespace
 
-std::string exportCell(const RequestRow &row, RequestColumn column)
+std::string exportCell(const TableRow &row, RequestColumn column)
 {
     if (!row.measured(column))
         return {};
@@ -76,7 +76,7 @@ void appendCell(std::string &out, std::string_view cell, TextFormat format)
     out += '"';
 }
 
-void appendLine(std::string &out, std::span<const RequestColumn> columns, TextFormat format, const RequestRow *row)
+void appendLine(std::string &out, std::span<const RequestColumn> columns, TextFormat format, const TableRow *row)
 {
     for (std::size_t i = 0; i < columns.size(); ++i) {
         if (i)
@@ -88,13 +88,13 @@ void appendLine(std::string &out, std::span<const RequestColumn> columns, TextFo
 
 } // namespace
 
-std::string formatRowsText(std::span<const RequestRow> rows, std::span<const RequestColumn> columns, TextFormat format,
+std::string formatRowsText(std::span<const TableRow> rows, std::span<const RequestColumn> columns, TextFormat format,
                            bool header)
 {
     std::string out;
     if (header)
         appendLine(out, columns, format, nullptr);
-    for (const RequestRow &row : rows)
+    for (const TableRow &row : rows)
         appendLine(out, columns, format, &row);
     return out;
 }
@@ -119,7 +119,7 @@ bool writeCsv(std::ostream &out, sqlite3 *db, const RequestOrder &order, std::sp
         if (!fetcher.error().empty()) // blank cells would read as "not measured"
             return fail(error, fetcher.error());
         text.clear();
-        for (const RequestRow &row : rows)
+        for (const TableRow &row : rows)
             appendLine(text, columns, TextFormat::Csv, &row);
     }
     if (progress)

@@ -2,6 +2,7 @@
 #include "request_table.h"
 
 #include "huge_page_allocator.h"
+#include "radix_sort.h"
 #include "sqlite_util.h"
 #include "store.h"
 
@@ -92,34 +93,6 @@ auto rawArray(std::size_t n)
     n = std::max<std::size_t>(n, 1);
     const auto release = [n](T *p) { HugePageAllocator<T>().deallocate(p, n); };
     return std::unique_ptr<T[], decltype(release)>(HugePageAllocator<T>().allocate(n), release);
-}
-
-/// LSD radix sort of `n` items by a 64-bit key, stable, one byte per pass; returns where the sorted items
-/// are (`items` or `scratch`). Bytes every key shares (the high bytes of timestamps and durations, all but
-/// the low byte of an enum) are found in the one histogram pass and skipped: 2-5 passes in practice.
-template<class Item, class KeyOf>
-Item *radixSort(Item *items, Item *scratch, std::size_t n, KeyOf keyOf)
-{
-    if (n < 2)
-        return items;
-    std::array<std::array<std::size_t, 256>, 8> counts{};
-    for (std::size_t i = 0; i < n; ++i) {
-        const std::uint64_t key = keyOf(items[i]);
-        for (int b = 0; b < 8; ++b)
-            ++counts[b][(key >> (8 * b)) & 0xff];
-    }
-    const std::uint64_t firstKey = keyOf(items[0]);
-    for (int b = 0; b < 8; ++b) {
-        if (counts[b][(firstKey >> (8 * b)) & 0xff] == n)
-            continue;
-        std::size_t offset = 0;
-        for (std::size_t &count : counts[b])
-            offset += std::exchange(count, offset);
-        for (std::size_t i = 0; i < n; ++i)
-            scratch[counts[b][(keyOf(items[i]) >> (8 * b)) & 0xff]++] = items[i];
-        std::swap(items, scratch);
-    }
-    return items;
 }
 
 struct Entry {
@@ -364,7 +337,7 @@ std::vector<std::ptrdiff_t> RequestOrder::rowsOf(std::span<const std::int64_t> i
     return rows;
 }
 
-const std::string &RequestRow::text(RequestColumn c) const
+const std::string &TableRow::text(RequestColumn c) const
 {
     static const std::string none;
     return c == C::SourceId ? sourceId : c == C::Model ? model : c == C::Route ? route : none;
@@ -404,7 +377,7 @@ struct RowFetcher::Statements {
 RowFetcher::RowFetcher(sqlite3 *db) : m_statements(std::make_unique<Statements>(db)) {}
 RowFetcher::~RowFetcher() = default;
 
-std::vector<RequestRow> RowFetcher::fetch(std::span<const std::int64_t> ids)
+std::vector<TableRow> RowFetcher::fetch(std::span<const std::int64_t> ids)
 {
     // A prepared point look-up per id, in one read transaction: outside one, every statement takes and
     // drops the file lock and revalidates the page cache, 14 µs a row (256 random rows of a million:
@@ -412,12 +385,12 @@ std::vector<RequestRow> RowFetcher::fetch(std::span<const std::int64_t> ids)
     // per batch size and putting the rows back in order; both are far below a frame.
     const bool ownTransaction = sqlite3_get_autocommit(m_statements->db) && m_statements->begin.step() == SQLITE_DONE;
     m_statements->begin.reset();
-    std::vector<RequestRow> rows(ids.size());
+    std::vector<TableRow> rows(ids.size());
     Statement &stmt = m_statements->byId;
     sqlite3_stmt *q = stmt.get();
     m_error = m_statements->prepareError;
     for (std::size_t i = 0; i < ids.size(); ++i) {
-        RequestRow &row = rows[i];
+        TableRow &row = rows[i];
         row.id = ids[i];
         row.values.fill(kNotMeasured);
         if (!m_error.empty())
@@ -443,7 +416,7 @@ std::vector<RequestRow> RowFetcher::fetch(std::span<const std::int64_t> ids)
     return rows;
 }
 
-std::vector<RequestRow> fetchRows(sqlite3 *db, std::span<const std::int64_t> ids) { return RowFetcher(db).fetch(ids); }
+std::vector<TableRow> fetchRows(sqlite3 *db, std::span<const std::int64_t> ids) { return RowFetcher(db).fetch(ids); }
 
 std::shared_ptr<sqlite3> openReadConnection(const Store &store)
 {

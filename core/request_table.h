@@ -134,7 +134,7 @@ private:
 };
 
 /// Everything one table row shows.
-struct RequestRow {
+struct TableRow {
     std::int64_t id = 0;   ///< requests.id
     std::string sourceId;  ///< the id in the source file
     std::string model;     ///< empty when absent
@@ -160,7 +160,7 @@ public:
     /// One row per id, in the order given; an id not in the store gives a row with only its id and every
     /// value not measured. When SQLite fails (busy while an import commits, I/O), error() says why and the
     /// rows from the failure on are as empty as missing ones: not to be shown as "not measured".
-    std::vector<RequestRow> fetch(std::span<const std::int64_t> ids);
+    std::vector<TableRow> fetch(std::span<const std::int64_t> ids);
     /// Why the last fetch() failed; empty when it succeeded.
     const std::string &error() const { return m_error; }
 
@@ -171,7 +171,7 @@ private:
 };
 
 /// The rows of those ids in the order given (RowFetcher::fetch with a statement prepared for this call).
-std::vector<RequestRow> fetchRows(sqlite3 *db, std::span<const std::int64_t> ids);
+std::vector<TableRow> fetchRows(sqlite3 *db, std::span<const std::int64_t> ids);
 
 /// A connection of its own to the store's file for a scan on a worker thread (Store::openReader()), closed
 /// when the last copy goes. Null when the store has no file of its own.
@@ -186,10 +186,10 @@ enum class TextFormat {
 /// A cell as exported: durations in ms with 6 decimals, the start as ISO-8601 UTC with all 9 decimals
 /// ("2025-01-01T12:00:01.404913922Z": exact and readable, where a 19-digit ns number loses its last digits
 /// in a spreadsheet's doubles), names of enum values, text as is; empty when not measured (never 0).
-std::string exportCell(const RequestRow &row, RequestColumn column);
+std::string exportCell(const TableRow &row, RequestColumn column);
 
 /// The rows as CSV or TSV text with a header row of ColumnInfo::csvHeader: what "copy" puts on the clipboard.
-std::string formatRowsText(std::span<const RequestRow> rows, std::span<const RequestColumn> columns, TextFormat format,
+std::string formatRowsText(std::span<const TableRow> rows, std::span<const RequestColumn> columns, TextFormat format,
                            bool header = true);
 
 /// Progress of an export in rows; returning false cancels (a Qt-free callback, as the importer's).

@@ -87,7 +87,7 @@ QVariant RequestsModel::data(const QModelIndex &index, int role) const
                                                             : Qt::Alignment(Qt::AlignLeft | Qt::AlignVCenter));
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole && role != SortRole)
         return {};
-    const lx::RequestRow *row = rowAt(index.row());
+    const lx::TableRow *row = rowAt(index.row());
     if (!row)
         return {};
     const bool measured = row->measured(column) && !(info.kind == lx::ColumnKind::Text && row->text(column).empty());
@@ -126,7 +126,7 @@ QVariant RequestsModel::data(const QModelIndex &index, int role) const
     return {};
 }
 
-const lx::RequestRow *RequestsModel::rowAt(int row) const
+const lx::TableRow *RequestsModel::rowAt(int row) const
 {
     if (row < 0 || static_cast<std::size_t>(row) >= m_order->size())
         return nullptr;

@@ -85,7 +85,7 @@ private:
     struct Page {
         int index = -1;
         std::uint64_t lastUse = 0;
-        std::vector<lx::RequestRow> rows;
+        std::vector<lx::TableRow> rows;
     };
     struct Built {
         std::shared_ptr<const lx::RequestOrder> order;
@@ -95,7 +95,7 @@ private:
     void startBuild(bool reset);
     void land(int job, const Built &built);
     void setBusy(bool busy);
-    const lx::RequestRow *rowAt(int row) const;
+    const lx::TableRow *rowAt(int row) const;
 
     const lx::Store &m_store;
     std::unique_ptr<lx::RowFetcher> m_fetcher; ///< on the store's connection: the UI thread's

@@ -45,7 +45,7 @@ QByteArray fiveRequests()
 QString sourceIds(sqlite3 *db, const RequestOrder &order)
 {
     QStringList out;
-    for (const RequestRow &row : fetchRows(db, order.ids()))
+    for (const TableRow &row : fetchRows(db, order.ids()))
         out << QString::fromStdString(row.sourceId);
     return out.join(QLatin1Char(','));
 }
@@ -219,7 +219,7 @@ private slots:
                                       " input_tokens, output_tokens, dominant_name, scope_name, coalesce(model, ''),"
                                       " coalesce(route, '') FROM requests_readable WHERE id = ?");
         for (std::size_t i = 0; i < rows.size(); ++i) {
-            const RequestRow &row = rows[i];
+            const TableRow &row = rows[i];
             QCOMPARE(row.id, ids[i]);
             stmt.bindInt(1, ids[i]);
             if (stmt.step() != SQLITE_ROW) { // not in the store: only its id
@@ -303,7 +303,7 @@ private slots:
         QFETCH(QString, column);
         QFETCH(qint64, value);
         QFETCH(QString, expected);
-        RequestRow row;
+        TableRow row;
         row.values.fill(kNotMeasured);
         const RequestColumn c = *columnFromName(column.toStdString());
         row.values[std::size_t(c)] = value;
@@ -322,7 +322,7 @@ private slots:
     {
         QFETCH(bool, csv);
         QFETCH(QString, expected);
-        RequestRow row;
+        TableRow row;
         row.values.fill(kNotMeasured);
         row.sourceId = "r";
         row.values[0] = 1;
