@@ -9,6 +9,7 @@ packages=(
   libsqlite3-dev                     # the investigation store
   libzstd-dev zstd                   # compressed traces (the zstd tool makes test fixtures)
   libsimdjson-dev                    # the JSON readers
+  libprotobuf-dev                    # OTLP/protobuf traces (the wire-format reader of the lite runtime)
   fonts-dejavu-core                  # text in offscreen renders (GUI tests, --screenshot)
 )
 

@@ -5,6 +5,9 @@
 #include "id_set.h"
 #include "input_file.h"
 #include "line_reader.h"
+#include "request_join.h"
+#include "otlp_requests.h"
+#include "span_mapping.h"
 #include "sqlite_util.h"
 #include "store.h"
 #include "store_writer.h"
@@ -161,8 +164,9 @@ void finishRun(Store &store, const FileImport &result)
 
 class FileImporter {
 public:
-    FileImporter(Store &store, const ImportOptions &options, const ImportProgress &before)
-        : m_store(store), m_options(options), m_before(before)
+    FileImporter(Store &store, const ImportOptions &options, const ImportProgress &before,
+                 std::shared_ptr<const SpanMappings> mappings)
+        : m_store(store), m_options(options), m_before(before), m_mappings(std::move(mappings))
     {
     }
 
@@ -224,7 +228,10 @@ private:
         // About 400 bytes a record (5x less compressed): sizing the id set up front spares its rehashing.
         sink.watchLines(lines);
         sink.expectRecords(input->compressed() ? input->fileSize() / 80 : input->fileSize() / 400);
-        const std::string fatal = format->create()->read(lines, sink);
+        std::unique_ptr<TraceReader> reader = format->create();
+        if (auto *spanReader = dynamic_cast<OtlpSpanReader *>(reader.get()))
+            spanReader->setSpanMappings(m_mappings);
+        const std::string fatal = reader->read(lines, sink);
         sink.flush();
         queue.close();
         writerThread.join();
@@ -264,6 +271,7 @@ private:
     Store &m_store;
     const ImportOptions &m_options;
     ImportProgress m_before; ///< the progress when this file started
+    std::shared_ptr<const SpanMappings> m_mappings;
 };
 
 } // namespace
@@ -291,8 +299,18 @@ std::vector<FileImport> importFiles(Store &store, const std::vector<std::string>
         progress.bytesTotal += ec ? 0 : size;
     }
     std::vector<FileImport> results;
+    std::string mappingError;
+    const std::shared_ptr<const SpanMappings> mappings = loadSpanMappings(options.spanMapping, &mappingError);
     bool cancelled = false;
     for (const std::string &path : paths) {
+        if (!mappings) {
+            FileImport refused;
+            refused.path = path;
+            refused.outcome = FileImport::Outcome::Unreadable;
+            refused.message = mappingError;
+            results.push_back(std::move(refused));
+            continue;
+        }
         if (cancelled) {
             FileImport skipped;
             skipped.path = path;
@@ -301,7 +319,7 @@ std::vector<FileImport> importFiles(Store &store, const std::vector<std::string>
             results.push_back(std::move(skipped));
             continue;
         }
-        FileImporter importer(store, options, progress);
+        FileImporter importer(store, options, progress, mappings);
         results.push_back(importer.run(path));
         progress.bytesDone += results.back().bytes;
         progress.records += results.back().accepted + results.back().rejected;
@@ -309,7 +327,13 @@ std::vector<FileImport> importFiles(Store &store, const std::vector<std::string>
         cancelled = results.back().outcome == FileImport::Outcome::Cancelled;
     }
     // No index is built here: look-ups by id or time call Store::ensureIndexes() when they first need one,
-    // so that an import is not made to wait for an index that a report never uses.
+    // so that an import is not made to wait for an index that a report never uses. The join builds the
+    // index by id only when there are client and server records to join.
+    if (options.joinClientServer && !cancelled && !results.empty()) {
+        std::string why;
+        if (!joinClientServer(store, nullptr, &why))
+            results.back().message += (results.back().message.empty() ? "" : "; ") + why;
+    }
     if (options.progress) {
         progress.bytesDone = progress.bytesTotal;
         options.progress(progress);

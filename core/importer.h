@@ -61,9 +61,17 @@ struct ImportOptions {
     ProgressCallback progress;
     std::size_t batchSize = 4096;        ///< records handed from the parser to the writer at a time
     std::size_t rejectionSamples = 5;    ///< reasons kept in FileImport::firstRejections
+    /// After the files, join client records with the server records of the same requests (request_join.h),
+    /// so that a benchmark and a trace dump opened together form joined requests.
+    bool joinClientServer = true;
+    /// How OTLP spans become requests (docs/OTLP.md "Mapping files"): empty or "auto" (vllm, then sglang,
+    /// then tgi), a preset name (vllm, sglang, tgi, http-gateway) or the path of a mapping file. One that
+    /// cannot be loaded makes every file unreadable with the reason; check it first with loadSpanMappings().
+    std::string spanMapping;
 };
 
-/// Imports the files in order into the store, then builds its indexes.
+/// Imports the files in order into the store, then joins client and server records unless the import
+/// was cancelled (ImportOptions::joinClientServer); a failed join is said in the last file's message.
 std::vector<FileImport> importFiles(Store &store, const std::vector<std::string> &paths, const ImportOptions &options = {});
 
 std::string_view outcomeName(FileImport::Outcome outcome);

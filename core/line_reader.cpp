@@ -57,6 +57,15 @@ std::size_t LineReader::capacityAfter(const char *lineStart) const
     return static_cast<std::size_t>(m_buffer.get() + m_capacity + kLinePadding - lineStart);
 }
 
+std::string_view LineReader::nextBytes()
+{
+    if (m_begin == m_end && !fill())
+        return {};
+    const std::string_view chunk(m_buffer.get() + m_begin, m_end - m_begin);
+    m_begin = m_end;
+    return chunk;
+}
+
 bool LineReader::next(std::string_view &line, std::int64_t &lineNumber)
 {
     if (!m_started) {

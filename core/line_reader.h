@@ -24,6 +24,11 @@ public:
     /// A UTF-8 byte-order mark at the start of the file is skipped.
     bool next(std::string_view &line, std::int64_t &lineNumber);
 
+    /// The next bytes of the input as they are, without splitting lines: what is buffered, else the next
+    /// read; empty at the end. Valid until the next call. For binary formats (OTLP/protobuf), which do not
+    /// call next().
+    std::string_view nextBytes();
+
     /// True when the last line returned had no line end (the file ended without a newline).
     bool lastLineUnterminated() const { return m_unterminated; }
     /// The first bytes of the input (up to 4 KiB), without consuming them: what format sniffing looks at.

@@ -85,19 +85,13 @@ bool readDouble(dom::element element, double &out)
     return r.ec == std::errc() && r.ptr == text.data() + text.size();
 }
 
-/// The AnyValue of an attribute: the parts of it that the mapping reads.
-struct Value {
-    std::string_view text;
-    std::optional<double> number;
-    std::optional<std::int64_t> integer;
-};
-
-Value readValue(dom::element any)
+AttributeValue readValue(dom::element any)
 {
-    Value v;
+    AttributeValue v;
     dom::element inner;
-    if (!any["stringValue"].get(inner) && inner.get_string().get(v.text))
-        v.text = {}; // not a string after all: treated as absent
+    std::string_view text;
+    if (!any["stringValue"].get(inner) && !inner.get_string().get(text))
+        v.text.assign(text); // not a string after all: treated as absent
     if (!any["intValue"].get(inner)) {
         std::int64_t i = 0;
         if (readInt64(inner, i)) {
@@ -116,21 +110,6 @@ Value readValue(dom::element any)
     return v;
 }
 
-std::optional<Latency> latencyKey(std::string_view key)
-{
-    if (key == "gen_ai.latency.time_in_queue")
-        return TimeInQueue;
-    if (key == "gen_ai.latency.time_to_first_token")
-        return TimeToFirstToken;
-    if (key == "gen_ai.latency.e2e")
-        return E2e;
-    if (key == "gen_ai.latency.time_in_model_prefill")
-        return TimeInModelPrefill;
-    if (key == "gen_ai.latency.time_in_model_decode")
-        return TimeInModelDecode;
-    return std::nullopt;
-}
-
 std::string readAttributes(dom::element span, Span &out)
 {
     dom::array attributes;
@@ -141,49 +120,29 @@ std::string readAttributes(dom::element span, Span &out)
         dom::element any;
         if (kv["key"].get_string().get(key) || kv["value"].get(any))
             continue;
-        if (key.starts_with("gen_ai.latency."))
-            out.llm = true;
-        const Value v = readValue(any);
-        if (const auto which = latencyKey(key)) {
-            if (!v.number)
-                return std::string(key) + " is not a number";
-            out.latency[*which] = *v.number;
-        } else if (key == "gen_ai.request.id") {
-            if (!v.text.empty())
-                out.requestId.assign(v.text);
-            else if (v.integer)
-                out.requestId = std::to_string(*v.integer);
-        } else if (key == "gen_ai.response.model") {
-            out.responseModel.assign(v.text);
-        } else if (key == "gen_ai.request.model") {
-            out.requestModel.assign(v.text);
-        } else if (key == "gen_ai.usage.prompt_tokens" || key == "gen_ai.usage.input_tokens") {
-            if (!v.integer)
-                return std::string(key) + " is not an integer";
-            out.inputTokens = *v.integer;
-        } else if (key == "gen_ai.usage.completion_tokens" || key == "gen_ai.usage.output_tokens") {
-            if (!v.integer)
-                return std::string(key) + " is not an integer";
-            out.outputTokens = *v.integer;
-        }
+        if (std::string why = applyAttribute(key, readValue(any), out); !why.empty())
+            return why;
     }
     return {};
 }
 
-bool validKind(dom::element kind)
+/// The SpanKind as its number 0-5, or -1 when it is neither such a number nor a SPAN_KIND_* name.
+int readKind(dom::element kind)
 {
     std::int64_t number = 0;
     if (!kind.get_int64().get(number))
-        return number >= 0 && number <= 5;
+        return number >= 0 && number <= 5 ? static_cast<int>(number) : -1;
     std::string_view name;
     if (kind.get_string().get(name))
-        return false;
+        return -1;
+    int i = 0;
     for (std::string_view known : {"SPAN_KIND_UNSPECIFIED", "SPAN_KIND_INTERNAL", "SPAN_KIND_SERVER", "SPAN_KIND_CLIENT",
                                    "SPAN_KIND_PRODUCER", "SPAN_KIND_CONSUMER"}) {
         if (name == known)
-            return true;
+            return i;
+        ++i;
     }
-    return false;
+    return -1;
 }
 
 /// Reads an id field; empty result when absent. Returns an error when present but invalid.
@@ -247,7 +206,7 @@ std::string serviceName(dom::element resourceSpans)
         dom::element any;
         if (kv["key"].get_string().get(key) || key != "service.name" || kv["value"].get(any))
             continue;
-        return std::string(readValue(any).text);
+        return readValue(any).text;
     }
     return {};
 }
@@ -264,12 +223,7 @@ std::string parseSpan(dom::element element, std::string_view service, Span &out)
         out.name.assign(name);
     std::string why = readId(element, "spanId", 8, out.spanId);
     // The reason names the span by what is known of it, so that a user can find it in the file.
-    const auto named = [&](const std::string &reason) {
-        std::string label = "span \"" + out.name + "\"";
-        if (!out.spanId.empty())
-            label += " (span id " + out.spanId + ")";
-        return label + ": " + reason;
-    };
+    const auto named = [&](const std::string &reason) { return spanReason(out, reason); };
     if (!why.empty())
         return named(why);
     if (out.spanId.empty())
@@ -281,7 +235,7 @@ std::string parseSpan(dom::element element, std::string_view service, Span &out)
     if (why = readId(element, "parentSpanId", 8, out.parentId); !why.empty())
         return named(why);
     dom::element e;
-    if (!object["kind"].get(e) && !validKind(e))
+    if (!object["kind"].get(e) && (out.kind = readKind(e)) < 0)
         return named("invalid kind " + simdjson::minify(e).substr(0, 48));
     // Proto3 leaves a zero time unset, so "0" is as missing as an absent field.
     if (object["startTimeUnixNano"].get(e) || !readInt64(e, out.startNs) || out.startNs <= 0)
@@ -297,8 +251,6 @@ std::string parseSpan(dom::element element, std::string_view service, Span &out)
     }
     if (why = readAttributes(element, out); !why.empty())
         return named(why);
-    if (out.name == "llm_request")
-        out.llm = true;
     return {};
 }
 

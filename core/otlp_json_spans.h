@@ -3,38 +3,18 @@
 
 #include <simdjson.h>
 
-#include <array>
+#include "otlp_span.h"
+
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
 
 /// \file otlp_json_spans.h
-/// One OTLP/JSON span read from a simdjson DOM element into the few fields the request mapping needs
-/// (docs/OTLP.md). Kept apart from the reader so that the mapping sees validated, normalised values only:
-/// ids as lower-case hex, times as int64 ns, attribute values whatever their JSON encoding.
+/// One OTLP/JSON span read from a simdjson DOM element into an otlp::Span (docs/OTLP.md). Kept apart from
+/// the reader so that the mapping sees validated, normalised values only: ids as lower-case hex, times as
+/// int64 ns, attribute values whatever their JSON encoding.
 
 namespace lx::otlp {
-
-/// The vLLM / SGLang `gen_ai.latency.*` attributes the mapping uses, in seconds.
-enum Latency : int { TimeInQueue, TimeToFirstToken, E2e, TimeInModelPrefill, TimeInModelDecode };
-inline constexpr int kLatencyCount = 5;
-
-struct Span {
-    std::string traceId;  ///< 32 lower-case hex digits
-    std::string spanId;   ///< 16 lower-case hex digits
-    std::string parentId; ///< 16 lower-case hex digits, empty when the span has no parent
-    std::string name;
-    std::string service; ///< the resource's service.name, empty when absent
-    std::int64_t startNs = 0;
-    std::int64_t endNs = 0;
-    bool error = false; ///< status.code is 2 (STATUS_CODE_ERROR)
-    bool llm = false;   ///< named llm_request or carries any gen_ai.latency.* attribute
-    std::string requestId, responseModel, requestModel;
-    std::int64_t inputTokens = -1;
-    std::int64_t outputTokens = -1;
-    std::array<std::optional<double>, kLatencyCount> latency; ///< seconds, as written
-};
 
 /// Reads `element` as a span of the resource whose service.name is `service`. Returns the reason it must
 /// be rejected (naming the span), or empty.

@@ -5,6 +5,7 @@
 #include "jsonl_reader.h"
 #include "benchmark_readers.h"
 #include "otlp_json_reader.h"
+#include "otlp_proto_reader.h"
 
 #include <algorithm>
 #include <vector>
@@ -16,6 +17,7 @@ std::span<const TraceFormat> traceFormats()
     // Most specific first: the native readers accept any object per line or any header row.
     static const std::vector<TraceFormat> formats = [] {
         std::vector<TraceFormat> list;
+        appendOtlpProtoFormats(list); // binary: never takes a text file
         appendOtlpJsonFormats(list);
         appendBenchmarkFormats(list);
         list.push_back({"jsonl", "native JSON lines", jsonlCanRead, createJsonlReader});
@@ -43,7 +45,8 @@ const TraceFormat *sniffFormat(std::string_view head, std::string *whyNot)
     });
     const std::size_t first = head.find_first_not_of(" \t\r\n");
     if (binary)
-        *whyNot = "binary data, not a trace format this version reads (native JSON lines or CSV, optionally zstd-compressed)";
+        *whyNot = "binary data, not a trace format this version reads (native JSON lines, CSV, OTLP/JSON or OTLP/protobuf "
+                  "TracesData messages, optionally zstd-compressed)";
     else if (head[first] == '{' || head[first] == '[')
         *whyNot = "a JSON document that is not one request per line (pretty-printed, or an array): this version reads "
                   "native JSON lines, one object per line, or CSV";

@@ -177,7 +177,7 @@ void TestOtlpJsonReader::identity_data()
     QTest::addColumn<QString>("expected"); // see kIdentitySql
 
     QTest::newRow("vLLM: request id, response model, tokens") << line(span("llm_request", "eee19b7ec3c1b174", "", kVllmAttributes))
-        << QStringLiteral(R"(cmpl-1|ok|llama-3.1-8b|100|11|1|{"span.name":"llm_request","service.name":"vllm","trace_id":"5b8efff798038103d269b633813fc60c"})");
+        << QStringLiteral(R"(cmpl-1|ok|llama-3.1-8b|100|11|1|{"span.name":"llm_request","service.name":"vllm","trace_id":"5b8efff798038103d269b633813fc60c","mapping":"vllm"})");
     QTest::newRow("request model, new token names, upper-case hex ids")
         << line(span("chat", "EEE19B7EC3C1B174", "", kv("gen_ai.request.model", R"("stringValue":"m")") + ',' + kv("gen_ai.usage.input_tokens", "\"intValue\":5")
                          + ',' + kv("gen_ai.usage.output_tokens", "\"intValue\":\"7\""), "", "5B8EFFF798038103D269B633813FC60C"), "api")

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+/// \file otlp_span.h
+/// One OpenTelemetry span as the span-to-request mapping sees it, whatever it was read from (OTLP/JSON or
+/// OTLP/protobuf): ids as lower-case hex, times as int64 ns, attributes with their value in the forms the
+/// mapping can use. Both parsers fill it through applyAttribute(), so that they agree key by key.
+
+namespace lx::otlp {
+
+/// The parts of an attribute's AnyValue that a mapping can read.
+struct AttributeValue {
+    std::string text;                   ///< string_value, empty otherwise
+    std::optional<double> number;       ///< int_value or double_value
+    std::optional<std::int64_t> integer; ///< int_value, or a double_value that is a whole number
+};
+
+struct Span {
+    std::string traceId;  ///< 32 lower-case hex digits
+    std::string spanId;   ///< 16 lower-case hex digits
+    std::string parentId; ///< 16 lower-case hex digits, empty when the span has no parent
+    std::string name;
+    std::string service; ///< the resource's service.name, empty when absent
+    int kind = 0;        ///< SpanKind: 0 unspecified, 1 internal, 2 server, 3 client, 4 producer, 5 consumer
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;
+    bool error = false; ///< status.code is 2 (STATUS_CODE_ERROR)
+    std::string requestId, responseModel, requestModel;
+    std::int64_t inputTokens = -1;
+    std::int64_t outputTokens = -1;
+    std::vector<std::pair<std::string, AttributeValue>> attributes; ///< every attribute, in file order
+
+    /// The attribute `key`, or null.
+    const AttributeValue *attribute(std::string_view key) const;
+    /// True when some attribute's key starts with `prefix`.
+    bool hasAttributePrefix(std::string_view prefix) const;
+};
+
+/// Records the attribute on the span (and the gen_ai.* keys in its typed fields). Returns why the span must
+/// be rejected (a gen_ai.latency.* value that is no number, a token count that is no integer), or empty.
+std::string applyAttribute(std::string_view key, AttributeValue value, Span &span);
+
+/// `reason` prefixed with the span's name and, when known, its id: what a user needs to find it in the file.
+std::string spanReason(const Span &span, std::string_view reason);
+
+/// `bytes` as lower-case hex.
+std::string toHex(std::string_view bytes);
+
+} // namespace lx::otlp
