@@ -3,11 +3,13 @@
 
 #include "decompose.h"
 #include "huge_page_allocator.h"
+#include "request_scan.h"
 #include "sqlite_util.h"
 #include "store.h"
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <thread>
 
 namespace lx {
@@ -95,29 +97,10 @@ void readInputs(const Store &store, Report &report)
 void readTokenGaps(const Store &store, const SqlCondition &where, bool includeErrors,
                    std::vector<std::int64_t, HugePageAllocator<std::int64_t>> &gaps, Samples &itl)
 {
-    // CROSS JOIN keeps token_times the outer loop: most stores have few or none, and the other order
-    // probed it once per request (50 ms for a million).
-    std::string sql = "SELECT t.times, r.token_scope FROM token_times t CROSS JOIN requests r ON r.id = t.request_id WHERE "
-                      + where.sql;
-    if (!includeErrors)
-        sql += " AND r.status = 0";
-    Statement stmt(store.db(), sql);
-    where.bind(stmt);
-    while (stmt.step() == SQLITE_ROW) {
-        const auto *bytes = static_cast<const unsigned char *>(sqlite3_column_blob(stmt.get(), 0));
-        const std::size_t n = static_cast<std::size_t>(sqlite3_column_bytes(stmt.get(), 0)) / sizeof(std::int64_t);
-        const auto scope = static_cast<E2eScope>(sqlite3_column_int(stmt.get(), 1));
-        std::int64_t previous = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-            std::int64_t t = 0;
-            std::memcpy(&t, bytes + i * sizeof t, sizeof t); // BLOBs carry no alignment guarantee
-            if (i > 0) {
-                gaps.push_back(t - previous);
-                ++itl.scopeCounts[static_cast<int>(scope)];
-            }
-            previous = t;
-        }
-    }
+    scanTokenGaps(store, where, includeErrors, [&](std::int64_t gap, E2eScope scope) {
+        gaps.push_back(gap);
+        ++itl.scopeCounts[static_cast<int>(scope)];
+    });
     itl.data = gaps.data();
     itl.count = gaps.size();
 }
@@ -153,57 +136,42 @@ E2eScope segmentScope(Segment segment, E2eScope e2eScope, E2eScope tokenScope)
     }
 }
 
-/// Reads the rows with lo <= id <= hi that match the condition.
-void scanRows(sqlite3 *db, const SqlCondition &where, std::int64_t lo, std::int64_t hi, bool includeErrors, ScanPart &part)
+/// Gathers one row read by the scan (request_scan.h).
+void addRow(const RequestRow &row, bool includeErrors, ScanPart &part)
 {
-    // Column order matches the table's, so SQLite decodes each record front to back once.
-    Statement stmt(db, "SELECT status, e2e_ns, e2e_scope, network_ns, preprocess_ns, queue_ns, prefill_ns, decode_ns,"
-                       " postprocess_ns, unattributed_ns, ttft_ns, tpot_ns, ttlt_ns, token_scope, flags, start_ns"
-                       " FROM requests r WHERE r.id BETWEEN ? AND ? AND " + where.sql);
-    stmt.bindInt(1, lo);
-    stmt.bindInt(2, hi);
-    where.bind(stmt, 3);
-    sqlite3_stmt *q = stmt.get();
-    while (stmt.step() == SQLITE_ROW) {
-        ++part.total;
-        if (const std::int64_t start = columnOr(q, 15); isMeasured(start)) {
-            part.firstStart = std::min(part.firstStart, start);
-            part.lastStart = std::max(part.lastStart, start);
-        }
-        const bool ok = sqlite3_column_int(q, 0) == 0;
-        ok ? ++part.ok : ++part.error;
-        if (!ok && !includeErrors)
+    ++part.total;
+    if (isMeasured(row.start)) {
+        part.firstStart = std::min(part.firstStart, row.start);
+        part.lastStart = std::max(part.lastStart, row.start);
+    }
+    row.ok ? ++part.ok : ++part.error;
+    if (!row.ok && !includeErrors)
+        return;
+    if (isMeasured(row.e2e))
+        part.e2e.add(row.e2e, row.e2eScope);
+    for (int s = 0; s < kSegmentCount; ++s) {
+        const std::int64_t v = row.segments[static_cast<std::size_t>(s)];
+        if (!isMeasured(v))
             continue;
-        const auto e2eScope = static_cast<E2eScope>(sqlite3_column_int(q, 2));
-        const auto tokenScope = static_cast<E2eScope>(sqlite3_column_int(q, 13));
-        const auto flags = static_cast<std::uint32_t>(sqlite3_column_int64(q, 14));
-        if (const std::int64_t v = columnOr(q, 1); isMeasured(v))
-            part.e2e.add(v, e2eScope);
-        std::array<std::int64_t, kSegmentCount> segments;
-        for (int s = 0; s < kSegmentCount; ++s) {
-            const std::int64_t v = segments[s] = columnOr(q, 3 + s);
-            if (!isMeasured(v))
-                continue;
-            if (s == static_cast<int>(Segment::Network) && (flags & kFlagClockSkew)) {
-                ++part.segments[s].excluded; // a negative network time is clock skew, not a latency
-                continue;
-            }
-            part.segments[s].add(v, segmentScope(static_cast<Segment>(s), e2eScope, tokenScope));
+        if (s == static_cast<int>(Segment::Network) && (row.flags & kFlagClockSkew)) {
+            ++part.segments[s].excluded; // a negative network time is clock skew, not a latency
+            continue;
         }
-        if (flags & kFlagClockSkew)
-            ++part.clockSkew;
-        if (const std::int64_t v = columnOr(q, 10); isMeasured(v))
-            part.ttft.add(v, tokenScope);
-        if (const std::int64_t v = columnOr(q, 11); isMeasured(v))
-            part.tpot.add(v, tokenScope);
-        if (const std::int64_t v = columnOr(q, 12); isMeasured(v))
-            part.ttlt.add(v, tokenScope);
-        // The dominant segment follows from the segments just read (the stored column is for SQL filters):
-        // one column fewer to decode per row.
-        if (const int d = dominantSegment(segments); d >= 0) {
-            ++part.dominantCounts[static_cast<std::size_t>(d)];
-            ++part.dominantTotal;
-        }
+        part.segments[s].add(v, segmentScope(static_cast<Segment>(s), row.e2eScope, row.tokenScope));
+    }
+    if (row.flags & kFlagClockSkew)
+        ++part.clockSkew;
+    if (isMeasured(row.ttft))
+        part.ttft.add(row.ttft, row.tokenScope);
+    if (isMeasured(row.tpot))
+        part.tpot.add(row.tpot, row.tokenScope);
+    if (isMeasured(row.ttlt))
+        part.ttlt.add(row.ttlt, row.tokenScope);
+    // The dominant segment follows from the segments just read (the stored column is for SQL filters):
+    // one column fewer to decode per row.
+    if (const int d = dominantSegment(row.segments); d >= 0) {
+        ++part.dominantCounts[static_cast<std::size_t>(d)];
+        ++part.dominantTotal;
     }
 }
 
@@ -238,30 +206,21 @@ void placeIn(ScanPart &part, const SampleColumns &columns, std::size_t offset)
         all[i]->data = columns.column(i) + offset;
 }
 
-/// Scans the matching rows; on a store of many rows, the upper half on a second connection and thread,
+/// Scans the matching rows; on a store of many rows the upper half on a second connection and thread,
 /// writing into the upper part of the same columns.
-std::unique_ptr<SampleColumns> scanAll(const Store &store, const SqlCondition &where, bool includeErrors, ScanPart &part)
+std::unique_ptr<SampleColumns> scanAll(const Store &store, const SqlCondition &where, const AnalysisOptions &options,
+                                       ScanPart &part)
 {
-    // Two sub-selects: each is one step down the rowid b-tree. min() and max() in one SELECT scan the table.
-    Statement range(store.db(), "SELECT coalesce((SELECT min(id) FROM requests), 0), coalesce((SELECT max(id) FROM requests), -1)");
-    range.step();
-    const std::int64_t lo = sqlite3_column_int64(range.get(), 0);
-    const std::int64_t hi = sqlite3_column_int64(range.get(), 1);
-    const std::int64_t rows = std::max<std::int64_t>(hi - lo + 1, 0); // ids are unique: at most this many match
-    auto columns = std::make_unique<SampleColumns>(part.all().size(), static_cast<std::size_t>(rows));
-    placeIn(part, *columns, 0);
-    sqlite3 *second = rows >= 200000 ? store.openReader() : nullptr;
-    if (!second) {
-        scanRows(store.db(), where, lo, hi, includeErrors, part);
-        return columns;
-    }
-    const std::int64_t mid = lo + rows / 2;
+    const RowIdRange range = requestIdRange(store);
+    auto columns = std::make_unique<SampleColumns>(part.all().size(), static_cast<std::size_t>(range.rows()));
     ScanPart upper;
-    placeIn(upper, *columns, static_cast<std::size_t>(mid - lo));
-    std::thread worker([&] { scanRows(second, where, mid, hi, includeErrors, upper); });
-    scanRows(store.db(), where, lo, mid - 1, includeErrors, part);
-    worker.join();
-    sqlite3_close_v2(second);
+    placeIn(part, *columns, 0);
+    placeIn(upper, *columns, static_cast<std::size_t>(range.mid() - range.lo));
+    scanRequestRows(store, where, range, [&](int half, const RequestRow &row) {
+        addRow(row, options.includeErrors, half == 0 ? part : upper);
+        if (options.alsoVisit)
+            options.alsoVisit(half, row);
+    });
     mergeInto(part, upper);
     return columns;
 }
@@ -276,7 +235,7 @@ Report analyze(const Store &store, const RequestFilter &filter, const AnalysisOp
 
     const SqlCondition where = toSqlCondition(filter);
     ScanPart part;
-    const auto columns = scanAll(store, where, options.includeErrors, part);
+    const auto columns = scanAll(store, where, options, part);
     std::vector<std::int64_t, HugePageAllocator<std::int64_t>> gaps;
     Samples itl;
     readTokenGaps(store, where, options.includeErrors, gaps, itl);

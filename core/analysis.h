@@ -4,8 +4,10 @@
 #include "percentiles.h"
 #include "request.h"
 #include "request_filter.h"
+#include "request_scan.h"
 
 #include <array>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -21,6 +23,9 @@ class Store;
 struct AnalysisOptions {
     std::vector<double> percentiles = defaultPercentiles();
     bool includeErrors = false; ///< latency statistics over error requests too (by default ok only)
+    /// Also hands every row the scan reads to this visitor, so that another statistic (the load profile)
+    /// is gathered in the same pass. Called for half 0 and half 1 on two threads at once (request_scan.h).
+    std::function<void(int half, const RequestRow &row)> alsoVisit;
 };
 
 /// One metric's statistic with the clock it was measured on.

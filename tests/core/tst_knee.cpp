@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The knee on traces where it is known: the simulation's server has a capacity (slots over the mean time a
+// request holds one), and a rising load crosses it at a known rate. The knee found must lie within ±20% of
+// that rate, with decode dominating below it and the queue above; a trace that stays under capacity has no
+// knee and says why. Also the hinge on hand-made windows and the sentence.
+
+#include "knee.h"
+#include "simulation/server_simulation.h"
+#include "simulation/trace_writers.h"
+#include "test_support.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace lx;
+
+namespace {
+
+/// A simulated rising-load trace imported into a temporary store.
+struct SimulatedStore {
+    explicit SimulatedStore(const sim::SimConfig &config)
+    {
+        std::string text;
+        sim::simulate(config, [&](const sim::SimRequest &r) { sim::appendTimestampsLine(text, r); });
+        const std::string path = lxtest::writeFile(dir, QStringLiteral("trace.jsonl"), QByteArray::fromStdString(text));
+        imported = lxtest::importPaths({path});
+    }
+    QTemporaryDir dir;
+    lxtest::Imported imported;
+};
+
+std::string describe(const LoadAnalysis &load)
+{
+    std::string out = load.sentence() + "\n";
+    for (const LoadWindow &w : load.profile.windows) {
+        char line[160];
+        std::snprintf(line, sizeof line, "  rate %6.2f thr %6.2f inflight %7.1f n %4lld p95 %8.0f ms queue %8.0f ms\n", w.arrivalRps,
+                      w.throughputRps, w.meanInFlight, static_cast<long long>(w.count), w.e2eP95Ns ? *w.e2eP95Ns / 1e6 : -1.0,
+                      w.segmentMeanNs[int(Segment::Queue)] / 1e6);
+        out += line;
+    }
+    return out;
+}
+
+} // namespace
+
+class TestKnee : public QObject {
+    Q_OBJECT
+
+private slots:
+    void simulatedKnee_data()
+    {
+        QTest::addColumn<int>("decodeSlots");
+        QTest::addColumn<double>("startRate");
+        QTest::addColumn<double>("endRate");
+        QTest::addColumn<int>("requests");
+        QTest::addColumn<quint64>("seed");
+        QTest::newRow("32 slots, 1 to 18 req/s") << 32 << 1.0 << 18.0 << 6000 << quint64(42);
+        QTest::newRow("16 slots, 0.5 to 9 req/s") << 16 << 0.5 << 9.0 << 4000 << quint64(7);
+        QTest::newRow("64 slots, 2 to 36 req/s") << 64 << 2.0 << 36.0 << 12000 << quint64(2024);
+        QTest::newRow("32 slots, knee late: 4 to 11 req/s") << 32 << 4.0 << 11.0 << 6000 << quint64(5);
+    }
+    void simulatedKnee()
+    {
+        QFETCH(int, decodeSlots);
+        QFETCH(double, startRate);
+        QFETCH(double, endRate);
+        QFETCH(int, requests);
+        QFETCH(quint64, seed);
+        sim::SimConfig config;
+        config.decodeSlots = decodeSlots;
+        config.startRateRps = startRate;
+        config.endRateRps = endRate;
+        config.requests = requests;
+        config.seed = seed;
+        const double capacity = sim::estimatedCapacityRps(config);
+        SimulatedStore sim(config);
+        QVERIFY2(sim.imported.store, sim.imported.error.c_str());
+        const LoadAnalysis load = analyzeLoad(*sim.imported.store, {});
+        const QByteArray why = QByteArray::fromStdString(describe(load)) + "capacity " + QByteArray::number(capacity);
+        QVERIFY2(load.knee, why);
+        QVERIFY2(std::abs(load.knee->rateRps - capacity) <= 0.2 * capacity, why);
+        QCOMPARE(load.below.segment, int(Segment::Decode));
+        QCOMPARE(load.above.segment, int(Segment::Queue));
+        QVERIFY2(load.above.share > 0.5, why);
+        // At the knee about every slot is busy (the queue starts to build a little before all are, in bursts).
+        QVERIFY2(load.knee->inFlight >= 0.5 * decodeSlots && load.knee->inFlight <= 1.5 * decodeSlots, why);
+        qInfo("%s (capacity %.2f req/s)", load.sentence().c_str(), capacity);
+    }
+
+    void underCapacityHasNoKnee()
+    {
+        sim::SimConfig config;
+        config.startRateRps = 1.0;
+        config.endRateRps = 0.6 * sim::estimatedCapacityRps(config);
+        config.requests = 3000;
+        SimulatedStore sim(config);
+        QVERIFY2(sim.imported.store, sim.imported.error.c_str());
+        const LoadAnalysis load = analyzeLoad(*sim.imported.store, {});
+        QVERIFY2(!load.knee, describe(load).c_str());
+        QVERIFY(load.noKneeReason.find("never reaches its knee") != std::string::npos);
+        QCOMPARE(load.below.segment, int(Segment::Decode));
+        QCOMPARE(load.above.segment, -1);
+        QVERIFY(load.sentence().starts_with("no knee: "));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestKnee)
+#include "tst_knee.moc"
