@@ -100,6 +100,7 @@ public:
             if (std::string why = readUnit(root, firstLine, true, sink); !why.empty())
                 return why;
         }
+        emitCollected(sink, true);
         if (m_spansSeen == 0 && m_unitRejections == 0)
             return std::string(kNoSpans);
         return {};
@@ -113,7 +114,6 @@ private:
         dom::array resources;
         if (std::string why = findResourceSpans(root, resources); !why.empty())
             return why;
-        m_batch.clear();
         std::int64_t ordinal = 0;
         for (dom::element resource : resources) {
             const std::string service = otlp::serviceName(resource);
@@ -134,19 +134,16 @@ private:
                         sink.reject(where, why, raw);
                         continue;
                     }
-                    m_batch.spans.push_back(std::move(span));
-                    m_batch.raw.push_back(std::move(raw));
-                    m_batch.lines.push_back(where);
+                    collect(std::move(span), std::move(raw), where);
                 }
             }
         }
-        emitSpanRequests(m_batch, mappings(), sink);
+        emitCollected(sink, false);
         return {};
     }
 
     dom::parser m_parser;
     std::string m_document;
-    SpanBatch m_batch;
     std::int64_t m_spansSeen = 0;
     std::int64_t m_unitRejections = 0;
 };

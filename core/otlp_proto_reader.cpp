@@ -118,6 +118,7 @@ public:
                 readMessage(message, at + 4, ordinal, sink);
             }
         }
+        emitCollected(sink, true);
         if (m_spansSeen == 0 && m_problems == 0)
             return "no OTLP span in this protobuf input: nothing to import (the messages hold no spans)";
         return {};
@@ -128,7 +129,6 @@ private:
     /// length-prefixed file take their message's ordinal as line, those of a bare message their own ordinal.
     void readMessage(std::string_view message, std::uint64_t offset, std::int64_t ordinal, ImportSink &sink)
     {
-        m_batch.clear();
         std::int64_t spanOrdinal = 0;
         otlp::ProtoSpanHandler handler;
         handler.span = [&](otlp::Span &&span, const std::string &why, const std::string &excerpt) {
@@ -138,9 +138,7 @@ private:
                 sink.reject(line, why, excerpt);
                 return;
             }
-            m_batch.spans.push_back(std::move(span));
-            m_batch.raw.push_back(excerpt);
-            m_batch.lines.push_back(line);
+            collect(std::move(span), std::string(excerpt), line);
         };
         handler.problem = [&](std::uint64_t at, const std::string &reason, std::string_view bytes) {
             ++m_problems;
@@ -149,10 +147,9 @@ private:
                         hexExcerpt(bytes));
         };
         otlp::readProtoTraces(message, offset, handler);
-        emitSpanRequests(m_batch, mappings(), sink);
+        emitCollected(sink, false);
     }
 
-    SpanBatch m_batch;
     std::int64_t m_spansSeen = 0;
     std::int64_t m_problems = 0;
 };

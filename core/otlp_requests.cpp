@@ -285,15 +285,25 @@ std::string fill(const SpanTree &tree, std::size_t root, const SpanMapping *mapp
 
 } // namespace
 
-const SpanMappings &OtlpSpanReader::mappings()
+void OtlpSpanReader::collect(otlp::Span &&span, std::string &&raw, std::int64_t line)
 {
+    m_batch.spans.push_back(std::move(span));
+    m_batch.raw.push_back(std::move(raw));
+    m_batch.lines.push_back(line);
+}
+
+void OtlpSpanReader::emitCollected(ImportSink &sink, bool atEnd)
+{
+    if (!atEnd && m_batch.spans.size() < kMaxCollectedSpans)
+        return;
     if (!m_mappings) {
         std::string error;
         m_mappings = loadSpanMappings("auto", &error);
         if (!m_mappings)
             m_mappings = std::make_shared<SpanMappings>(); // unreachable: the presets are tested
     }
-    return *m_mappings;
+    emitSpanRequests(m_batch, *m_mappings, sink);
+    m_batch.clear();
 }
 
 void emitSpanRequests(const SpanBatch &batch, const SpanMappings &mappings, ImportSink &sink)

@@ -35,15 +35,23 @@ struct SpanBatch {
 void emitSpanRequests(const SpanBatch &batch, const SpanMappings &mappings, ImportSink &sink);
 
 /// A reader of OTLP spans: the importer hands it the mappings before read(); without, `auto` applies.
+/// The spans of a whole file are collected before they become requests, so that a trace whose spans the
+/// Collector exported in several batches (lines, messages) is one trace; past kMaxCollectedSpans the
+/// spans so far are turned into requests first, which bounds the memory.
 class OtlpSpanReader : public TraceReader {
 public:
+    static constexpr std::size_t kMaxCollectedSpans = std::size_t(1) << 20;
+
     void setSpanMappings(std::shared_ptr<const SpanMappings> mappings) { m_mappings = std::move(mappings); }
 
 protected:
-    const SpanMappings &mappings();
+    void collect(otlp::Span &&span, std::string &&raw, std::int64_t line);
+    /// Emits the requests of the spans collected so far when they are many, or always when `atEnd`.
+    void emitCollected(ImportSink &sink, bool atEnd);
 
 private:
     std::shared_ptr<const SpanMappings> m_mappings;
+    SpanBatch m_batch;
 };
 
 } // namespace lx

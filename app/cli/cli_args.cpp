@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli_args.h"
 
+#include "span_mapping.h"
+
 bool CliArgs::flag(const char *name)
 {
     if (atEnd() || m_args[m_pos] != name)
@@ -37,4 +39,10 @@ bool CliArgs::positional(std::string &value)
         return false;
     value = m_args[m_pos++];
     return true;
+}
+
+std::string checkSpanMapping(const std::string &nameOrFile)
+{
+    std::string why;
+    return lx::loadSpanMappings(nameOrFile, &why) ? std::string() : why;
 }

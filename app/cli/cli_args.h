@@ -28,3 +28,11 @@ private:
     std::size_t m_pos = 0;
     std::string m_error;
 };
+
+/// The `--mapping NAME|FILE` option of import and report: how OTLP spans become requests (docs/OTLP.md).
+inline constexpr const char *kSpanMappingUsage =
+    "  --mapping NAME|FILE    how OTLP spans become requests: auto (default: vllm, sglang, tgi), vllm,\n"
+    "                         sglang, tgi, http-gateway, or a mapping file (docs/OTLP.md)\n";
+
+/// Empty when `nameOrFile` is a preset or a valid mapping file, else the reason, naming the file.
+std::string checkSpanMapping(const std::string &nameOrFile);

@@ -9,36 +9,45 @@
 namespace {
 
 constexpr const char *kImportUsage =
-    "Usage: latency-explorer-cli import --db OUT.lxdb FILE...\n"
-    "Appends trace files (native JSONL or CSV, optionally zstd-compressed) to an investigation store,\n"
-    "creating it if needed. Prints per file the accepted and rejected records, the first reasons and the\n"
-    "time taken.\n";
+    "Usage: latency-explorer-cli import --db OUT.lxdb [--mapping NAME|FILE] FILE...\n"
+    "Appends trace files (native JSONL or CSV, OTLP/JSON or OTLP/protobuf spans, benchmark outputs;\n"
+    "optionally zstd-compressed) to an investigation store, creating it if needed. Prints per file the\n"
+    "accepted and rejected records, the first reasons and the time taken.\n"
+    "\n";
 
 } // namespace
 
 int runImportCommand(const std::vector<std::string> &arguments, std::ostream &out, std::ostream &err)
 {
+    const std::string usage = std::string(kImportUsage) + kSpanMappingUsage;
     CliArgs args(arguments);
     std::string db;
+    std::string mapping;
     std::vector<std::string> files;
     while (!args.atEnd()) {
         std::string value;
         if (args.flag("--help") || args.flag("-h")) {
-            out << kImportUsage;
+            out << usage;
             return 0;
         }
         if (args.option("--db", value)) {
             db = value;
+        } else if (args.option("--mapping", value)) {
+            mapping = value;
         } else if (args.positional(value)) {
             files.push_back(value);
         } else {
-            err << "import: " << (args.error().empty() ? "unknown option '" + args.current() + "'" : args.error()) << "\n" << kImportUsage;
+            err << "import: " << (args.error().empty() ? "unknown option '" + args.current() + "'" : args.error()) << "\n" << usage;
             return 1;
         }
     }
     if (db.empty() || files.empty()) {
-        err << "import: " << (db.empty() ? "--db OUT.lxdb is required" : "no input file") << "\n" << kImportUsage;
+        err << "import: " << (db.empty() ? "--db OUT.lxdb is required" : "no input file") << "\n" << usage;
         return 1;
+    }
+    if (const std::string why = checkSpanMapping(mapping); !why.empty()) {
+        err << "import: " << why << '\n';
+        return 2;
     }
     std::string why;
     std::unique_ptr<lx::Store> store = lx::Store::open(db, &why);
@@ -49,6 +58,7 @@ int runImportCommand(const std::vector<std::string> &arguments, std::ostream &ou
     catchInterrupt();
     lx::ImportOptions options;
     options.progress = terminalProgress(err);
+    options.spanMapping = mapping;
     const std::vector<lx::FileImport> imports = lx::importFiles(*store, files, options);
     printImportSummary(imports, out, err);
     if (interrupted()) {

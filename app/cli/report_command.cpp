@@ -26,6 +26,7 @@ constexpr const char *kReportUsage =
 
 struct ReportRequest {
     bool json = false;
+    std::string mapping; ///< --mapping, for the trace files imported
     lx::RequestFilter filter;
     lx::AnalysisOptions options;
     std::vector<std::string> inputs;
@@ -59,6 +60,8 @@ std::string parseReportArgs(const std::vector<std::string> &arguments, ReportReq
             if (value != "ok" && value != "error")
                 return "--status takes ok or error, not '" + value + "'";
             request.filter.status = value == "ok" ? lx::Status::Ok : lx::Status::Error;
+        } else if (args.option("--mapping", value)) {
+            request.mapping = value;
         } else if (args.option("--time-range", value)) {
             if (!lx::parseTimeRange(value, request.filter, &why))
                 return "--time-range: " + why;
@@ -80,12 +83,16 @@ int runReportCommand(const std::vector<std::string> &arguments, std::ostream &ou
     ReportRequest request;
     bool help = false;
     if (const std::string why = parseReportArgs(arguments, request, help); !why.empty()) {
-        err << "report: " << why << "\n" << kReportUsage;
+        err << "report: " << why << "\n" << kReportUsage << kSpanMappingUsage;
         return 1;
     }
     if (help) {
-        out << kReportUsage;
+        out << kReportUsage << kSpanMappingUsage;
         return 0;
+    }
+    if (const std::string why = checkSpanMapping(request.mapping); !why.empty()) {
+        err << "report: " << why << '\n';
+        return 2;
     }
 
     std::vector<std::string> stores;
@@ -118,6 +125,7 @@ int runReportCommand(const std::vector<std::string> &arguments, std::ostream &ou
             catchInterrupt();
             lx::ImportOptions options;
             options.progress = terminalProgress(err);
+            options.spanMapping = request.mapping;
             const std::vector<lx::FileImport> imports = lx::importFiles(*store, traces, options);
             printImportSummary(imports, err, err);
             if (interrupted()) {
