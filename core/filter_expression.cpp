@@ -5,6 +5,7 @@
 
 #include "filter_expression.h"
 
+#include "duration_parse.h"
 #include "filter_tokenizer.h"
 #include "store.h"
 
@@ -75,11 +76,6 @@ constexpr Operator kOperators[] = {{"=", Op::Eq}, {"==", Op::Eq}, {"!=", Op::Ne}
                                    {"<=", Op::Le}, {">", Op::Gt}, {">=", Op::Ge}, {"~", Op::Like}};
 constexpr std::string_view kSqlOperators[] = {" = ?", " <> ?", " < ?", " <= ?", " > ?", " >= ?", " LIKE ? ESCAPE '\\'"};
 
-// ns per unit. No unit means milliseconds, the unit of the reports (docs/FILTER.md).
-constexpr std::pair<std::string_view, std::int64_t> kUnits[] = {
-    {"ns", 1}, {"us", 1'000}, {"\xC2\xB5s", 1'000}, {"\xCE\xBCs", 1'000}, // micro sign, Greek mu
-    {"ms", 1'000'000}, {"", 1'000'000}, {"s", 1'000'000'000}, {"m", 60'000'000'000}, {"min", 60'000'000'000},
-    {"h", 3'600'000'000'000}};
 
 // ---------------------------------------------------------------------------------------------------
 // Names and values
@@ -369,11 +365,11 @@ private:
                 unit = next().text; // "1.5 s": the unit written apart
                 unitPos = u.pos;
             }
-            const auto *factor
-                = std::find_if(std::begin(kUnits), std::end(kUnits), [&](const auto &u) { return u.first == unit; });
-            if (factor == std::end(kUnits))
+            // No unit means milliseconds, the unit of the reports (docs/FILTER.md).
+            const std::optional<std::int64_t> factor = durationUnitNs(unit);
+            if (!factor)
                 fail(unitPos, unit.size(), "unit " + quoted(unit) + " is not one of ns, us (µs), ms, s, m (min), h");
-            if (auto v = scaled(t, factor->second, true))
+            if (auto v = scaled(t, *factor, true))
                 return *v;
             fail(t.pos, t.len, "the duration " + quoted(t.text + unit) + " is out of range");
         }

@@ -4,6 +4,7 @@
 #include "analysis.h"
 #include "cli_args.h"
 #include "import_summary.h"
+#include "report_diagnosis.h"
 #include "report_format.h"
 #include "store.h"
 #include "store_merge.h"
@@ -29,6 +30,7 @@ struct ReportRequest {
     std::string mapping; ///< --mapping, for the trace files imported
     lx::RequestFilter filter;
     lx::AnalysisOptions options;
+    DiagnosisRequest diagnosis; ///< load, findings, SLOs, output form
     std::vector<std::string> inputs;
 };
 
@@ -45,6 +47,7 @@ std::string parseReportArgs(const std::vector<std::string> &arguments, ReportReq
         }
         if (args.flag("--json")) {
             request.json = true;
+            request.diagnosis.format = "json";
         } else if (args.flag("--include-errors")) {
             request.options.includeErrors = true;
         } else if (args.option("--percentiles", value)) {
@@ -65,6 +68,9 @@ std::string parseReportArgs(const std::vector<std::string> &arguments, ReportReq
         } else if (args.option("--time-range", value)) {
             if (!lx::parseTimeRange(value, request.filter, &why))
                 return "--time-range: " + why;
+        } else if (parseDiagnosisOption(args, request.diagnosis, why)) {
+            if (!why.empty())
+                return why;
         } else if (args.positional(value)) {
             request.inputs.push_back(value);
         } else {
@@ -83,11 +89,11 @@ int runReportCommand(const std::vector<std::string> &arguments, std::ostream &ou
     ReportRequest request;
     bool help = false;
     if (const std::string why = parseReportArgs(arguments, request, help); !why.empty()) {
-        err << "report: " << why << "\n" << kReportUsage << kSpanMappingUsage;
+        err << "report: " << why << "\n" << kReportUsage << kDiagnosisUsage << kSpanMappingUsage;
         return 1;
     }
     if (help) {
-        out << kReportUsage << kSpanMappingUsage;
+        out << kReportUsage << kDiagnosisUsage << kSpanMappingUsage;
         return 0;
     }
     if (const std::string why = checkSpanMapping(request.mapping); !why.empty()) {
@@ -135,7 +141,7 @@ int runReportCommand(const std::vector<std::string> &arguments, std::ostream &ou
             failed = failed || anyInputFailed(imports);
         }
     }
-    const lx::Report report = lx::analyze(*store, request.filter, request.options);
-    out << (request.json ? lx::reportToJson(report) : lx::reportToText(report));
+    if (const int status = writeDiagnosedReport(*store, request.filter, request.options, request.diagnosis, out, err))
+        return status;
     return failed ? 2 : 0;
 }

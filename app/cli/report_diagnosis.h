@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "analysis.h"
+#include "cli_args.h"
+#include "knee.h"
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+/// \file report_diagnosis.h
+/// What `report` says beyond the decomposition: the load and its knee, the findings, the SLOs (--slo), and
+/// the incident report (--format md|html, --out FILE).
+
+namespace lx {
+class Store;
+}
+
+constexpr const char *kDiagnosisUsage =
+    "  --slo TARGET           e.g. \"e2e.p95<=2s\" or \"ttft.p99<500ms where model = x\" (repeatable)\n"
+    "  --window DURATION      load profile window, e.g. 10s (default: a round width, at most 200 windows)\n"
+    "  --buckets-by rate|in-flight  load buckets by arrival rate (default) or requests in flight\n"
+    "  --format text|json|md|html  output form (--json is --format json); md and html are the incident report\n"
+    "  --out FILE             write there instead of standard output (md: charts go beside it)\n";
+
+struct DiagnosisRequest {
+    std::vector<std::string> slos;
+    std::int64_t windowNs = 0;
+    lx::LoadKey bucketBy = lx::LoadKey::ArrivalRate;
+    std::string format = "text"; ///< text, json, md or html
+    std::string outPath;
+};
+
+/// Consumes one of the options above when it is next; `error` says why its value is wrong.
+bool parseDiagnosisOption(CliArgs &args, DiagnosisRequest &request, std::string &error);
+
+/// Analyses the store (one scan for the report and the load), finds the findings, evaluates the SLOs and
+/// writes the chosen form. Returns 0, 1 for a bad SLO, 2 when the output cannot be written.
+int writeDiagnosedReport(const lx::Store &store, const lx::RequestFilter &filter, const lx::AnalysisOptions &options,
+                         const DiagnosisRequest &request, std::ostream &out, std::ostream &err);
