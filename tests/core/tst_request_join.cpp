@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The join of client records and server records (core/request_join.h, docs/JOIN.md): both sides of the
+// same simulated requests, written by the generator as AIPerf-style client records and vLLM-style OTLP
+// spans, must join into requests whose network equals the simulated network to the ns; inline fixtures
+// check each matching key, the joined fields, clock skew, ambiguity and the unmatched lists.
+
+#include "analysis.h"
+#include "importer.h"
+#include "request_join.h"
+#include "simulation/server_simulation.h"
+#include "simulation/trace_writers.h"
+#include "store.h"
+#include "store_merge.h"
+#include "test_support.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using lxtest::dump;
+
+namespace {
+
+/// The joined requests as rows: id, network, e2e, e2e scope, flags, dominant, ttft, token scope, how
+/// matched and the server record's id.
+constexpr const char *kJoinedSql =
+    "SELECT d.source_id, r.network_ns, r.e2e_ns, r.e2e_scope, r.flags, r.dominant, r.ttft_ns, r.token_scope,"
+    " j.matched_by, j.server_source_id FROM requests r JOIN request_details d ON d.request_id = r.id"
+    " JOIN request_joins j ON j.request_id = r.id ORDER BY d.source_id";
+
+QString summaryText(const lx::JoinSummary &s)
+{
+    return QStringLiteral("%1|%2|%3|%4").arg(s.matched).arg(s.clientOnly).arg(s.serverOnly).arg(s.ambiguous);
+}
+
+/// A native client record: what the client saw, send and receive on its clock.
+QByteArray clientLine(const char *id, qint64 send, qint64 recv, const char *extra = "")
+{
+    return QStringLiteral("{\"id\":\"%1\",\"t_client_send_ns\":%2,\"t_client_recv_ns\":%3%4}\n")
+        .arg(QLatin1String(id)).arg(send).arg(recv).arg(QLatin1String(extra)).toUtf8();
+}
+
+/// A native server record from receive to send (90 us), every stamp measured: decode dominates.
+QByteArray serverLine(const char *id, qint64 recv, bool withSend = true)
+{
+    QString line = QStringLiteral("{\"id\":\"%1\",\"t_server_recv_ns\":%2,\"t_preprocess_done_ns\":%3,\"t_sched_ns\":%4,"
+                                  "\"t_first_token_ns\":%5,\"t_last_token_ns\":%6")
+                       .arg(QLatin1String(id)).arg(recv).arg(recv + 1000).arg(recv + 2000).arg(recv + 5000).arg(recv + 85000);
+    if (withSend)
+        line += QStringLiteral(",\"t_server_send_ns\":%1").arg(recv + 90000);
+    return (line + QStringLiteral(",\"output_tokens\":5}\n")).toUtf8();
+}
+
+/// A vLLM llm_request span (OTLP/JSON, one line) with e2e 1 s, from 1700000000 s on.
+QByteArray spanLine(const char *requestId, const char *traceId)
+{
+    return QStringLiteral(
+               "{\"resourceSpans\":[{\"resource\":{\"attributes\":[{\"key\":\"service.name\",\"value\":{\"stringValue\":\"vllm\"}}]},"
+               "\"scopeSpans\":[{\"spans\":[{\"traceId\":\"%2\",\"spanId\":\"eee19b7ec3c1b174\",\"name\":\"llm_request\",\"kind\":2,"
+               "\"startTimeUnixNano\":\"1700000000000000000\",\"endTimeUnixNano\":\"1700000001000000000\",\"attributes\":["
+               "{\"key\":\"gen_ai.request.id\",\"value\":{\"stringValue\":\"%1\"}},"
+               "{\"key\":\"gen_ai.latency.time_in_queue\",\"value\":{\"doubleValue\":0.01}},"
+               "{\"key\":\"gen_ai.latency.time_to_first_token\",\"value\":{\"doubleValue\":0.05}},"
+               "{\"key\":\"gen_ai.latency.time_in_model_prefill\",\"value\":{\"doubleValue\":0.03}},"
+               "{\"key\":\"gen_ai.latency.time_in_model_decode\",\"value\":{\"doubleValue\":0.9}},"
+               "{\"key\":\"gen_ai.latency.e2e\",\"value\":{\"doubleValue\":1.0}}]}]}]}]}\n")
+        .arg(QLatin1String(requestId), QLatin1String(traceId))
+        .toUtf8();
+}
+
+constexpr qint64 kSpanStart = 1700000000000000000;
+constexpr const char *kTrace = "5b8efff798038103d269b633813fc60c";
+
+/// The files in order into one temporary store, each import run as the user would (joining after it).
+struct Investigation {
+    QTemporaryDir dir;
+    std::unique_ptr<lx::Store> store;
+    std::vector<lx::FileImport> files;
+
+    bool import(const std::vector<QByteArray> &contents)
+    {
+        std::vector<std::string> paths;
+        for (const QByteArray &content : contents)
+            paths.push_back(lxtest::writeFile(dir, QStringLiteral("input%1").arg(files.size() + paths.size()), content));
+        std::string why;
+        if (!store)
+            store = lx::Store::openTemporary(&why);
+        if (!store)
+            return false;
+        const auto imported = lx::importFiles(*store, paths);
+        files.insert(files.end(), imported.begin(), imported.end());
+        for (const lx::FileImport &f : imported) {
+            if (f.outcome != lx::FileImport::Outcome::Complete || f.rejected > 0 || !f.message.empty()) {
+                qWarning("%s", lxtest::describe(f).constData());
+                return false;
+            }
+        }
+        return true;
+    }
+};
+
+} // namespace
+
+class TestRequestJoin : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void simulated_data();
+    void simulated();
+    void keys_data();
+    void keys();
+    void unmatchedListed();
+    void laterImportJoins();
+    void mergedStoresJoin();
+    void reportShowsJoin();
+    void joinKeyOfVllmIds_data();
+    void joinKeyOfVllmIds();
+};
+
+void TestRequestJoin::simulated_data()
+{
+    QTest::addColumn<int>("requests");
+    QTest::addColumn<int>("tokenTimesEvery");
+    QTest::addColumn<int>("dropClientEvery"); ///< leave out the client record of every k-th request (0: none)
+    QTest::addColumn<int>("dropServerEvery");
+    QTest::newRow("all joined") << 600 << 0 << 0 << 0;
+    QTest::newRow("token times from the client") << 300 << 2 << 0 << 0;
+    QTest::newRow("client records dropped") << 500 << 0 << 7 << 0;
+    QTest::newRow("server records dropped") << 500 << 0 << 0 << 11;
+    QTest::newRow("both sides dropped") << 700 << 3 << 7 << 11;
+}
+
+/// Both sides of the same simulated requests join into requests whose network, segments, e2e and clock-skew
+/// flag equal what the timestamps form of the same requests gives, to the ns; the dropped ones are unmatched.
+void TestRequestJoin::simulated()
+{
+    QFETCH(int, requests);
+    QFETCH(int, tokenTimesEvery);
+    QFETCH(int, dropClientEvery);
+    QFETCH(int, dropServerEvery);
+    lx::sim::SimConfig config;
+    config.requests = requests;
+    config.seed = 7;
+    config.tokenTimesEvery = tokenTimesEvery;
+    config.skewRate = 0.02; // enough skewed requests to see the flag in a few hundred
+    std::string timestamps, client, server;
+    qint64 bothSides = 0, clientOnly = 0, serverOnly = 0;
+    lx::sim::simulate(config, [&](const lx::sim::SimRequest &r) {
+        lx::sim::appendTimestampsLine(timestamps, r);
+        const bool dropClient = dropClientEvery > 0 && r.index % dropClientEvery == 3;
+        const bool dropServer = dropServerEvery > 0 && r.index % dropServerEvery == 5;
+        if (!dropClient)
+            lx::sim::appendClientLine(client, r);
+        if (!dropServer)
+            lx::sim::appendOtlpLine(server, r);
+        bothSides += !dropClient && !dropServer;
+        clientOnly += !dropClient && dropServer;
+        serverOnly += dropClient && !dropServer;
+    });
+    Investigation joined;
+    QVERIFY(joined.import({QByteArray::fromStdString(client), QByteArray::fromStdString(server)}));
+    QCOMPARE(joined.files[0].format, std::string("aiperf"));
+    QCOMPARE(joined.files[1].format, std::string("otlp-json"));
+    const lx::JoinSummary summary = lx::readJoinSummary(*joined.store);
+    QVERIFY(summary.active);
+    QCOMPARE(summaryText(summary), QStringLiteral("%1|%2|%3|0").arg(bothSides).arg(clientOnly).arg(serverOnly));
+    QCOMPARE(dump(joined.store->db(), "SELECT count(*) FROM requests").toLongLong(), bothSides + clientOnly + serverOnly);
+
+    Investigation reference;
+    QVERIFY(reference.import({QByteArray::fromStdString(timestamps)}));
+    sqlite3 *db = joined.store->db();
+    const std::string attach = "ATTACH DATABASE '" + reference.store->fileName() + "' AS ref";
+    QVERIFY(joined.store->exec(attach.c_str()));
+    // Every joined request against the reference: the same network, server segments, e2e, status and skew.
+    const char *compare =
+        // A request refused in preprocess has no TTFT in its span, so no preprocess: only ok ones are compared.
+        "SELECT count(*), sum(r.network_ns IS x.network_ns), sum(x.status = 1 OR (r.preprocess_ns IS x.preprocess_ns"
+        " AND r.queue_ns IS x.queue_ns AND r.prefill_ns IS x.prefill_ns AND r.decode_ns IS x.decode_ns)),"
+        " sum(r.e2e_ns IS x.e2e_ns AND r.e2e_scope = 1), sum(r.status = x.status), sum((r.flags & 1) = (x.flags & 1)),"
+        " sum(r.flags & 1), sum(coalesce(r.network_ns, 0) + coalesce(r.preprocess_ns, 0) + coalesce(r.queue_ns, 0)"
+        " + coalesce(r.prefill_ns, 0) + coalesce(r.decode_ns, 0) + coalesce(r.postprocess_ns, 0) + coalesce(r.unattributed_ns, 0)"
+        " = r.e2e_ns)"
+        " FROM requests r JOIN request_details d ON d.request_id = r.id"
+        " JOIN ref.request_details xd ON xd.source_id = d.source_id JOIN ref.requests x ON x.id = xd.request_id"
+        " WHERE r.flags & 8";
+    const QStringList cells = dump(db, compare).split(QLatin1Char('|'));
+    QCOMPARE(cells.size(), 8);
+    const QString n = QString::number(bothSides);
+    QCOMPARE(cells[0], n);
+    QCOMPARE(cells[1], n); // network, to the ns
+    QCOMPARE(cells[2], n);
+    QCOMPARE(cells[3], n);
+    QCOMPARE(cells[4], n);
+    QCOMPARE(cells[5], n);   // the clock-skew flag agrees
+    QVERIFY(cells[6].toInt() > 0); // and some are skewed
+    QCOMPARE(cells[7], n);   // segments add up to e2e
+    // Token metrics are the client's: as many as the client file gives, on the client clock.
+    QCOMPARE(dump(db, "SELECT count(*) FROM requests WHERE flags & 8 AND ttft_ns IS NOT NULL AND token_scope <> 1"), QStringLiteral("0"));
+    QCOMPARE(dump(db, "SELECT count(*) FROM token_times t JOIN requests r ON r.id = t.request_id WHERE r.token_scope <> 1"),
+             QStringLiteral("0"));
+    // The unmatched list holds exactly the dropped ones, each on its side.
+    QCOMPARE(dump(db, "SELECT count(*) FROM join_unmatched u JOIN request_details d ON d.request_id = u.request_id"
+                      " JOIN requests r ON r.id = u.request_id WHERE r.flags & 8 = 0"),
+             QString::number(clientOnly + serverOnly));
+}
+
+void TestRequestJoin::keys_data()
+{
+    QTest::addColumn<QByteArray>("clients");
+    QTest::addColumn<QByteArray>("servers");
+    QTest::addColumn<QString>("summary"); ///< matched|client only|server only|ambiguous
+    QTest::addColumn<QString>("joined");  ///< kJoinedSql
+
+    // Network 10 us = 100 - 90; flags 8 (joined); decode (4) dominates; no client token metric: the server's.
+    QTest::newRow("request id") << clientLine("r1", 1000, 101000) << serverLine("r1", 5000) << "1|0|0|0"
+                                << "r1|10000|100000|1|8|4|5000|2|1|r1";
+    QTest::newRow("vllm chat id") << clientLine("r1", 1000, 101000) << serverLine("chatcmpl-r1", 5000) << "1|0|0|0"
+                                  << "r1|10000|100000|1|8|4|5000|2|2|chatcmpl-r1";
+    QTest::newRow("vllm completion prompt id") << clientLine("req-7", 1000, 101000) << serverLine("cmpl-req-7-0", 5000)
+                                               << "1|0|0|0" << "req-7|10000|100000|1|8|4|5000|2|2|cmpl-req-7-0";
+    // The exact id wins over the one without the prefix.
+    QTest::newRow("exact id first") << clientLine("chatcmpl-r1", 1000, 101000) + clientLine("r1", 1000, 101000)
+                                    << serverLine("chatcmpl-r1", 5000) << "1|1|0|0"
+                                    << "chatcmpl-r1|10000|100000|1|8|4|5000|2|1|chatcmpl-r1";
+    // Ids differ; the trace id (upper-case in the client's file) joins them. Network 1.2 s - 1 s, the span's
+    // durations form (2) carried over.
+    QTest::newRow("trace id") << clientLine("c1", kSpanStart - 100000000, kSpanStart + 1100000000,
+                                            ",\"trace_id\":\"5B8EFFF798038103D269B633813FC60C\"")
+                              << spanLine("cmpl-9", kTrace) << "1|0|0|0"
+                              << "c1|200000000|1200000000|1|10|4|50000000|2|3|cmpl-9";
+    QTest::newRow("traceparent") << clientLine("c1", kSpanStart - 100000000, kSpanStart + 1100000000,
+                                               ",\"traceparent\":\"00-5b8efff798038103d269b633813fc60c-00f067aa0ba902b7-01\"")
+                                 << spanLine("cmpl-9", kTrace) << "1|0|0|0"
+                                 << "c1|200000000|1200000000|1|10|4|50000000|2|3|cmpl-9";
+    QTest::newRow("no common key") << clientLine("a", 1000, 101000) << serverLine("b", 5000) << "0|1|1|0" << "";
+    // Client e2e below server e2e: network -10 us, kept and flagged as clock skew (8 | 1).
+    QTest::newRow("negative network") << clientLine("r1", 1000, 81000) << serverLine("r1", 5000) << "1|0|0|0"
+                                      << "r1|-10000|80000|1|9|4|5000|2|1|r1";
+    // Network positive, but the client's send is after the server's receive: its clock runs ahead (skew).
+    QTest::newRow("client clock ahead") << clientLine("r1", 6000, 106000) << serverLine("r1", 5000) << "1|0|0|0"
+                                        << "r1|10000|100000|1|9|4|5000|2|1|r1";
+    // No server send: client e2e - engine e2e holds postprocess and network together, so it is unattributed
+    // and network stays not measured.
+    QTest::newRow("engine scope server") << clientLine("r1", 1000, 101000) << serverLine("r1", 5000, false) << "1|0|0|0"
+                                         << "r1|NULL|100000|1|8|4|5000|2|1|r1";
+    // A client id twice (two client files of the same run): joining either would be a guess.
+    QTest::newRow("duplicate client ids") << clientLine("r1", 1000, 101000) << serverLine("r1", 5000)
+                                          << "0|0|0|3" << "";
+    // A server record without a client one, beside a joined pair.
+    QTest::newRow("server without client") << clientLine("r1", 1000, 101000) << serverLine("r1", 5000) + serverLine("r2", 9000)
+                                           << "1|0|1|0" << "r1|10000|100000|1|8|4|5000|2|1|r1";
+}
+
+void TestRequestJoin::keys()
+{
+    QFETCH(QByteArray, clients);
+    QFETCH(QByteArray, servers);
+    QFETCH(QString, summary);
+    QFETCH(QString, joined);
+    Investigation investigation;
+    std::vector<QByteArray> files = {clients, servers};
+    if (QByteArray(QTest::currentDataTag()) == "duplicate client ids")
+        files.insert(files.begin(), clients); // the same client file opened twice
+    QVERIFY(investigation.import(files));
+    QCOMPARE(summaryText(lx::readJoinSummary(*investigation.store)), summary);
+    sqlite3 *db = investigation.store->db();
+    QCOMPARE(dump(db, kJoinedSql), joined);
+    // A joined request is one request: the server record's rows are gone, every other one is still there.
+    const QString expectedRows = QString::number(summary.section(QLatin1Char('|'), 0, 0).toInt()
+                                                 + summary.section(QLatin1Char('|'), 1, 1).toInt()
+                                                 + summary.section(QLatin1Char('|'), 2, 2).toInt()
+                                                 + summary.section(QLatin1Char('|'), 3, 3).toInt());
+    QCOMPARE(dump(db, "SELECT count(*) FROM requests"), expectedRows);
+    QCOMPARE(dump(db, "SELECT count(*) FROM request_details"), expectedRows);
+}
+
+void TestRequestJoin::unmatchedListed()
+{
+    Investigation investigation;
+    QVERIFY(investigation.import({clientLine("r1", 1000, 101000) + clientLine("r2", 1000, 101000),
+                                  serverLine("r1", 5000) + serverLine("s9", 9000)}));
+    const std::vector<lx::UnmatchedRecord> list = lx::listUnmatched(*investigation.store);
+    QCOMPARE(list.size(), std::size_t(2));
+    QCOMPARE(list[0].side, lx::JoinSide::Client);
+    QCOMPARE(list[0].sourceId, std::string("r2"));
+    QCOMPARE(list[0].sourceLine, qint64(2));
+    QCOMPARE(list[0].sourcePath, investigation.files[0].path);
+    QVERIFY(!list[0].ambiguous);
+    QCOMPARE(list[1].side, lx::JoinSide::Server);
+    QCOMPARE(list[1].sourceId, std::string("s9"));
+    QCOMPARE(list[1].sourcePath, investigation.files[1].path);
+    QCOMPARE(QString::fromStdString(lx::unmatchedReason(list[1])),
+             QStringLiteral("no client record has its request id or trace id"));
+    QCOMPARE(lx::listUnmatched(*investigation.store, 1, 1).at(0).sourceId, std::string("s9"));
+    QCOMPARE(dump(investigation.store->db(), "SELECT side, reason, source_id FROM join_unmatched_readable ORDER BY side"),
+             QStringLiteral("client|no record on the other side|r2\nserver|no record on the other side|s9"));
+}
+
+/// A server dump opened after the benchmark joins with it; a lone side has nothing unmatched; records that
+/// come after a join are unmatched until their other side comes.
+void TestRequestJoin::laterImportJoins()
+{
+    Investigation investigation;
+    QVERIFY(investigation.import({clientLine("r1", 1000, 101000) + clientLine("r2", 1000, 101000)}));
+    QVERIFY(!lx::readJoinSummary(*investigation.store).active);
+    QVERIFY(investigation.import({serverLine("r1", 5000)}));
+    QCOMPARE(summaryText(lx::readJoinSummary(*investigation.store)), QStringLiteral("1|1|0|0"));
+    QVERIFY(investigation.import({serverLine("r2", 5000) + serverLine("r3", 5000)}));
+    QCOMPARE(summaryText(lx::readJoinSummary(*investigation.store)), QStringLiteral("2|0|1|0"));
+    QCOMPARE(dump(investigation.store->db(), "SELECT network_ns FROM requests WHERE flags & 8"), QStringLiteral("10000\n10000"));
+    // A second join changes nothing.
+    lx::JoinSummary again;
+    std::string why;
+    QVERIFY2(lx::joinClientServer(*investigation.store, &again, &why), why.c_str());
+    QCOMPARE(summaryText(again), QStringLiteral("2|0|1|0"));
+}
+
+/// Stores of each side, merged as `report a.lxdb b.lxdb` merges them, join; the joins of a merged store
+/// keep their server records' identity.
+void TestRequestJoin::mergedStoresJoin()
+{
+    Investigation clients, servers;
+    QVERIFY(clients.import({clientLine("r1", 1000, 101000)}));
+    QVERIFY(servers.import({serverLine("r1", 5000)}));
+    std::string why;
+    auto merged = lx::Store::openTemporary(&why);
+    QVERIFY2(merged, why.c_str());
+    QVERIFY2(lx::mergeStore(*merged, clients.store->fileName(), &why), why.c_str());
+    QVERIFY(!lx::readJoinSummary(*merged).active);
+    QVERIFY2(lx::mergeStore(*merged, servers.store->fileName(), &why), why.c_str());
+    QCOMPARE(summaryText(lx::readJoinSummary(*merged)), QStringLiteral("1|0|0|0"));
+    QCOMPARE(dump(merged->db(), kJoinedSql), QStringLiteral("r1|10000|100000|1|8|4|5000|2|1|r1"));
+    // Merging the joined store again: its join comes along, with the server's run renumbered.
+    auto twice = lx::Store::openTemporary(&why);
+    QVERIFY2(lx::mergeStore(*twice, merged->fileName(), &why), why.c_str());
+    QCOMPARE(summaryText(lx::readJoinSummary(*twice)), QStringLiteral("1|0|0|0"));
+    QCOMPARE(dump(twice->db(), "SELECT i.path = (SELECT path FROM import_runs WHERE id = 2) FROM request_joins j"
+                               " JOIN import_runs i ON i.id = j.server_run_id"),
+             QStringLiteral("1"));
+}
+
+/// The report counts the join and the skewed joined requests, and leaves a skewed network out.
+void TestRequestJoin::reportShowsJoin()
+{
+    Investigation investigation;
+    QVERIFY(investigation.import({clientLine("r1", 1000, 81000) + clientLine("r2", 1000, 101000) + clientLine("r3", 1, 2),
+                                  serverLine("r1", 5000) + serverLine("r2", 5000) + serverLine("r4", 5000)}));
+    const lx::Report report = lx::analyze(*investigation.store);
+    QCOMPARE(summaryText(report.join), QStringLiteral("2|1|1|0"));
+    QCOMPARE(report.total, qint64(4));
+    QCOMPARE(report.clockSkew, qint64(1));
+    QCOMPARE(report.segments[0].stat.count, std::size_t(1));
+    QCOMPARE(report.segments[0].excluded, qint64(1));
+    QCOMPARE(report.unmatchedSample.size(), std::size_t(2));
+    QCOMPARE(report.unmatchedSample[0].sourceId, std::string("r3"));
+}
+
+void TestRequestJoin::joinKeyOfVllmIds_data()
+{
+    QTest::addColumn<QByteArray>("serverId");
+    QTest::addColumn<QString>("clientId");
+    QTest::addColumn<int>("matchedBy"); ///< 0: no match
+    QTest::newRow("chat") << QByteArray("chatcmpl-abc") << "abc" << 2;
+    QTest::newRow("completion") << QByteArray("cmpl-abc") << "abc" << 2;
+    QTest::newRow("completion prompt index") << QByteArray("cmpl-abc-12") << "abc" << 2;
+    QTest::newRow("chat keeps its dashes") << QByteArray("chatcmpl-abc-12") << "abc" << 0;
+    QTest::newRow("other prefix") << QByteArray("req-abc") << "abc" << 0;
+    QTest::newRow("prefix alone") << QByteArray("cmpl-") << "" << 0;
+    QTest::newRow("index without id") << QByteArray("cmpl--3") << "" << 0;
+    QTest::newRow("exact") << QByteArray("cmpl-abc-12") << "cmpl-abc-12" << 1;
+}
+
+void TestRequestJoin::joinKeyOfVllmIds()
+{
+    QFETCH(QByteArray, serverId);
+    QFETCH(QString, clientId);
+    QFETCH(int, matchedBy);
+    Investigation investigation;
+    const QByteArray client = clientId.isEmpty() ? clientLine("x", 1000, 101000) : clientLine(clientId.toUtf8().constData(), 1000, 101000);
+    QVERIFY(investigation.import({client, serverLine(serverId.constData(), 5000)}));
+    QCOMPARE(dump(investigation.store->db(), "SELECT coalesce(max(matched_by), 0) FROM request_joins").toInt(), matchedBy);
+}
+
+QTEST_GUILESS_MAIN(TestRequestJoin)
+#include "tst_request_join.moc"
