@@ -79,6 +79,8 @@ FilterBar::FilterBar(QWidget *parent)
     }
     for (QDateTimeEdit *edit : {m_from, m_to})
         connect(edit, &QDateTimeEdit::dateTimeChanged, this, [this] { m_debounce->start(); });
+    m_history.append(state()); // the unfiltered start is where back() ends
+    m_historyAt = 0;
 }
 
 QString FilterBar::errorText() const { return m_valid ? QString() : m_error->text(); }
@@ -110,6 +112,11 @@ void FilterBar::clear(bool silently)
     m_useTo->setChecked(false);
     m_from->setEnabled(false);
     m_to->setEnabled(false);
+    if (silently) { // a new investigation: its history starts here
+        m_history.clear();
+        m_historyAt = -1;
+        emit historyChanged();
+    }
     setExpression(QString());
 }
 
@@ -153,5 +160,63 @@ void FilterBar::apply()
     if (m_useTo->isChecked())
         filter.toNs = toNs(m_to->dateTime());
     m_filter = filter;
+    if (!m_restoring) {
+        const State now = state();
+        if (m_historyAt < 0 || m_history[m_historyAt] != now) {
+            m_history.resize(m_historyAt + 1); // a new step drops the steps that were undone
+            m_history.append(now);
+            m_historyAt = m_history.size() - 1;
+            emit historyChanged();
+        }
+    }
     emit filterChanged(m_filter);
+}
+
+FilterBar::State FilterBar::state() const
+{
+    return {m_expression->text().trimmed(), m_useFrom->isChecked(), m_useTo->isChecked(),
+            toNs(m_from->dateTime()), toNs(m_to->dateTime())};
+}
+
+void FilterBar::restore(const State &state)
+{
+    m_restoring = true;
+    {
+        const QSignalBlocker blockUseFrom(m_useFrom);
+        const QSignalBlocker blockUseTo(m_useTo);
+        const QSignalBlocker blockFrom(m_from);
+        const QSignalBlocker blockTo(m_to);
+        m_useFrom->setChecked(state.useFrom);
+        m_useTo->setChecked(state.useTo);
+        m_from->setEnabled(state.useFrom);
+        m_to->setEnabled(state.useTo);
+        m_from->setDateTime(fromNs(state.fromNs));
+        m_to->setDateTime(fromNs(state.toNs));
+    }
+    setExpression(state.expression);
+    m_restoring = false;
+    emit historyChanged();
+}
+
+void FilterBar::narrow(const QString &condition)
+{
+    const QString current = m_expression->text().trimmed();
+    if (current.isEmpty() || !m_valid)
+        setExpression(condition);
+    else
+        setExpression(QStringLiteral("(%1) and (%2)").arg(current, condition));
+}
+
+void FilterBar::back()
+{
+    if (!canGoBack())
+        return;
+    restore(m_history[--m_historyAt]);
+}
+
+void FilterBar::forward()
+{
+    if (!canGoForward())
+        return;
+    restore(m_history[++m_historyAt]);
 }

@@ -29,11 +29,30 @@ public:
     void setTimeBounds(qint64 firstNs, qint64 lastNs);
     /// Back to no filter; `silently` does not announce it (a new investigation starts unfiltered anyway).
     void clear(bool silently = false);
+    /// Narrows the filter by `condition` (an expression, e.g. from a click on a chart): it is ANDed with
+    /// the expression in force, and back() undoes it.
+    void narrow(const QString &condition);
+    /// The filter applied before the current one, and the one after it again (a browser's history).
+    bool canGoBack() const { return m_historyAt > 0; }
+    bool canGoForward() const { return m_historyAt + 1 < m_history.size(); }
+    void back();
+    void forward();
 
 signals:
     void filterChanged(const lx::RequestFilter &filter);
+    /// canGoBack() or canGoForward() may have changed.
+    void historyChanged();
 
 private:
+    /// What a history step restores: the text and the time range as the user set them.
+    struct State {
+        QString expression;
+        bool useFrom = false, useTo = false;
+        qint64 fromNs = 0, toNs = 0;
+        bool operator==(const State &) const = default;
+    };
+    State state() const;
+    void restore(const State &state);
     void validate();
     void apply();
 
@@ -46,4 +65,7 @@ private:
     QTimer *m_debounce;
     lx::RequestFilter m_filter;
     bool m_valid = true;
+    QList<State> m_history; ///< filters applied, oldest first; m_historyAt is the one in force
+    qsizetype m_historyAt = -1;
+    bool m_restoring = false;
 };

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The chart base: exports in each format are real files of that format at the asked size; unknown
+// formats and unwritable paths are refused with a reason; axis labels go through the duration formatter.
+
+#include "chart.h"
+#include "chart_tickers.h"
+
+#include <QFile>
+#include <QImage>
+#include <QTemporaryDir>
+#include <QTest>
+
+class TestChart : public QObject {
+    Q_OBJECT
+
+private slots:
+    void exportWritesFormat_data();
+    void exportWritesFormat();
+    void exportRefuses_data();
+    void exportRefuses();
+    void durationLabels_data();
+    void durationLabels();
+    void timeLabels_data();
+    void timeLabels();
+    void paletteChangeRecolours();
+};
+
+namespace {
+
+void fill(Chart &chart)
+{
+    QCPGraph *graph = chart.addGraph();
+    graph->setData({0, 1, 2, 3}, {1e6, 3e6, 2e6, 5e6});
+    chart.rescaleAxes();
+}
+
+} // namespace
+
+void TestChart::exportWritesFormat_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QByteArray>("magic");
+    QTest::newRow("png") << "chart.png" << QByteArray("\x89PNG");
+    QTest::newRow("PNG suffix in capitals") << "chart.PNG" << QByteArray("\x89PNG");
+    QTest::newRow("svg") << "chart.svg" << QByteArray("<?xml");
+    QTest::newRow("pdf") << "chart.pdf" << QByteArray("%PDF");
+}
+
+void TestChart::exportWritesFormat()
+{
+    QFETCH(QString, name);
+    QFETCH(QByteArray, magic);
+    QTemporaryDir dir;
+    Chart chart;
+    fill(chart);
+    const QString path = dir.filePath(name);
+    QString error;
+    QVERIFY2(chart.exportTo(path, QSize(640, 360), &error), qPrintable(error));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray bytes = file.readAll();
+    QVERIFY2(bytes.startsWith(magic), bytes.left(16).constData());
+    if (name.endsWith(QLatin1String("png"), Qt::CaseInsensitive)) {
+        const QImage image(path);
+        QCOMPARE(image.size(), QSize(640, 360));
+    }
+    if (name.endsWith(QLatin1String("svg")))
+        QVERIFY(bytes.contains("width=\"") && bytes.contains("<svg"));
+}
+
+void TestChart::exportRefuses_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("unknown suffix") << "chart.gif" << "unknown chart format \"gif\"";
+    QTest::newRow("no suffix") << "chart" << "unknown chart format \"\"";
+    QTest::newRow("missing folder") << "no/such/folder/chart.png" << "could not be written";
+}
+
+void TestChart::exportRefuses()
+{
+    QFETCH(QString, path);
+    QFETCH(QString, reason);
+    QTemporaryDir dir;
+    Chart chart;
+    fill(chart);
+    QString error;
+    QVERIFY(!chart.exportTo(dir.filePath(path), QSize(320, 200), &error));
+    QVERIFY2(error.contains(reason), qPrintable(error));
+    QVERIFY2(error.contains(path), qPrintable(error)); // the message names the file
+}
+
+void TestChart::durationLabels_data()
+{
+    QTest::addColumn<double>("ns");
+    QTest::addColumn<QString>("label");
+    QTest::newRow("zero") << 0.0 << "0";
+    QTest::newRow("ms") << 250e6 << "250 ms";
+    QTest::newRow("s") << 1.5e9 << "1.50 s";
+    QTest::newRow("us") << 12'400.0 << QString::fromUtf8("12.4 µs");
+}
+
+void TestChart::durationLabels()
+{
+    QFETCH(double, ns);
+    QFETCH(QString, label);
+    DurationTicker linear;
+    LogDurationTicker log;
+    QCOMPARE(linear.getTickLabel(ns, QLocale::c(), QLatin1Char('g'), 6), label);
+    QCOMPARE(log.getTickLabel(ns, QLocale::c(), QLatin1Char('g'), 6), label);
+}
+
+void TestChart::timeLabels_data()
+{
+    QTest::addColumn<bool>("relative");
+    QTest::addColumn<double>("rangeSeconds");
+    QTest::addColumn<double>("tick");
+    QTest::addColumn<QString>("label");
+    // origin 2025-01-01T12:00:00Z
+    QTest::newRow("seconds") << false << 60.0 << 5.0 << "12:00:05";
+    QTest::newRow("tenths") << false << 1.0 << 0.4 << "12:00:00.4";
+    QTest::newRow("hundredths") << false << 0.05 << 0.03 << "12:00:00.03";
+    QTest::newRow("microseconds") << false << 5e-5 << 1.2e-5 << "12:00:00.000012";
+    QTest::newRow("days") << false << 10 * 86400.0 << 86400.0 << "2025-01-02";
+    QTest::newRow("relative") << true << 60.0 << 90.0 << "+1 min 30 s";
+}
+
+void TestChart::timeLabels()
+{
+    QFETCH(bool, relative);
+    QFETCH(double, rangeSeconds);
+    QFETCH(double, tick);
+    QFETCH(QString, label);
+    struct Probe : TimeTicker {
+        using TimeTicker::TimeTicker;
+        using TimeTicker::getTickLabel;
+        using TimeTicker::getTickStep;
+    } ticker(1'735'732'800'000'000'000, relative);
+    ticker.getTickStep(QCPRange(0, rangeSeconds)); // the label's precision follows the step
+    QCOMPARE(ticker.getTickLabel(tick, QLocale::c(), QLatin1Char('g'), 6), label);
+}
+
+void TestChart::paletteChangeRecolours()
+{
+    Chart chart;
+    fill(chart);
+    QPalette dark = chart.palette();
+    dark.setColor(QPalette::Base, QColor(0x20, 0x20, 0x20));
+    dark.setColor(QPalette::WindowText, QColor(0xee, 0xee, 0xee));
+    int applied = 0;
+    connect(&chart, &Chart::paletteApplied, this, [&applied] { ++applied; });
+    chart.setPalette(dark);
+    QCOMPARE(applied, 1);
+    QCOMPARE(chart.xAxis->tickLabelColor(), QColor(0xee, 0xee, 0xee));
+    QCOMPARE(chart.xAxis->basePen().color(), QColor(0xee, 0xee, 0xee));
+}
+
+QTEST_MAIN(TestChart)
+#include "tst_chart.moc"
