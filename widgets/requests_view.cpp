@@ -122,6 +122,21 @@ void RequestsView::selectRow(int row)
     m_table->setCurrentIndex(m_model->index(row, 0));
 }
 
+bool RequestsView::selectRequest(qint64 rowId)
+{
+    if (!m_model)
+        return false;
+    if (selectedRowId() == rowId)
+        return true; // the table is where the selection came from: no echo
+    const std::int64_t id = rowId;
+    const std::ptrdiff_t row = m_model->order()->rowsOf({&id, 1}).front();
+    if (row < 0)
+        return false;
+    selectRow(static_cast<int>(row));
+    m_table->scrollTo(m_model->index(static_cast<int>(row), 0), QAbstractItemView::PositionAtCenter);
+    return true;
+}
+
 qint64 RequestsView::selectedRowId() const
 {
     const QModelIndex current = m_table->currentIndex();

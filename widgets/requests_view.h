@@ -36,6 +36,9 @@ public:
     QTableView *table() const { return m_table; }
     bool busy() const;
     void selectRow(int row);
+    /// Selects the request with this store row id and scrolls to it (a chart's click); false when the
+    /// current filter hides it.
+    bool selectRequest(qint64 rowId);
     /// The store row id of the current request; -1 when none is selected.
     qint64 selectedRowId() const;
     void copySelection(bool csv);

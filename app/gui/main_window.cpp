@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "main_window.h"
 
+#include "chart_tabs.h"
 #include "filter_bar.h"
 #include "import_progress.h"
 #include "investigation.h"
@@ -38,6 +39,12 @@ bool MainWindow::viewFromName(const QString &name, View *view)
         *view = View::Summary;
     else if (name == QLatin1String("requests"))
         *view = View::Requests;
+    else if (name == QLatin1String("waterfall"))
+        *view = View::Waterfall;
+    else if (name == QLatin1String("cdf"))
+        *view = View::Cdf;
+    else if (name == QLatin1String("dominant"))
+        *view = View::Dominant;
     else
         return false;
     return true;
@@ -53,6 +60,7 @@ MainWindow::MainWindow(QWidget *parent)
     , m_detail(new RequestDetailView(this))
     , m_detailDock(new QDockWidget(tr("Request detail"), this))
     , m_progress(new ImportProgress(this))
+    , m_charts(nullptr)
     , m_statusCounts(new QLabel(this))
 {
     setObjectName(QStringLiteral("MainWindow"));
@@ -66,6 +74,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_summary, tr("Summary"));
     m_tabs->addTab(m_requests, tr("Requests"));
+    m_charts = new ChartTabs(m_investigation, m_filterBar, m_tabs, this); // adds the chart tabs, in View order
     setCentralWidget(m_tabs);
 
     m_detailDock->setObjectName(QStringLiteral("DetailDock"));
@@ -108,8 +117,16 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_filterBar, &FilterBar::filterChanged, m_investigation, &Investigation::setFilter);
     connect(m_investigation, &Investigation::filterChanged, this, [this] { m_requests->setFilter(m_investigation->filter()); });
     connect(m_summary, &SummaryView::showRejectedRequested, this, &MainWindow::showRejected);
-    connect(m_requests, &RequestsView::requestSelected, this,
-            [this](qint64 rowId) { m_detail->showRequest(m_investigation->store(), rowId); });
+    connect(m_requests, &RequestsView::requestSelected, this, &MainWindow::selectRequest);
+    connect(m_charts, &ChartTabs::requestSelected, this, &MainWindow::selectRequest);
+    connect(m_charts, &ChartTabs::settled, this, &MainWindow::checkSettled);
+    connect(m_charts, &ChartTabs::filterNarrowed, this, [this](const QString &description) {
+        statusBar()->showMessage(tr("%1 · Back (Alt+Left) undoes it").arg(description), 10000);
+    });
+    connect(m_filterBar, &FilterBar::historyChanged, this, [this] {
+        m_backAction->setEnabled(m_filterBar->canGoBack());
+        m_forwardAction->setEnabled(m_filterBar->canGoForward());
+    });
     connect(m_requests, &RequestsView::settled, this, &MainWindow::checkSettled);
     connect(m_requests, &RequestsView::errorOccurred, this, [this](const QString &message) { statusBar()->showMessage(message, 15000); });
     connect(m_requests, &RequestsView::exportFinished, this, [this](const QString &path, const QString &error) {
@@ -160,8 +177,15 @@ void MainWindow::createActions()
         m_filterBar->expressionEdit()->selectAll();
     });
     make(tr("C&lear Filter"), QKeySequence(tr("Ctrl+Shift+L")), [this] { m_filterBar->clear(); });
+    m_backAction = make(tr("&Back to the Previous Filter"), QKeySequence::Back, [this] { m_filterBar->back(); });
+    m_forwardAction = make(tr("For&ward to the Next Filter"), QKeySequence::Forward, [this] { m_filterBar->forward(); });
+    m_backAction->setEnabled(false);
+    m_forwardAction->setEnabled(false);
     make(tr("&Summary"), QKeySequence(tr("Ctrl+1")), [this] { showView(View::Summary); });
     make(tr("&Requests"), QKeySequence(tr("Ctrl+2")), [this] { showView(View::Requests); });
+    make(tr("&Waterfall"), QKeySequence(tr("Ctrl+3")), [this] { showView(View::Waterfall); });
+    make(tr("&CDFs"), QKeySequence(tr("Ctrl+4")), [this] { showView(View::Cdf); });
+    make(tr("D&ominant Segment"), QKeySequence(tr("Ctrl+5")), [this] { showView(View::Dominant); });
     QAction *detail = m_detailDock->toggleViewAction();
     detail->setText(tr("Request &Detail Panel"));
     detail->setShortcut(QKeySequence(tr("Ctrl+D")));
@@ -196,10 +220,15 @@ void MainWindow::createMenus()
     edit->addSeparator();
     edit->addAction(action("&Filter…"));
     edit->addAction(action("C&lear Filter"));
+    edit->addAction(m_backAction);
+    edit->addAction(m_forwardAction);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(action("&Summary"));
     view->addAction(action("&Requests"));
+    view->addAction(action("&Waterfall"));
+    view->addAction(action("&CDFs"));
+    view->addAction(action("D&ominant Segment"));
     view->addSeparator();
     view->addAction(m_detailDock->toggleViewAction());
     view->addAction(m_rejectedAction);
@@ -420,8 +449,15 @@ void MainWindow::onReportChanged()
 
 void MainWindow::checkSettled()
 {
-    if (m_investigation->hasReport() && !m_investigation->busy() && !m_requests->busy())
+    if (m_investigation->hasReport() && !m_investigation->busy() && !m_requests->busy() && m_charts->currentSettled())
         emit viewsSettled();
+}
+
+void MainWindow::selectRequest(qint64 rowId)
+{
+    m_detail->showRequest(m_investigation->store(), rowId);
+    m_requests->selectRequest(rowId); // no echo: the table ignores its own selection
+    m_charts->selectRequest(rowId);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -6,6 +6,7 @@
 
 #include <QMainWindow>
 
+class ChartTabs;
 class FilterBar;
 class ImportProgress;
 class Investigation;
@@ -25,7 +26,7 @@ class MainWindow : public QMainWindow {
 
 public:
     /// The views, in tab order; the names are those of `--view`.
-    enum class View { Summary, Requests };
+    enum class View { Summary, Requests, Waterfall, Cdf, Dominant };
     static bool viewFromName(const QString &name, View *view);
 
     explicit MainWindow(QWidget *parent = nullptr);
@@ -40,6 +41,7 @@ public:
     RequestsView *requestsView() const { return m_requests; }
     RequestDetailView *detailView() const { return m_detail; }
     ImportProgress *importProgress() const { return m_progress; }
+    ChartTabs *charts() const { return m_charts; }
 
 signals:
     /// The data of the current filter is on screen: the report and the table are both up to date.
@@ -67,6 +69,7 @@ private:
     void showAbout();
     void setDurationUnit(lx::DurationUnit unit);
     void checkSettled();
+    void selectRequest(qint64 rowId);
 
     Investigation *m_investigation;
     FilterBar *m_filterBar;
@@ -76,6 +79,7 @@ private:
     RequestDetailView *m_detail;
     QDockWidget *m_detailDock;
     ImportProgress *m_progress;
+    ChartTabs *m_charts;
     QLabel *m_statusCounts;
     QMenu *m_recentMenu = nullptr;
     QStringList m_recentFiles;
@@ -88,5 +92,7 @@ private:
     QAction *m_exportAction = nullptr;
     QAction *m_closeAction = nullptr;
     QAction *m_rejectedAction = nullptr;
+    QAction *m_backAction = nullptr;
+    QAction *m_forwardAction = nullptr;
     QList<QAction *> m_allActions;
 };
