@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // latency-explorer-cli: the headless face of the analysis core, for scripts and incident reports.
 
+#include "compare_command.h"
 #include "generate_command.h"
 #include "import_command.h"
 #include "report_command.h"
@@ -20,6 +21,7 @@ constexpr const char *kUsage =
     "Commands:\n"
     "  import --db OUT.lxdb FILE...     append trace files to an investigation store\n"
     "  report [OPTIONS] FILE_OR_STORE...  the decomposition report (trace files and/or .lxdb stores)\n"
+    "  compare [OPTIONS] BASELINE INCIDENT  which segment's change explains an incident (shift-share)\n"
     "  generate [OPTIONS] -o FILE       write a simulated trace of a server under rising load\n"
     "\n"
     "Run 'latency-explorer-cli COMMAND --help' for a command's options.\n"
@@ -49,6 +51,8 @@ int main(int argc, char **argv)
         return runImportCommand(args, std::cout, std::cerr);
     if (command == "report")
         return runReportCommand(args, std::cout, std::cerr);
+    if (command == "compare")
+        return runCompareCommand(args, std::cout, std::cerr);
     if (command == "generate")
         return runGenerateCommand(args, std::cout, std::cerr);
     std::cerr << "latency-explorer-cli: unknown command '" << command << "'\n\n" << kUsage;
