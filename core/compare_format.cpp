@@ -11,7 +11,7 @@ namespace lx {
 
 namespace {
 
-std::string ms(std::optional<double> ns) { return jsonNumber(ns ? std::optional<double>(nsToMs(*ns)) : std::nullopt, 3); }
+std::string ms(std::optional<double> ns) { return jsonNumber(ns ? std::optional<double>(nsToMs(*ns)) : std::nullopt, 6); }
 
 std::optional<double> delta(std::optional<double> a, std::optional<double> b)
 {
@@ -41,7 +41,7 @@ std::string splitJson(const Composition &b, const Composition &i)
         out += s ? ", \"" : "\"";
         out += std::string(segmentName(static_cast<Segment>(s))) + "\": {\"baseline_ms\": " + ms(b.partNs[static_cast<std::size_t>(s)])
                + ", \"incident_ms\": " + ms(i.partNs[static_cast<std::size_t>(s)]) + ", \"delta_ms\": " + ms(d)
-               + ", \"share_of_delta\": " + (total != 0 ? jsonNumber(d / total, 4) : std::string("null")) + '}';
+               + ", \"share_of_delta\": " + (total != 0 ? jsonNumber(d / total, 6) : std::string("null")) + '}';
     }
     return out + "}}";
 }
