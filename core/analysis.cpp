@@ -3,6 +3,7 @@
 
 #include "decompose.h"
 #include "huge_page_allocator.h"
+#include "request_join.h"
 #include "request_scan.h"
 #include "sqlite_util.h"
 #include "store.h"
@@ -15,6 +16,8 @@
 namespace lx {
 
 namespace {
+
+constexpr std::size_t kUnmatchedSample = 10; ///< unmatched records a report names; listUnmatched() has them all
 
 /// Values of one metric and the scopes they were read on, gathered before summarizing. The values go
 /// into memory the caller sized (see SampleColumns): no growth, no copy, no page touched twice.
@@ -114,6 +117,7 @@ struct ScanPart {
     std::array<Samples, kSegmentCount> segments;
     Samples e2e, ttft, tpot, ttlt;
     std::int64_t total = 0, ok = 0, error = 0, clockSkew = 0, dominantTotal = 0;
+    std::int64_t relativeTime = 0; ///< rows whose times are offsets from an unknown origin
     std::int64_t firstStart = INT64_MAX, lastStart = INT64_MIN;
     std::array<std::int64_t, kSegmentCount> dominantCounts{};
 
@@ -145,6 +149,8 @@ void addRow(const RequestRow &row, bool includeErrors, ScanPart &part)
         part.lastStart = std::max(part.lastStart, row.start);
     }
     row.ok ? ++part.ok : ++part.error;
+    if (row.flags & kFlagRelativeTime)
+        ++part.relativeTime; // counted over every matching row, as total is: it says what the time axis means
     if (!row.ok && !includeErrors)
         return;
     if (isMeasured(row.e2e))
@@ -157,7 +163,9 @@ void addRow(const RequestRow &row, bool includeErrors, ScanPart &part)
             ++part.segments[s].excluded; // a negative network time is clock skew, not a latency
             continue;
         }
-        part.segments[s].add(v, segmentScope(static_cast<Segment>(s), row.e2eScope, row.tokenScope));
+        // A joined request's decode is the server's, whatever clock its token metrics were read on.
+        const E2eScope decodeScope = (row.flags & kFlagJoined) ? E2eScope::Server : row.tokenScope;
+        part.segments[s].add(v, segmentScope(static_cast<Segment>(s), row.e2eScope, decodeScope));
     }
     if (row.flags & kFlagClockSkew)
         ++part.clockSkew;
@@ -191,6 +199,7 @@ void mergeInto(ScanPart &into, ScanPart &from)
     into.ok += from.ok;
     into.error += from.error;
     into.clockSkew += from.clockSkew;
+    into.relativeTime += from.relativeTime;
     into.dominantTotal += from.dominantTotal;
     into.firstStart = std::min(into.firstStart, from.firstStart);
     into.lastStart = std::max(into.lastStart, from.lastStart);
@@ -232,6 +241,8 @@ Report analyze(const Store &store, const RequestFilter &filter, const AnalysisOp
     Report report;
     report.percentiles = options.percentiles;
     readInputs(store, report);
+    report.join = readJoinSummary(store);
+    report.unmatchedSample = listUnmatched(store, kUnmatchedSample);
 
     const SqlCondition where = toSqlCondition(filter);
     ScanPart part;
@@ -244,6 +255,7 @@ Report analyze(const Store &store, const RequestFilter &filter, const AnalysisOp
     report.ok = part.ok;
     report.error = part.error;
     report.clockSkew = part.clockSkew;
+    report.relativeTime = part.relativeTime;
     report.dominantTotal = part.dominantTotal;
     report.dominantCounts = part.dominantCounts;
     if (part.firstStart <= part.lastStart) {

@@ -3,6 +3,7 @@
 
 #include "percentiles.h"
 #include "request.h"
+#include "request_join.h"
 #include "request_filter.h"
 #include "request_scan.h"
 
@@ -53,6 +54,11 @@ struct Report {
     std::int64_t error = 0;
     std::int64_t rejected = 0; ///< records refused at import (whole investigation, not filtered)
     std::int64_t clockSkew = 0;
+    /// Matching requests whose times are offsets from an unknown origin (kFlagRelativeTime), not dates:
+    /// time-based views say "relative to the start of the trace" for them.
+    std::int64_t relativeTime = 0;
+    JoinSummary join; ///< client and server records joined (whole investigation, not filtered; request_join.h)
+    std::vector<UnmatchedRecord> unmatchedSample; ///< the first few records the join left unmatched (listUnmatched())
     std::int64_t firstStartNs = kNotMeasured; ///< the earliest request start among those matching
     std::int64_t lastStartNs = kNotMeasured;  ///< the latest
     std::array<MetricSummary, kSegmentCount> segments;

@@ -64,6 +64,8 @@ constexpr std::array kFields = {
     Field{"start", Kind::Time, "r.start_ns"},
     Field{"id", Kind::SourceId, "r.id"},
     Field{"skew", Kind::Flag, "(r.flags & 1)"},
+    Field{"relative", Kind::Flag, "((r.flags >> 2) & 1)"}, // times are offsets from an unknown origin
+    Field{"joined", Kind::Flag, "((r.flags >> 3) & 1)"},   // a client record joined with its server record
 };
 
 enum class Op { Eq, Ne, Lt, Le, Gt, Ge, Like, In, NotIn, IsNull, NotNull };

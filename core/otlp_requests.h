@@ -40,7 +40,7 @@ void emitSpanRequests(const SpanBatch &batch, const SpanMappings &mappings, Impo
 /// spans so far are turned into requests first, which bounds the memory.
 class OtlpSpanReader : public TraceReader {
 public:
-    static constexpr std::size_t kMaxCollectedSpans = std::size_t(1) << 20;
+    static constexpr std::size_t kMaxCollectedSpans = std::size_t(1) << 17; // some 256 MB of vLLM spans
 
     void setSpanMappings(std::shared_ptr<const SpanMappings> mappings) { m_mappings = std::move(mappings); }
 

@@ -3,6 +3,7 @@
 
 #include "duration_format.h"
 #include "native_fields.h"
+#include "request_join.h"
 
 #include <cstdio>
 
@@ -62,6 +63,57 @@ std::string inputsJson(const Report &report)
     return out;
 }
 
+/// The join of client and server records and the relative-time count, as JSON members after a comma:
+/// `"join": {"matched", "client_only", "server_only", "ambiguous"}` (null when nothing was joined) and
+/// `"relative_time"`.
+std::string joinAndTimeJson(const Report &report)
+{
+    std::string out = ",\n  \"join\": ";
+    const JoinSummary &j = report.join;
+    out += j.active ? "{\"matched\": " + std::to_string(j.matched) + ", \"client_only\": " + std::to_string(j.clientOnly)
+                          + ", \"server_only\": " + std::to_string(j.serverOnly) + ", \"ambiguous\": " + std::to_string(j.ambiguous) + "}"
+                    : std::string("null");
+    out += ",\n  \"unmatched_sample\": [";
+    for (std::size_t i = 0; i < report.unmatchedSample.size(); ++i) {
+        const UnmatchedRecord &u = report.unmatchedSample[i];
+        out += i ? ",\n    {\"side\": " : "\n    {\"side\": ";
+        out += u.side == JoinSide::Client ? "\"client\"" : "\"server\"";
+        out += ", \"id\": ";
+        appendJsonString(out, u.sourceId);
+        out += ", \"path\": ";
+        appendJsonString(out, u.sourcePath);
+        out += ", \"line\": " + std::to_string(u.sourceLine) + ", \"ambiguous\": " + (u.ambiguous ? "true" : "false") + "}";
+    }
+    out += report.unmatchedSample.empty() ? "]" : "\n  ]";
+    out += ",\n  \"relative_time\": " + std::to_string(report.relativeTime);
+    return out;
+}
+
+/// The same as lines of text, each starting with a blank line; empty when there is nothing to say.
+std::string joinAndTimeText(const Report &report)
+{
+    std::string out;
+    const JoinSummary &j = report.join;
+    if (j.active) {
+        out += "\n\nClient and server records joined: " + std::to_string(j.matched) + " matched, " + std::to_string(j.clientOnly)
+               + " client only, " + std::to_string(j.serverOnly) + " server only";
+        if (j.ambiguous > 0)
+            out += ", " + std::to_string(j.ambiguous) + " ambiguous (a key shared by several records)";
+        out += " (network = client e2e - server e2e)";
+        for (const UnmatchedRecord &u : report.unmatchedSample)
+            out += "\n  unmatched " + std::string(u.side == JoinSide::Client ? "client" : "server") + " record \"" + u.sourceId
+                   + "\" (" + u.sourcePath + ":" + std::to_string(u.sourceLine) + "): " + unmatchedReason(u);
+        const std::int64_t unmatched = j.clientOnly + j.serverOnly + j.ambiguous;
+        if (unmatched > static_cast<std::int64_t>(report.unmatchedSample.size()))
+            out += "\n  ... and " + std::to_string(unmatched - static_cast<std::int64_t>(report.unmatchedSample.size()))
+                   + " more (table join_unmatched_readable of the store)";
+    }
+    if (report.relativeTime > 0)
+        out += "\n\nTimes of " + std::to_string(report.relativeTime)
+               + " requests are relative to the start of their trace or request (no wall-clock date).";
+    return out;
+}
+
 std::string padRight(std::string text, std::size_t width)
 {
     // Count code points, not bytes, so that "µs" lines up.
@@ -116,6 +168,7 @@ std::string reportToJson(const Report &report)
         out += std::string(segmentName(static_cast<Segment>(s))) + "\": " + jsonNumber(report.dominantShare(s), 6);
     }
     out += "},\n  \"dominant_count\": " + std::to_string(report.dominantTotal);
+    out += joinAndTimeJson(report);
     out += ",\n  \"inputs\": " + inputsJson(report) + "\n}\n";
     return out;
 }
@@ -150,6 +203,7 @@ std::string reportToText(const Report &report)
         std::snprintf(share, sizeof share, "%.1f%%", 100.0 * report.dominantShare(s));
         out += "  " + std::string(segmentName(static_cast<Segment>(s))) + " " + share;
     }
+    out += joinAndTimeText(report);
     out += "\n\nInputs:\n";
     for (const InputSummary &in : report.inputs) {
         out += "  " + in.path + "  [" + (in.format.empty() ? std::string("?") : in.format) + "]  "

@@ -11,7 +11,7 @@ namespace lx {
 
 namespace {
 
-std::string ms(std::optional<double> ns) { return jsonNumber(ns ? std::optional<double>(nsToMs(*ns)) : std::nullopt, 3); }
+std::string ms(std::optional<double> ns) { return jsonNumber(ns ? std::optional<double>(nsToMs(*ns)) : std::nullopt, 6); }
 
 std::string segmentsJson(const std::array<double, kSegmentCount> &valuesNs, bool asShares)
 {
@@ -19,7 +19,7 @@ std::string segmentsJson(const std::array<double, kSegmentCount> &valuesNs, bool
     for (int s = 0; s < kSegmentCount; ++s) {
         out += s ? ", \"" : "\"";
         out += std::string(segmentName(static_cast<Segment>(s))) + "\": ";
-        out += asShares ? jsonNumber(valuesNs[static_cast<std::size_t>(s)], 4) : ms(valuesNs[static_cast<std::size_t>(s)]);
+        out += asShares ? jsonNumber(valuesNs[static_cast<std::size_t>(s)], 6) : ms(valuesNs[static_cast<std::size_t>(s)]);
     }
     return out + '}';
 }
@@ -29,7 +29,7 @@ std::string shareJson(const SegmentShare &share)
     if (share.segment < 0)
         return "null";
     return "{\"dominant\": \"" + std::string(segmentName(static_cast<Segment>(share.segment))) + "\", \"share\": "
-           + jsonNumber(share.share, 4) + ", \"count\": " + std::to_string(share.count) + '}';
+           + jsonNumber(share.share, 6) + ", \"count\": " + std::to_string(share.count) + '}';
 }
 
 std::string quoted(std::string_view text)
@@ -92,7 +92,7 @@ std::string findingsToJson(const std::vector<Finding> &findings)
         out += i ? ",\n    " : "\n    ";
         out += "{\"id\": " + quoted(f.id) + ", \"title\": " + quoted(f.title) + ", \"evidence\": " + quoted(f.evidence)
                + ", \"fix\": " + quoted(f.fix) + ", \"filter\": " + quoted(f.filter) + ", \"tail_share\": "
-               + jsonNumber(f.tailShare, 4) + ", \"count\": " + std::to_string(f.count) + '}';
+               + jsonNumber(f.tailShare, 6) + ", \"count\": " + std::to_string(f.count) + '}';
     }
     return out + (findings.empty() ? "]" : "\n  ]");
 }

@@ -14,11 +14,20 @@ namespace {
 
 /// A record measured by a client alone: e2e or token metrics on the client clock and no server segment
 /// (decode may be the client's, from the chunks it received). Joined rows are never candidates again.
-constexpr const char *kClientSide =
-    "((r.flags & 8) = 0 AND (r.e2e_scope = 1 OR r.token_scope = 1) AND r.network_ns IS NULL AND r.preprocess_ns IS NULL"
-    " AND r.queue_ns IS NULL AND r.prefill_ns IS NULL AND r.postprocess_ns IS NULL)";
+std::string clientSide(const char *r)
+{
+    const std::string a(r);
+    return "((" + a + ".flags & 8) = 0 AND (" + a + ".e2e_scope = 1 OR " + a + ".token_scope = 1) AND " + a
+           + ".network_ns IS NULL AND " + a + ".preprocess_ns IS NULL AND " + a + ".queue_ns IS NULL AND " + a
+           + ".prefill_ns IS NULL AND " + a + ".postprocess_ns IS NULL)";
+}
+
 /// A record measured by a server: its e2e starts at the server's receive.
-constexpr const char *kServerSide = "((r.flags & 8) = 0 AND r.e2e_scope IN (2, 3))";
+std::string serverSide(const char *r)
+{
+    const std::string a(r);
+    return "((" + a + ".flags & 8) = 0 AND " + a + ".e2e_scope IN (2, 3))";
+}
 
 constexpr std::string_view kChatPrefix = "chatcmpl-";
 constexpr std::string_view kCompletionPrefix = "cmpl-";
@@ -101,27 +110,16 @@ std::int64_t scalar(sqlite3 *db, const std::string &sql)
     return stmt.valid() && stmt.step() == SQLITE_ROW ? sqlite3_column_int64(stmt.get(), 0) : 0;
 }
 
-/// The candidates of both sides: join_side(request_id, side, tokens), tokens 1 when the record measured
-/// TTFT, TPOT or TTLT (the joined request then keeps the client's).
-const std::string kCollectSides =
-    std::string("CREATE TEMP TABLE join_side (request_id INTEGER PRIMARY KEY, side INTEGER NOT NULL, tokens INTEGER NOT NULL);"
-                "INSERT INTO join_side SELECT r.id, CASE WHEN ")
-    + kClientSide + " THEN 1 ELSE 2 END, (r.ttft_ns IS NOT NULL OR r.tpot_ns IS NOT NULL OR r.ttlt_ns IS NOT NULL)"
-    + " FROM requests r WHERE " + kClientSide + " OR " + kServerSide + ";"
-    + "CREATE TEMP TABLE join_pairs (client INTEGER NOT NULL, server INTEGER NOT NULL, matched_by INTEGER NOT NULL,"
-      " client_tokens INTEGER NOT NULL);"
-      "CREATE TEMP TABLE join_ambiguous (request_id INTEGER PRIMARY KEY);";
-
 /// Pairs each server candidate not yet paired with the client candidates whose record id equals the
-/// server's key of the variant ?1 (joinKey), through the index on id_hash. matched_by is ?2.
-constexpr const char *kPairByIdSql =
-    "INSERT INTO join_pairs SELECT cs.request_id, x.request_id, ?2, cs.tokens"
-    " FROM (SELECT ss.request_id, lx_join_key(s.source_id, ?1) AS key FROM join_side ss"
-    "       CROSS JOIN request_details s ON s.request_id = ss.request_id"
-    "       WHERE ss.side = 2 AND ss.request_id NOT IN (SELECT server FROM join_pairs)) x"
-    " CROSS JOIN request_details c ON c.id_hash = lx_id_hash(x.key) AND c.source_id = x.key"
-    " CROSS JOIN join_side cs ON cs.request_id = c.request_id"
-    " WHERE x.key IS NOT NULL AND cs.side = 1 AND cs.request_id NOT IN (SELECT client FROM join_pairs)";
+/// server's key of the variant ?1 (joinKey), through the index on id_hash; matched_by is ?2.
+const std::string kPairByIdSql =
+    "INSERT INTO join_pairs SELECT c.id, x.id, ?2, (c.ttft_ns IS NOT NULL OR c.tpot_ns IS NOT NULL OR c.ttlt_ns IS NOT NULL)"
+    " FROM (SELECT s.id, lx_join_key(sd.source_id, ?1) AS key FROM requests s"
+    "       CROSS JOIN request_details sd ON sd.request_id = s.id"
+    "       WHERE " + serverSide("s") + " AND s.id NOT IN (SELECT server FROM join_pairs)) x"
+    " CROSS JOIN request_details cd ON cd.id_hash = lx_id_hash(x.key) AND cd.source_id = x.key"
+    " CROSS JOIN requests c ON c.id = cd.request_id"
+    " WHERE x.key IS NOT NULL AND " + clientSide("c") + " AND c.id NOT IN (SELECT client FROM join_pairs)";
 
 /// A W3C trace id (32 lower-case hex digits) from a record's attributes: `trace_id` (the OTLP reader's),
 /// else the trace id field of a `traceparent` header ("00-<trace id>-<span id>-<flags>").
@@ -130,19 +128,17 @@ constexpr const char *kTraceIdOf =
     " CASE WHEN length(json_extract(d.attributes, '$.traceparent')) = 55"
     "      THEN substr(json_extract(d.attributes, '$.traceparent'), 4, 32) END))";
 
-/// Pairs the records still unpaired whose trace ids agree.
+/// Pairs the records still unpaired whose trace ids agree. Only records that mention a trace are read.
 const std::string kPairByTraceSql =
-    std::string("CREATE TEMP TABLE join_client_traces AS SELECT cs.request_id, cs.tokens, ") + kTraceIdOf
-    + " AS trace FROM join_side cs CROSS JOIN request_details d ON d.request_id = cs.request_id"
-      " WHERE cs.side = 1 AND cs.request_id NOT IN (SELECT client FROM join_pairs)"
-      " AND d.attributes IS NOT NULL AND instr(d.attributes, '\"trace') > 0;"
+    std::string("CREATE TEMP TABLE join_client_traces AS SELECT r.id, (r.ttft_ns IS NOT NULL OR r.tpot_ns IS NOT NULL"
+                " OR r.ttlt_ns IS NOT NULL) AS tokens, ") + kTraceIdOf
+    + " AS trace FROM requests r CROSS JOIN request_details d ON d.request_id = r.id WHERE " + clientSide("r")
+    + " AND r.id NOT IN (SELECT client FROM join_pairs) AND d.attributes IS NOT NULL AND instr(d.attributes, '\"trace') > 0;"
       "DELETE FROM join_client_traces WHERE trace IS NULL OR length(trace) <> 32;"
       "CREATE INDEX temp.join_client_traces_by_trace ON join_client_traces(trace);"
-      "INSERT INTO join_pairs SELECT ct.request_id, x.request_id, 3, ct.tokens FROM (SELECT ss.request_id, "
-    + kTraceIdOf
-    + " AS trace FROM join_side ss CROSS JOIN request_details d ON d.request_id = ss.request_id"
-      "   WHERE ss.side = 2 AND ss.request_id NOT IN (SELECT server FROM join_pairs)"
-      "   AND d.attributes IS NOT NULL AND instr(d.attributes, '\"trace') > 0) x"
+      "INSERT INTO join_pairs SELECT ct.id, x.id, 3, ct.tokens FROM (SELECT r.id, "
+    + kTraceIdOf + " AS trace FROM requests r CROSS JOIN request_details d ON d.request_id = r.id WHERE " + serverSide("r")
+    + " AND r.id NOT IN (SELECT server FROM join_pairs) AND d.attributes IS NOT NULL AND instr(d.attributes, '\"trace') > 0) x"
       " CROSS JOIN join_client_traces ct ON ct.trace = x.trace;"
       "DROP TABLE join_client_traces;";
 
@@ -151,61 +147,54 @@ const std::string kPairByTraceSql =
 constexpr const char *kDropAmbiguousSql =
     "CREATE TEMP TABLE join_shared AS SELECT client AS request_id FROM join_pairs GROUP BY client HAVING count(*) > 1"
     " UNION SELECT server FROM join_pairs GROUP BY server HAVING count(*) > 1;"
-    "INSERT OR IGNORE INTO join_ambiguous SELECT client FROM join_pairs"
-    " WHERE client IN join_shared OR server IN join_shared;"
-    "INSERT OR IGNORE INTO join_ambiguous SELECT server FROM join_pairs"
-    " WHERE client IN join_shared OR server IN join_shared;"
+    "INSERT OR IGNORE INTO join_ambiguous SELECT client FROM join_pairs WHERE client IN join_shared OR server IN join_shared;"
+    "INSERT OR IGNORE INTO join_ambiguous SELECT server FROM join_pairs WHERE client IN join_shared OR server IN join_shared;"
     "DELETE FROM join_pairs WHERE client IN join_ambiguous;"
     "DROP TABLE join_shared;";
 
+// The joined request's new values, over the client row c and the server row s (docs/JOIN.md). Beyond an
+// engine-scope e2e (no server send) lie postprocess and network together: that stretch is unattributed.
+#define LX_JOINED_E2E "coalesce(c.e2e_ns, s.e2e_ns)"
+#define LX_JOINED_NETWORK "(CASE WHEN s.e2e_scope = 2 THEN c.e2e_ns - s.e2e_ns END)"
+#define LX_JOINED_UNATTRIBUTED                                                                                                   \
+    "(CASE WHEN c.e2e_ns IS NULL OR s.e2e_scope = 2 THEN s.unattributed_ns"                                                       \
+    " ELSE coalesce(s.unattributed_ns, 0) + c.e2e_ns - s.e2e_ns END)"
+#define LX_CLIENT_OR_SERVER(column) "CASE WHEN p.client_tokens THEN c." column " ELSE s." column " END"
+
 /// Writes the joined requests: the client record's row takes the server's segments, network becomes
-/// client e2e minus server e2e (docs/JOIN.md), and the server record's rows go.
+/// client e2e minus server e2e, and the server record's request row goes (its details row stays).
 constexpr const char *kApplySql =
-    // What identifies the server record stays, for the detail view and for SQL.
-    "INSERT INTO request_joins SELECT p.client, s.run_id, sd.source_id, sd.source_line, s.e2e_ns, s.e2e_scope, p.matched_by"
-    " FROM join_pairs p CROSS JOIN requests s ON s.id = p.server CROSS JOIN request_details sd ON sd.request_id = p.server;"
-    "CREATE TEMP TABLE join_rows AS"
-    " SELECT *, lx_dominant(e2e_ns, network_ns, preprocess_ns, queue_ns, prefill_ns, decode_ns, postprocess_ns,"
-    "                      unattributed_ns) AS dominant FROM ("
-    "  SELECT p.client AS id, max(c.status, s.status) AS status, coalesce(c.start_ns, s.start_ns) AS start_ns,"
-    "   coalesce(c.e2e_ns, s.e2e_ns) AS e2e_ns, CASE WHEN c.e2e_ns IS NULL THEN s.e2e_scope ELSE 1 END AS e2e_scope,"
-    "   CASE WHEN s.e2e_scope = 2 THEN c.e2e_ns - s.e2e_ns END AS network_ns,"
-    "   s.preprocess_ns, s.queue_ns, s.prefill_ns, s.decode_ns, s.postprocess_ns,"
-    // Beyond an engine-scope e2e (no server send) lie postprocess and network together: unattributed.
-    "   CASE WHEN c.e2e_ns IS NULL OR s.e2e_scope = 2 THEN s.unattributed_ns"
-    "        ELSE coalesce(s.unattributed_ns, 0) + c.e2e_ns - s.e2e_ns END AS unattributed_ns,"
-    "   CASE WHEN p.client_tokens THEN c.ttft_ns ELSE s.ttft_ns END AS ttft_ns,"
-    "   CASE WHEN p.client_tokens THEN c.tpot_ns ELSE s.tpot_ns END AS tpot_ns,"
-    "   CASE WHEN p.client_tokens THEN c.ttlt_ns ELSE s.ttlt_ns END AS ttlt_ns,"
-    "   CASE WHEN p.client_tokens THEN c.token_scope ELSE s.token_scope END AS token_scope,"
+    "INSERT INTO request_joins SELECT p.client, p.server, s.run_id, s.e2e_ns, s.e2e_scope, p.matched_by"
+    " FROM join_pairs p CROSS JOIN requests s ON s.id = p.server;"
+    "UPDATE requests AS c SET status = max(c.status, s.status), start_ns = coalesce(c.start_ns, s.start_ns),"
+    " e2e_ns = " LX_JOINED_E2E ", e2e_scope = CASE WHEN c.e2e_ns IS NULL THEN s.e2e_scope ELSE 1 END,"
+    " network_ns = " LX_JOINED_NETWORK ", preprocess_ns = s.preprocess_ns, queue_ns = s.queue_ns,"
+    " prefill_ns = s.prefill_ns, decode_ns = s.decode_ns, postprocess_ns = s.postprocess_ns,"
+    " unattributed_ns = " LX_JOINED_UNATTRIBUTED ","
+    " ttft_ns = " LX_CLIENT_OR_SERVER("ttft_ns") ", tpot_ns = " LX_CLIENT_OR_SERVER("tpot_ns") ","
+    " ttlt_ns = " LX_CLIENT_OR_SERVER("ttlt_ns") ", token_scope = " LX_CLIENT_OR_SERVER("token_scope") ","
+    " dominant = lx_dominant(" LX_JOINED_E2E ", " LX_JOINED_NETWORK ", s.preprocess_ns, s.queue_ns, s.prefill_ns,"
+    "                        s.decode_ns, s.postprocess_ns, " LX_JOINED_UNATTRIBUTED "),"
     // Clock skew as decompose() sees it: a negative network, or a negative leg where both starts are
     // wall-clock times (inbound = server receive - client send; outbound = the rest of the network).
-    "   ((c.flags & ~3) | ((c.flags | s.flags) & 2) | 8"
-    "    | CASE WHEN c.e2e_ns - s.e2e_ns < 0 THEN 1"
-    "           WHEN c.start_ns IS NULL OR s.start_ns IS NULL OR ((c.flags | s.flags) & 4) <> 0 THEN 0"
-    "           WHEN s.start_ns - c.start_ns < 0 OR (c.e2e_ns - s.e2e_ns) - (s.start_ns - c.start_ns) < 0 THEN 1"
-    "           ELSE 0 END) AS flags,"
-    "   coalesce(c.model_id, s.model_id) AS model_id, coalesce(c.route_id, s.route_id) AS route_id,"
-    "   coalesce(c.input_tokens, s.input_tokens) AS input_tokens, coalesce(c.output_tokens, s.output_tokens) AS output_tokens"
-    "  FROM join_pairs p CROSS JOIN requests c ON c.id = p.client CROSS JOIN requests s ON s.id = p.server);"
-    "UPDATE requests AS r SET status = j.status, start_ns = j.start_ns, e2e_ns = j.e2e_ns, e2e_scope = j.e2e_scope,"
-    " network_ns = j.network_ns, preprocess_ns = j.preprocess_ns, queue_ns = j.queue_ns, prefill_ns = j.prefill_ns,"
-    " decode_ns = j.decode_ns, postprocess_ns = j.postprocess_ns, unattributed_ns = j.unattributed_ns, ttft_ns = j.ttft_ns,"
-    " tpot_ns = j.tpot_ns, ttlt_ns = j.ttlt_ns, token_scope = j.token_scope, dominant = j.dominant, flags = j.flags,"
-    " model_id = j.model_id, route_id = j.route_id, input_tokens = j.input_tokens, output_tokens = j.output_tokens"
-    " FROM join_rows j WHERE r.id = j.id;"
-    "DROP TABLE join_rows;"
-    // The server's raw stamps fill the client's empty ones; its attributes join the client's (the client's
-    // win a conflict): trace_id, service.name and span.name stay filterable.
-    "UPDATE request_details AS d SET t_server_recv_ns = coalesce(d.t_server_recv_ns, sd.t_server_recv_ns),"
-    " t_preprocess_done_ns = coalesce(d.t_preprocess_done_ns, sd.t_preprocess_done_ns),"
-    " t_sched_ns = coalesce(d.t_sched_ns, sd.t_sched_ns), t_first_token_ns = coalesce(d.t_first_token_ns, sd.t_first_token_ns),"
-    " t_last_token_ns = coalesce(d.t_last_token_ns, sd.t_last_token_ns),"
-    " t_server_send_ns = coalesce(d.t_server_send_ns, sd.t_server_send_ns),"
-    " attributes = CASE WHEN sd.attributes IS NULL THEN d.attributes WHEN d.attributes IS NULL THEN sd.attributes"
-    "                   ELSE json_patch(sd.attributes, d.attributes) END"
-    " FROM join_pairs p CROSS JOIN request_details sd ON sd.request_id = p.server WHERE d.request_id = p.client;"
-    // Token times go with the token metrics: the server's move over when the client measured none.
+    " flags = (c.flags & ~3) | ((c.flags | s.flags) & 2) | 8"
+    "   | CASE WHEN c.e2e_ns - s.e2e_ns < 0 THEN 1"
+    "          WHEN c.start_ns IS NULL OR s.start_ns IS NULL OR ((c.flags | s.flags) & 4) <> 0 THEN 0"
+    "          WHEN s.start_ns - c.start_ns < 0 OR (c.e2e_ns - s.e2e_ns) - (s.start_ns - c.start_ns) < 0 THEN 1"
+    "          ELSE 0 END,"
+    " model_id = coalesce(c.model_id, s.model_id), route_id = coalesce(c.route_id, s.route_id),"
+    " input_tokens = coalesce(c.input_tokens, s.input_tokens), output_tokens = coalesce(c.output_tokens, s.output_tokens)"
+    " FROM join_pairs p CROSS JOIN requests s ON s.id = p.server WHERE c.id = p.client;"
+    "DELETE FROM requests WHERE id IN (SELECT server FROM join_pairs);";
+
+#undef LX_JOINED_E2E
+#undef LX_JOINED_NETWORK
+#undef LX_JOINED_UNATTRIBUTED
+#undef LX_CLIENT_OR_SERVER
+
+/// Token times go with the token metrics: the server's move over when the client measured none. Run only
+/// when the store has token times at all.
+constexpr const char *kMoveTokenTimesSql =
     "DELETE FROM token_times WHERE request_id IN (SELECT client FROM join_pairs WHERE client_tokens = 0)"
     " AND EXISTS (SELECT 1 FROM token_times t JOIN join_pairs p ON t.request_id = p.server"
     "             WHERE p.client = token_times.request_id);"
@@ -213,19 +202,19 @@ constexpr const char *kApplySql =
     " WHERE request_id IN (SELECT server FROM join_pairs WHERE client_tokens = 0)"
     " AND NOT EXISTS (SELECT 1 FROM token_times t JOIN join_pairs p ON t.request_id = p.client"
     "                 WHERE p.server = token_times.request_id);"
-    "DELETE FROM token_times WHERE request_id IN (SELECT server FROM join_pairs);"
-    "DELETE FROM request_details WHERE request_id IN (SELECT server FROM join_pairs);"
-    "DELETE FROM requests WHERE id IN (SELECT server FROM join_pairs);";
+    "DELETE FROM token_times WHERE request_id IN (SELECT server FROM join_pairs);";
 
-/// Lists what stays unjoined.
-constexpr const char *kListUnmatchedSql =
-    "DELETE FROM join_unmatched;"
-    "INSERT INTO join_unmatched SELECT request_id, side, request_id IN join_ambiguous FROM join_side"
-    " WHERE request_id NOT IN (SELECT client FROM join_pairs) AND request_id NOT IN (SELECT server FROM join_pairs);";
+/// Lists what stays unjoined: after the join, every candidate left.
+const std::string kListUnmatchedSql = "INSERT INTO join_unmatched SELECT r.id, CASE WHEN " + clientSide("r")
+                                      + " THEN 1 ELSE 2 END, r.id IN join_ambiguous FROM requests r WHERE "
+                                      + clientSide("r") + " OR " + serverSide("r");
+
+const std::string kCountSidesSql = "SELECT coalesce(sum(" + clientSide("r") + "), 0), coalesce(sum(" + serverSide("r")
+                                   + "), 0) FROM requests r";
 
 constexpr const char *kDropTempSql =
-    "DROP TABLE IF EXISTS temp.join_side; DROP TABLE IF EXISTS temp.join_pairs; DROP TABLE IF EXISTS temp.join_ambiguous;"
-    "DROP TABLE IF EXISTS temp.join_rows; DROP TABLE IF EXISTS temp.join_shared; DROP TABLE IF EXISTS temp.join_client_traces;";
+    "DROP TABLE IF EXISTS temp.join_pairs; DROP TABLE IF EXISTS temp.join_ambiguous;"
+    "DROP TABLE IF EXISTS temp.join_shared; DROP TABLE IF EXISTS temp.join_client_traces;";
 
 class Join {
 public:
@@ -237,16 +226,8 @@ public:
             *error = sqlite3_errmsg(m_db);
             return false;
         }
-        // A lone benchmark or a lone trace dump has nothing to join: it is told apart by two look-ups
-        // (a scan only when a side is absent), so that such imports pay for no index and no temporary table.
-        const std::int64_t joined = scalar(m_db, "SELECT count(*) FROM request_joins");
-        const bool clients = joined > 0 || scalar(m_db, std::string("SELECT EXISTS (SELECT 1 FROM requests r WHERE ") + kClientSide + ")");
-        const bool servers = joined > 0 || scalar(m_db, std::string("SELECT EXISTS (SELECT 1 FROM requests r WHERE ") + kServerSide + ")");
-        if (!clients || !servers)
-            return m_store.exec("DELETE FROM join_unmatched", error);
         m_store.exec(kDropTempSql);
-        if (!exec("BEGIN") || !m_store.ensureIdIndex(&m_error) || !exec(kCollectSides.c_str()) || !pairAll()
-            || !exec(kListUnmatchedSql) || !exec(kDropTempSql) || !exec("COMMIT")) {
+        if (!exec("BEGIN") || !joinAll() || !exec(kDropTempSql) || !exec("COMMIT")) {
             m_store.exec("ROLLBACK");
             m_store.exec(kDropTempSql);
             *error = "cannot join client and server records: " + m_error;
@@ -257,40 +238,88 @@ public:
 
 private:
     bool exec(const char *sql) { return m_store.exec(sql, &m_error); }
+    bool exec(const std::string &sql) { return exec(sql.c_str()); }
 
-    /// Pairs by id, then by id without vLLM's prefixes, then by trace id, each pass over the records still
-    /// unpaired and only while both sides have some; then keeps the unambiguous pairs and writes them.
-    bool pairAll()
+    /// One scan counts both sides; a lone benchmark or a lone trace dump has nothing to join and pays for no
+    /// index. Pairs by id, then by id without vLLM's prefixes, then by trace id, each pass over the records
+    /// still unpaired and only while both sides have some; keeps the unambiguous pairs and writes them; lists
+    /// what is left. The unmatched list is rebuilt by every join.
+    bool joinAll()
     {
-        const std::int64_t clients = scalar(m_db, "SELECT count(*) FROM join_side WHERE side = 1");
-        const std::int64_t servers = scalar(m_db, "SELECT count(*) FROM join_side WHERE side = 2");
-        if (clients == 0 || servers == 0)
-            return true; // records joined before: what came since is unmatched
-        Statement pairById(m_db, kPairByIdSql);
-        for (int variant = 0; variant < 3 && !allPaired(clients, servers); ++variant) {
-            sqlite3_bind_int(pairById.get(), 1, variant);
-            sqlite3_bind_int(pairById.get(), 2, variant == 0 ? 1 : 2);
-            if (pairById.step() != SQLITE_DONE) {
-                m_error = sqlite3_errmsg(m_db);
-                return false;
-            }
-            pairById.reset();
-        }
-        if (!allPaired(clients, servers) && !exec(kPairByTraceSql.c_str()))
+        Statement count(m_db, kCountSidesSql);
+        if (!count.valid() || count.step() != SQLITE_ROW)
+            return fail();
+        const std::int64_t clients = sqlite3_column_int64(count.get(), 0);
+        const std::int64_t servers = sqlite3_column_int64(count.get(), 1);
+        count.reset(); // a pending read of requests would lock it against the writes below
+        const std::int64_t joined = scalar(m_db, "SELECT count(*) FROM request_joins");
+        if (!exec("DELETE FROM join_unmatched;"
+                  "CREATE TEMP TABLE join_pairs (client INTEGER NOT NULL, server INTEGER NOT NULL, matched_by INTEGER NOT NULL,"
+                  " client_tokens INTEGER NOT NULL);"
+                  "CREATE TEMP TABLE join_ambiguous (request_id INTEGER PRIMARY KEY);"))
             return false;
-        return exec(kDropAmbiguousSql) && exec(kApplySql);
+        if (clients + joined == 0 || servers + joined == 0)
+            return true; // one side only: nothing is unmatched either
+        std::int64_t matched = 0;
+        if (clients > 0 && servers > 0) {
+            if (!m_store.ensureIdIndex(&m_error) || !pair(clients, servers))
+                return false;
+            matched = scalar(m_db, "SELECT count(*) FROM join_pairs");
+            if (!exec(kApplySql) || (scalar(m_db, "SELECT EXISTS (SELECT 1 FROM token_times)") && !exec(kMoveTokenTimesSql)))
+                return false;
+        }
+        return clients + servers == 2 * matched || exec(kListUnmatchedSql);
     }
 
-    /// True when every client or every server candidate is paired: the later passes have nothing to do.
-    bool allPaired(std::int64_t clients, std::int64_t servers)
+    bool pair(std::int64_t clients, std::int64_t servers)
     {
-        return scalar(m_db, "SELECT count(DISTINCT client) FROM join_pairs") >= clients
-               || scalar(m_db, "SELECT count(DISTINCT server) FROM join_pairs") >= servers;
+        Statement pairById(m_db, kPairByIdSql);
+        if (!pairById.valid())
+            return fail();
+        for (int variant = 0; variant < 3; ++variant) {
+            sqlite3_bind_int(pairById.get(), 1, variant);
+            sqlite3_bind_int(pairById.get(), 2, variant == 0 ? 1 : 2);
+            if (pairById.step() != SQLITE_DONE)
+                return fail();
+            pairById.reset();
+            if (pairedSides(clients, servers))
+                break;
+        }
+        if (!allPaired(clients, servers)) {
+            if (!exec(kPairByTraceSql))
+                return false;
+            pairedSides(clients, servers);
+        }
+        // Each record in one pair at most: nothing is ambiguous, and the grouping is spared.
+        const std::int64_t pairs = scalar(m_db, "SELECT count(*) FROM join_pairs");
+        return (m_pairedClients == pairs && m_pairedServers == pairs) || exec(kDropAmbiguousSql);
+    }
+
+    /// True when every client or every server candidate is paired, by the counts of the last pairedSides().
+    bool allPaired(std::int64_t clients, std::int64_t servers) const
+    {
+        return m_pairedClients >= clients || m_pairedServers >= servers;
+    }
+
+    /// Counts the records paired so far; true when every client or every server candidate is.
+    bool pairedSides(std::int64_t clients, std::int64_t servers)
+    {
+        m_pairedClients = scalar(m_db, "SELECT count(DISTINCT client) FROM join_pairs");
+        m_pairedServers = scalar(m_db, "SELECT count(DISTINCT server) FROM join_pairs");
+        return allPaired(clients, servers);
+    }
+
+    bool fail()
+    {
+        m_error = sqlite3_errmsg(m_db);
+        return false;
     }
 
     Store &m_store;
     sqlite3 *m_db;
     std::string m_error;
+    std::int64_t m_pairedClients = 0;
+    std::int64_t m_pairedServers = 0;
 };
 
 } // namespace

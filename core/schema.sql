@@ -59,7 +59,9 @@ CREATE TABLE IF NOT EXISTS labels (
   text TEXT NOT NULL UNIQUE
 );
 
--- What a request was imported from: its id, raw timestamps and attributes.
+-- What a request was imported from: its id, raw timestamps and attributes. One row per accepted record:
+-- the server record of a joined request keeps its row, whose request_id then has no requests row
+-- (request_joins.server_request_id points to it).
 CREATE TABLE IF NOT EXISTS request_details (
   request_id           INTEGER PRIMARY KEY,     -- requests.id
   source_id            TEXT NOT NULL,           -- the id in the source, unique within its file
@@ -92,14 +94,13 @@ CREATE TABLE IF NOT EXISTS rejected (
 );
 
 -- Client records and server records of the same requests joined into one request (docs/JOIN.md,
--- core/request_join.h). The joined request keeps the client record's row; the server record's row is
--- removed from requests, request_details and token_times, and what identifies it is kept here.
+-- core/request_join.h). The joined request keeps the client record's row; the server record's requests
+-- and token_times rows go, its request_details row stays (its id, raw stamps and attributes), linked here.
 -- (Created on open in stores made before it existed: an addition, so the schema version stays 1.)
 CREATE TABLE IF NOT EXISTS request_joins (
   request_id         INTEGER PRIMARY KEY,       -- requests.id of the joined request (the client record's row)
+  server_request_id  INTEGER NOT NULL,          -- request_details.request_id of the server record (no requests row)
   server_run_id      INTEGER NOT NULL,          -- import_runs.id of the server record's file
-  server_source_id   TEXT NOT NULL,             -- the server record's id (e.g. the span's gen_ai.request.id)
-  server_source_line INTEGER NOT NULL,          -- its line (or record number) in that file
   server_e2e_ns      INTEGER,                   -- the server record's own e2e
   server_e2e_scope   INTEGER NOT NULL,          -- its scope: 2 server, 3 engine
   matched_by         INTEGER NOT NULL           -- 1 request id, 2 request id without vLLM's cmpl-/chatcmpl- prefix, 3 trace id
@@ -122,7 +123,7 @@ INSERT OR IGNORE INTO segments VALUES
 -- Attributes as rows, for SQL that wants them so.
 CREATE VIEW IF NOT EXISTS request_attributes AS
   SELECT d.request_id AS request_id, a.key AS key, a.value AS value
-  FROM request_details d, json_each(d.attributes) a WHERE d.attributes IS NOT NULL;
+  FROM requests r JOIN request_details d ON d.request_id = r.id, json_each(d.attributes) a WHERE d.attributes IS NOT NULL;
 
 -- Everything about a request in one row, with readable names and the file it came from.
 CREATE VIEW IF NOT EXISTS requests_readable AS

@@ -42,7 +42,9 @@ bool mergeStore(Store &into, const std::string &path, std::string *error)
         return false;
     }
     const std::string runOffset = std::to_string(scalar(into, "SELECT coalesce(max(id), 0) FROM main.import_runs"));
-    const std::string rowOffset = std::to_string(scalar(into, "SELECT coalesce(max(id), 0) FROM main.requests"));
+    // Past the details rows too: those of joined server records have no request row (request_join.h).
+    const std::string rowOffset = std::to_string(scalar(into, "SELECT max(coalesce((SELECT max(id) FROM main.requests), 0),"
+                                                              " coalesce((SELECT max(request_id) FROM main.request_details), 0))"));
     // The columns are the same by construction (same schema version): only the ids move.
     const std::string sql =
         "BEGIN;"
@@ -61,8 +63,8 @@ bool mergeStore(Store &into, const std::string &path, std::string *error)
         "INSERT INTO main.token_times SELECT request_id + " + rowOffset + ", times FROM source.token_times;"
         "INSERT INTO main.rejected (run_id, line, reason, excerpt) SELECT run_id + " + runOffset + ", line, reason, excerpt"
         " FROM source.rejected ORDER BY id;"
-        "INSERT INTO main.request_joins SELECT request_id + " + rowOffset + ", server_run_id + " + runOffset + ","
-        " server_source_id, server_source_line, server_e2e_ns, server_e2e_scope, matched_by FROM source.request_joins;"
+        "INSERT INTO main.request_joins SELECT request_id + " + rowOffset + ", server_request_id + " + rowOffset + ","
+        " server_run_id + " + runOffset + ", server_e2e_ns, server_e2e_scope, matched_by FROM source.request_joins;"
         "COMMIT;";
     bool ok = into.exec(sql.c_str(), error);
     if (!ok)

@@ -53,8 +53,10 @@ StoreWriter::StoreWriter(sqlite3 *db, std::int64_t runId)
     , m_insertTokens(std::make_unique<Statement>(db, "INSERT INTO token_times (request_id, times) VALUES (?, ?)"))
     , m_insertRejection(std::make_unique<Statement>(db, "INSERT INTO rejected (run_id, line, reason, excerpt) VALUES (?, ?, ?, ?)"))
 {
-    // Row ids are assigned here, so that token times can refer to their request without a round trip.
-    Statement maxId(db, "SELECT coalesce(max(id), 0) + 1 FROM requests");
+    // Row ids are assigned here, so that token times can refer to their request without a round trip. The
+    // details of a joined server record outlive its request row (request_join.h): ids go past both.
+    Statement maxId(db, "SELECT max(coalesce((SELECT max(id) FROM requests), 0),"
+                        " coalesce((SELECT max(request_id) FROM request_details), 0)) + 1");
     if (maxId.valid() && maxId.step() == SQLITE_ROW)
         m_nextRowId = sqlite3_column_int64(maxId.get(), 0);
     Statement labels(db, "SELECT id, text FROM labels");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // latency-explorer-cli: the headless face of the analysis core, for scripts and incident reports.
 
+#include "compare_command.h"
 #include "generate_command.h"
 #include "import_command.h"
 #include "plot_command.h"
@@ -21,6 +22,7 @@ constexpr const char *kUsage =
     "Commands:\n"
     "  import --db OUT.lxdb FILE...     append trace files to an investigation store\n"
     "  report [OPTIONS] FILE_OR_STORE...  the decomposition report (trace files and/or .lxdb stores)\n"
+    "  compare [OPTIONS] BASELINE INCIDENT  which segment's change explains an incident (shift-share)\n"
     "  plot --chart NAME --out FILE FILE_OR_STORE...  draw a chart of the desktop app (png, svg, pdf)\n"
     "  generate [OPTIONS] -o FILE       write a simulated trace of a server under rising load\n"
     "\n"
@@ -51,6 +53,8 @@ int main(int argc, char **argv)
         return runImportCommand(args, std::cout, std::cerr);
     if (command == "report")
         return runReportCommand(args, std::cout, std::cerr);
+    if (command == "compare")
+        return runCompareCommand(args, std::cout, std::cerr);
     if (command == "plot")
         return runPlotCommand(args, std::cout, std::cerr);
     if (command == "generate")

@@ -4,6 +4,7 @@
 #include "analysis.h"
 #include "cli_args.h"
 #include "import_summary.h"
+#include "open_investigation.h"
 #include "report_diagnosis.h"
 #include "report_format.h"
 #include "store.h"
@@ -101,47 +102,10 @@ int runReportCommand(const std::vector<std::string> &arguments, std::ostream &ou
         return 2;
     }
 
-    std::vector<std::string> stores;
-    std::vector<std::string> traces;
-    for (const std::string &input : request.inputs)
-        (lx::isSqliteFile(input) ? stores : traces).push_back(input);
-
-    std::string why;
-    std::unique_ptr<lx::Store> store;
-    bool failed = false;
-    if (stores.size() == 1 && traces.empty()) {
-        store = lx::Store::open(stores.front(), &why); // a single investigation is read as it is
-        if (!store) {
-            err << stores.front() << ": " << why << '\n';
-            return 2;
-        }
-    } else {
-        store = lx::Store::openTemporary(&why);
-        if (!store) {
-            err << "report: " << why << '\n';
-            return 2;
-        }
-        for (const std::string &path : stores) {
-            if (!lx::mergeStore(*store, path, &why)) {
-                err << path << ": " << why << '\n';
-                failed = true;
-            }
-        }
-        if (!traces.empty()) {
-            catchInterrupt();
-            lx::ImportOptions options;
-            options.progress = terminalProgress(err);
-            options.spanMapping = request.mapping;
-            const std::vector<lx::FileImport> imports = lx::importFiles(*store, traces, options);
-            printImportSummary(imports, err, err);
-            if (interrupted()) {
-                err << "report: cancelled\n";
-                return 130;
-            }
-            failed = failed || anyInputFailed(imports);
-        }
-    }
-    if (const int status = writeDiagnosedReport(*store, request.filter, request.options, request.diagnosis, out, err))
+    const OpenedInvestigation opened = openInvestigation(request.inputs, request.mapping, "report", err);
+    if (!opened.store)
+        return opened.exitStatus;
+    if (const int status = writeDiagnosedReport(*opened.store, request.filter, request.options, request.diagnosis, out, err))
         return status;
-    return failed ? 2 : 0;
+    return opened.inputFailed ? 2 : 0;
 }

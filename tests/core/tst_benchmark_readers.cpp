@@ -4,6 +4,7 @@
 // of ../shared/realdata (skipped when absent), including vLLM's own summary figures.
 
 #include "analysis.h"
+#include "filter_expression.h"
 #include "importer.h"
 #include "store.h"
 #include "test_support.h"
@@ -50,6 +51,8 @@ private Q_SLOTS:
     void realRefusals_data();
     void realRefusals();
     void vllmSummaryMatches();
+    void relativeTimes_data();
+    void relativeTimes();
 };
 
 void TestBenchmarkReaders::fixtures_data()
@@ -268,6 +271,53 @@ void TestBenchmarkReaders::vllmSummaryMatches()
     }
     // The mean ITL too: vLLM pools the same gaps.
     QVERIFY(report.itl.stat.meanNs && std::fabs(*report.itl.stat.meanNs - summary.value(QLatin1String("mean_itl_ms")).toDouble() * 1e6) < 1000.0);
+}
+
+void TestBenchmarkReaders::relativeTimes_data()
+{
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<QString>("flags"); ///< id|relative-time bit, by record
+    QTest::addColumn<qint64>("relative"); ///< Report::relativeTime
+
+    // Mooncake's arrivals are ms from the trace's start: every record.
+    QTest::newRow("mooncake") << QByteArray("{\"timestamp\": 0, \"input_length\": 1, \"output_length\": 2}\n"
+                                            "{\"timestamp\": 27, \"input_length\": 1, \"output_length\": 2}\n")
+                              << "1|1\n2|1" << qint64(2);
+    // vLLM bench: token times from the request's unknown start where there are chunk gaps; an error and a
+    // record without gaps hold no time at all.
+    QTest::newRow("vllm bench") << QByteArray(R"({"backend": "vllm", "ttfts": [0.1, 0.2, 0], "itls": [[0.02], null, []],)"
+                                              R"( "output_lens": [2, 1, 0], "errors": ["", "", "boom"]})")
+                                << "0|1\n1|0\n2|0" << qint64(1);
+    // AIPerf's timestamp_ns is wall-clock: nothing relative.
+    QTest::newRow("aiperf") << QByteArray(R"({"metadata":{"x_request_id":"a1","timestamp_ns":1000000000},"metrics":)"
+                                          R"({"ttft":{"value":100,"unit":"ms"},"request_latency":{"value":0.5,"unit":"s"},)"
+                                          R"("inter_chunk_latency":{"value":[10],"unit":"ms"}}})" "\n")
+                            << "a1|0" << qint64(0);
+    // Azure's are UTC dates; LLMPerf has no time at all.
+    QTest::newRow("azure") << QByteArray("TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:17:03.9799600,4808,10\n")
+                           << "2|0" << qint64(0);
+    QTest::newRow("llmperf") << QByteArray("[{\"ttft_s\": 0.5, \"end_to_end_latency_s\": 2.5, \"number_output_tokens\": 5}]")
+                             << "0|0" << qint64(0);
+}
+
+/// Records whose times are offsets from an unknown origin carry kFlagRelativeTime, and the report counts them.
+void TestBenchmarkReaders::relativeTimes()
+{
+    QFETCH(QByteArray, content);
+    QFETCH(QString, flags);
+    QFETCH(qint64, relative);
+    QTemporaryDir dir;
+    const Imported imported = importPaths({lxtest::writeFile(dir, QStringLiteral("input"), content)});
+    QVERIFY2(imported.store, imported.error.c_str());
+    QVERIFY2(imported.files.at(0).accepted > 0 && imported.files[0].rejected == 0, lxtest::describe(imported.files[0]).constData());
+    QCOMPARE(dump(imported.store->db(), "SELECT source_id, (flags >> 2) & 1 FROM requests_readable ORDER BY source_line"), flags);
+    QCOMPARE(lx::analyze(*imported.store).relativeTime, relative);
+    // The filter field says the same.
+    auto compiled = lx::compileFilterExpression("relative");
+    QVERIFY(std::holds_alternative<lx::SqlCondition>(compiled));
+    lx::RequestFilter filter;
+    filter.expression = std::get<lx::SqlCondition>(compiled);
+    QCOMPARE(lx::analyze(*imported.store, filter).total, relative);
 }
 
 QTEST_GUILESS_MAIN(TestBenchmarkReaders)

@@ -264,7 +264,7 @@ private slots:
     void everyFieldAndSegmentName()
     {
         const std::vector<std::string_view> names = filterFieldNames();
-        QCOMPARE(names.size(), std::size_t(21));
+        QCOMPARE(names.size(), std::size_t(23));
         for (std::string_view name : names) {
             const auto result = compileFilterExpression(std::string(name) + " is measured");
             QVERIFY2(std::holds_alternative<SqlCondition>(result), name.data());

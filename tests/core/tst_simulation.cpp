@@ -117,6 +117,8 @@ private Q_SLOTS:
     void zstdOutputIsAFrame();
     void invalidConfigIsRejected_data();
     void invalidConfigIsRejected();
+    void clientLineIsAiperf_data();
+    void clientLineIsAiperf();
 };
 
 void TestSimulation::sameSeedSameBytes_data()
@@ -128,6 +130,8 @@ void TestSimulation::sameSeedSameBytes_data()
     QTest::newRow("timestamps with token times") << int(TraceForm::Timestamps) << quint64(42) << 3;
     QTest::newRow("durations") << int(TraceForm::Durations) << quint64(7) << 0;
     QTest::newRow("csv") << int(TraceForm::Csv) << quint64(1) << 0;
+    QTest::newRow("otlp") << int(TraceForm::Otlp) << quint64(3) << 0;
+    QTest::newRow("client with token times") << int(TraceForm::Client) << quint64(3) << 2;
     QTest::newRow("largest seed") << int(TraceForm::Timestamps) << std::numeric_limits<quint64>::max() << 0;
 }
 
@@ -517,6 +521,49 @@ void TestSimulation::invalidConfigIsRejected()
     const std::string why = validateConfig(config);
     QVERIFY2(why.find(reason.toStdString()) != std::string::npos, why.c_str());
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, simulate(config, [](const SimRequest &) {}));
+}
+
+void TestSimulation::clientLineIsAiperf_data()
+{
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<QByteArray>("expected");
+    // Send 1000, server 1500..3100, receive 3400: the response delay is 300 ns, so the client sees the
+    // first token at 2000 + 300, TTFT 1300; the chunk gaps are the token gaps; request latency 2400.
+    QTest::newRow("ok with token times")
+        << true
+        << QByteArray(R"({"metadata":{"x_request_id":"r1","timestamp_ns":1000,"credit_phase":"profiling"},"metrics":{)"
+                      R"("input_sequence_length":{"value":5,"unit":"tokens"},"output_sequence_length":{"value":3,"unit":"tokens"},)"
+                      R"("ttft":{"value":1300,"unit":"ns"},"request_latency":{"value":2400,"unit":"ns"},)"
+                      R"("inter_chunk_latency":{"value":[400,600],"unit":"ns"}},"error":null})" "\n");
+    // Refused in preprocess: no first token, so no TTFT and no chunks; AIPerf's error object.
+    QTest::newRow("error before the first token")
+        << false
+        << QByteArray(R"({"metadata":{"x_request_id":"r1","timestamp_ns":1000,"credit_phase":"profiling"},"metrics":{)"
+                      R"("input_sequence_length":{"value":5,"unit":"tokens"},"output_sequence_length":{"value":3,"unit":"tokens"},)"
+                      R"("request_latency":{"value":2400,"unit":"ns"}},)"
+                      R"("error":{"code":500,"type":"InternalServerError","message":"simulated failure"}})" "\n");
+}
+
+void TestSimulation::clientLineIsAiperf()
+{
+    QFETCH(bool, ok);
+    QFETCH(QByteArray, expected);
+    SimRequest r;
+    r.id = "r1";
+    r.status = ok ? lx::Status::Ok : lx::Status::Error;
+    r.inputTokens = 5;
+    r.outputTokens = 3;
+    r.stamps = {1000, 1500, 1600, 1700, 2000, 3000, 3100, 3400};
+    if (ok) {
+        r.tokenTimes = {2000, 2400, 3000};
+    } else {
+        for (lx::Stamp stamp : {lx::Stamp::Sched, lx::Stamp::FirstToken, lx::Stamp::LastToken})
+            r.stamps[static_cast<int>(stamp)] = lx::kNotMeasured;
+    }
+    std::string line;
+    lx::sim::appendClientLine(line, r);
+    QCOMPARE(QByteArray::fromStdString(line), expected);
+    QCOMPARE(lx::sim::traceFormFromName("client"), std::optional<TraceForm>(TraceForm::Client));
 }
 
 QTEST_GUILESS_MAIN(TestSimulation)

@@ -28,54 +28,75 @@ def percentile(sorted_values, q):
 
 
 def diff(a, b):
-    return None if a is None else b - a
+    return None if a is None or b is None else b - a
+
+
+def decompose(r):
+    """One record's segments, e2e and token metrics from the definitions in DOMAIN.md; None = not measured."""
+    t = {name: r.get(name + "_ns") for name in STAMPS}
+    tokens = r.get("token_times_ns") or []
+    if tokens:
+        t["t_first_token"] = t["t_first_token"] if t["t_first_token"] is not None else tokens[0]
+        t["t_last_token"] = t["t_last_token"] if t["t_last_token"] is not None else tokens[-1]
+    seg = {}
+    inbound = diff(t["t_client_send"], t["t_server_recv"])
+    outbound = diff(t["t_server_send"], t["t_client_recv"])
+    seg["network"] = None if inbound is None or outbound is None else inbound + outbound
+    seg["preprocess"] = diff(t["t_server_recv"], t["t_preprocess_done"])
+    start = t["t_preprocess_done"] if t["t_preprocess_done"] is not None else t["t_server_recv"]
+    seg["queue"] = diff(start, t["t_sched"])
+    seg["prefill"] = diff(t["t_sched"], t["t_first_token"])
+    seg["decode"] = diff(t["t_first_token"], t["t_last_token"])
+    seg["postprocess"] = diff(t["t_last_token"], t["t_server_send"])
+    e2e = (diff(t["t_client_send"], t["t_client_recv"]) if t["t_client_send"] is not None and t["t_client_recv"] is not None
+           else diff(t["t_server_recv"], t["t_server_send"]) if t["t_server_recv"] is not None and t["t_server_send"] is not None
+           else diff(t["t_server_recv"], t["t_last_token"]))
+    if e2e is not None:
+        seg["unattributed"] = e2e - sum(v for k, v in seg.items() if v is not None)
+    else:
+        seg["unattributed"] = None
+    out_tokens = r.get("output_tokens") or len(tokens)
+    return {
+        "ok": r.get("status", "ok") == "ok",
+        "model": r.get("model"),
+        "segments": seg,
+        "skew": (inbound is not None and inbound < 0) or (outbound is not None and outbound < 0),
+        "e2e": e2e,
+        "tpot": round(seg["decode"] / (out_tokens - 1)) if seg["decode"] is not None and out_tokens >= 2 else None,
+        "ttft": diff(t["t_server_recv"], t["t_first_token"]),
+        "ttlt": diff(t["t_server_recv"], t["t_last_token"]),
+        "gaps": [b - a for a, b in zip(tokens, tokens[1:])],
+    }
+
+
+def records(path):
+    """The decomposed records of a native JSON-lines trace in the timestamps form."""
+    with open(path, encoding="utf-8") as trace:
+        for line in trace:
+            if line.strip():
+                yield decompose(json.loads(line))
 
 
 def independent(path):
     values = {name: [] for name in SEGMENTS + ["e2e", "ttft", "tpot", "ttlt", "itl"]}
     dominant = {name: 0 for name in SEGMENTS}
-    with open(path, encoding="utf-8") as trace:
-        for line in trace:
-            if not line.strip():
+    for d in records(path):
+        if not d["ok"]:
+            continue
+        seg = d["segments"]
+        if d["e2e"] is not None:
+            values["e2e"].append(d["e2e"])
+            best = max((v, -i) for i, (k, v) in enumerate(seg.items()) if v is not None)
+            dominant[SEGMENTS[-best[1]]] += 1
+        for name in SEGMENTS:
+            v = seg.get(name)
+            if v is None or (name == "network" and d["skew"]):
                 continue
-            r = json.loads(line)
-            if r.get("status", "ok") != "ok":
-                continue
-            t = {name: r.get(name + "_ns") for name in STAMPS}
-            tokens = r.get("token_times_ns") or []
-            if tokens:
-                t["t_first_token"] = t["t_first_token"] if t["t_first_token"] is not None else tokens[0]
-                t["t_last_token"] = t["t_last_token"] if t["t_last_token"] is not None else tokens[-1]
-            seg = {}
-            inbound = diff(t["t_client_send"], t["t_server_recv"])
-            outbound = diff(t["t_server_send"], t["t_client_recv"])
-            seg["network"] = None if inbound is None or outbound is None else inbound + outbound
-            seg["preprocess"] = diff(t["t_server_recv"], t["t_preprocess_done"])
-            start = t["t_preprocess_done"] if t["t_preprocess_done"] is not None else t["t_server_recv"]
-            seg["queue"] = diff(start, t["t_sched"])
-            seg["prefill"] = diff(t["t_sched"], t["t_first_token"])
-            seg["decode"] = diff(t["t_first_token"], t["t_last_token"])
-            seg["postprocess"] = diff(t["t_last_token"], t["t_server_send"])
-            e2e = (diff(t["t_client_send"], t["t_client_recv"]) if t["t_client_send"] is not None and t["t_client_recv"] is not None
-                   else diff(t["t_server_recv"], t["t_server_send"]) if t["t_server_recv"] is not None and t["t_server_send"] is not None
-                   else diff(t["t_server_recv"], t["t_last_token"]))
-            if e2e is not None:
-                seg["unattributed"] = e2e - sum(v for k, v in seg.items() if v is not None)
-                values["e2e"].append(e2e)
-                best = max((v, -i) for i, (k, v) in enumerate(seg.items()) if v is not None)
-                dominant[SEGMENTS[-best[1]]] += 1
-            for name in SEGMENTS:
-                v = seg.get(name)
-                if v is None or (name == "network" and (inbound < 0 or outbound < 0)):
-                    continue
-                values[name].append(v)
-            if seg["decode"] is not None and (r.get("output_tokens") or len(tokens)) >= 2:
-                values["tpot"].append(round(seg["decode"] / ((r.get("output_tokens") or len(tokens)) - 1)))
-            for name, end in (("ttft", "t_first_token"), ("ttlt", "t_last_token")):
-                v = diff(t["t_server_recv"], t[end])
-                if v is not None:
-                    values[name].append(v)
-            values["itl"].extend(b - a for a, b in zip(tokens, tokens[1:]))
+            values[name].append(v)
+        for name in ("tpot", "ttft", "ttlt"):
+            if d[name] is not None:
+                values[name].append(d[name])
+        values["itl"].extend(d["gaps"])
     return values, dominant
 
 

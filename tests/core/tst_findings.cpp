@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Findings: the dominant segment of the slow requests with its fix, ranked by the share of the tail it
+// explains; clock skew and errors; and each finding's filter, compiled and run on a store, selects exactly
+// the requests it talks about.
+
+#include "analysis.h"
+#include "filter_expression.h"
+#include "findings.h"
+#include "latency_rows.h"
+#include "test_support.h"
+
+#include <QTest>
+
+using namespace lx;
+
+namespace {
+
+constexpr qint64 T0 = 1'700'000'000'000'000'000LL;
+constexpr qint64 MS = 1'000'000;
+
+/// A request in the durations form: start, queue and decode in ms.
+QByteArray request(int i, double queueMs, double decodeMs, const char *status = "ok")
+{
+    return "{\"id\":\"r" + QByteArray::number(i) + "\",\"status\":\"" + status + "\",\"start_ns\":" + QByteArray::number(T0 + i * MS)
+           + ",\"queue_ms\":" + QByteArray::number(queueMs) + ",\"decode_ms\":" + QByteArray::number(decodeMs) + "}\n";
+}
+
+/// Requests matching a filter expression on the store.
+qint64 matching(const Store &store, const std::string &expression)
+{
+    auto compiled = compileFilterExpression(expression);
+    if (!std::holds_alternative<SqlCondition>(compiled))
+        return -1;
+    RequestFilter filter;
+    filter.expression = std::get<SqlCondition>(compiled);
+    return analyze(store, filter).total;
+}
+
+} // namespace
+
+class TestFindings : public QObject {
+    Q_OBJECT
+
+private slots:
+    void rankedByTheTail_data()
+    {
+        QTest::addColumn<int>("slowQueue");   // slow requests whose queue dominates
+        QTest::addColumn<int>("slowDecode"); // slow requests whose decode dominates
+        QTest::addColumn<QString>("first");
+        QTest::newRow("queue explains most of the tail") << 8 << 2 << "queue";
+        QTest::newRow("decode explains most of the tail") << 3 << 7 << "decode";
+    }
+    void rankedByTheTail()
+    {
+        QFETCH(int, slowQueue);
+        QFETCH(int, slowDecode);
+        QFETCH(QString, first);
+        // 90 fast decode-bound requests, then 10 slow ones: the tail above p90.
+        QByteArray lines;
+        int i = 0;
+        for (; i < 90; ++i)
+            lines += request(i, 1, 100 + i);
+        for (int k = 0; k < slowQueue; ++k, ++i)
+            lines += request(i, 3000 + k, 200);
+        for (int k = 0; k < slowDecode; ++k, ++i)
+            lines += request(i, 10, 4000 + k);
+        lines += request(i++, 0, 50, "error");
+        lxtest::StoreFixture f(lines);
+        const std::vector<LatencyRow> rows = readLatencyRows(*f.store, {});
+        QCOMPARE(rows.size(), std::size_t(101));
+        const std::vector<Finding> findings = findFindings(rows);
+        QVERIFY(findings.size() >= 3);
+        QCOMPARE(QString::fromStdString(findings[0].id), first);
+        QCOMPARE(findings[0].count, qint64(first == QLatin1String("queue") ? slowQueue : slowDecode));
+        QCOMPARE(findings[0].tailShare, findings[0].count / 10.0);
+        QVERIFY(findings[0].tailShare >= findings[1].tailShare);
+        QVERIFY(!findings[0].fix.empty());
+        QVERIFY(findings[0].evidence.find("above p90") != std::string::npos);
+        // Each filter shows exactly the requests the finding counts.
+        for (const Finding &finding : findings)
+            QCOMPARE(matching(*f.store, finding.filter), finding.count);
+        const auto errors = std::find_if(findings.begin(), findings.end(), [](const Finding &x) { return x.id == "errors"; });
+        QVERIFY(errors != findings.end());
+        QCOMPARE(errors->count, qint64(1));
+        QCOMPARE(errors->tailShare, 0.0);
+    }
+
+    void clockSkewAndNoTail()
+    {
+        // Two requests with a negative network time, and one without an e2e: nothing to rank but the skew.
+        lxtest::StoreFixture f(
+            "{\"id\":\"a\",\"t_client_send_ns\":1700000000100000000,\"t_server_recv_ns\":1700000000000000000,"
+            "\"t_server_send_ns\":1700000000500000000,\"t_client_recv_ns\":1700000000510000000}\n"
+            "{\"id\":\"b\",\"t_client_send_ns\":1700000001100000000,\"t_server_recv_ns\":1700000001000000000,"
+            "\"t_server_send_ns\":1700000001500000000,\"t_client_recv_ns\":1700000001510000000}\n");
+        const std::vector<LatencyRow> rows = readLatencyRows(*f.store, {});
+        const std::vector<Finding> findings = findFindings(rows);
+        const auto skew = std::find_if(findings.begin(), findings.end(), [](const Finding &x) { return x.id == "clock_skew"; });
+        QVERIFY(skew != findings.end());
+        QCOMPARE(skew->count, qint64(2));
+        QCOMPARE(matching(*f.store, skew->filter), qint64(2));
+    }
+
+    void empty()
+    {
+        QVERIFY(findFindings({}).empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFindings)
+#include "tst_findings.moc"

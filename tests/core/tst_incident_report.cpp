@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The incident report: base64 against RFC 4648's vectors; the HTML holds every section, embeds the figures
+// as data URIs and links nothing outside itself; the Markdown links the figure files it names, or says
+// they were left out; user text is escaped.
+
+#include "incident_report.h"
+#include "test_support.h"
+
+#include <QTest>
+
+using namespace lx;
+
+namespace {
+
+struct Fixture {
+    Fixture()
+    {
+        report.percentiles = defaultPercentiles();
+        report.total = report.ok = 10;
+        for (MetricSummary *m : {&report.e2e, &report.ttft, &report.tpot})
+            m->stat.percentilesNs.resize(report.percentiles.size());
+        for (MetricSummary &m : report.segments)
+            m.stat.percentilesNs.resize(report.percentiles.size());
+        load.knee = Knee{41.0, 37.0, 1'735'732'800'000'000'000};
+        load.below = {int(Segment::Decode), 0.72, 5};
+        load.above = {int(Segment::Queue), 0.61, 5};
+        SloResult slo;
+        slo.target.text = "e2e.p95<=2s";
+        slo.target.percentile = 95;
+        slo.valueNs = 3e9;
+        slo.marginNs = -1e9;
+        slo.budgetDominant = int(Segment::Queue);
+        slo.budgetShare[int(Segment::Queue)] = 0.61;
+        input.slos = {slo};
+        Finding f;
+        f.title = "Queueing dominates <the> slow requests";
+        f.filter = "dominant = queue and e2e > 2100ms";
+        f.tailShare = 0.8;
+        input.findings = {f};
+        input.report = &report;
+        input.load = &load;
+        input.figures = {{"Decomposition under load", "image/png", std::string("\x89PNG\r\n\x1a\n", 8)},
+                         {"CDF", "image/svg+xml", "<svg xmlns=\"http://www.w3.org/2000/svg\"/>"}};
+    }
+    Report report;
+    LoadAnalysis load;
+    IncidentReport input;
+};
+
+} // namespace
+
+class TestIncidentReport : public QObject {
+    Q_OBJECT
+
+private slots:
+    void base64Vectors_data()
+    {
+        QTest::addColumn<QByteArray>("in");
+        QTest::addColumn<QByteArray>("out");
+        QTest::newRow("empty") << QByteArray() << QByteArray();
+        QTest::newRow("f") << QByteArray("f") << QByteArray("Zg==");
+        QTest::newRow("fo") << QByteArray("fo") << QByteArray("Zm8=");
+        QTest::newRow("foo") << QByteArray("foo") << QByteArray("Zm9v");
+        QTest::newRow("foob") << QByteArray("foob") << QByteArray("Zm9vYg==");
+        QTest::newRow("fooba") << QByteArray("fooba") << QByteArray("Zm9vYmE=");
+        QTest::newRow("foobar") << QByteArray("foobar") << QByteArray("Zm9vYmFy");
+        QTest::newRow("high bytes") << QByteArray("\xff\xfe\x00", 3) << QByteArray("//4A");
+    }
+    void base64Vectors()
+    {
+        QFETCH(QByteArray, in);
+        QFETCH(QByteArray, out);
+        QCOMPARE(QByteArray::fromStdString(base64(in.toStdString())), out);
+        QCOMPARE(QByteArray::fromStdString(base64(in.toStdString())), in.toBase64());
+    }
+
+    void htmlIsSelfContained()
+    {
+        Fixture f;
+        const QString html = QString::fromStdString(incidentReportHtml(f.input));
+        QVERIFY(html.startsWith(QLatin1String("<!DOCTYPE html>")));
+        for (const char *part : {"<h2>Summary</h2>", "<h2>SLOs</h2>", "<h2>Findings</h2>", "<h2>Load and the knee</h2>",
+                                 "<h2>Charts</h2>", "below the knee decode dominates (72%), above it queue (61%); knee near 41 req/s, 37 in flight",
+                                 "at p95, queue is 61% of e2e", "data:image/png;base64,iVBORw0KGgo=", "data:image/svg+xml;base64,",
+                                 "&lt;the&gt;", "<style>"})
+            QVERIFY2(html.contains(QLatin1String(part)), part);
+        // Nothing is fetched from elsewhere: no link, no script, no external source.
+        for (const char *forbidden : {"<script", "<link", "href=", "src=\"http", "url("})
+            QVERIFY2(!html.contains(QLatin1String(forbidden)), forbidden);
+    }
+
+    void markdownFigures_data()
+    {
+        QTest::addColumn<QString>("base");
+        QTest::addColumn<bool>("linked");
+        QTest::newRow("beside the report") << "out/incident" << true;
+        QTest::newRow("standard output: left out") << "" << false;
+    }
+    void markdownFigures()
+    {
+        QFETCH(QString, base);
+        QFETCH(bool, linked);
+        Fixture f;
+        const QString md = QString::fromStdString(incidentReportMarkdown(f.input, base.toStdString()));
+        const auto files = incidentFigureFiles(f.input, base.toStdString());
+        QVERIFY(md.startsWith(QLatin1String("# Latency incident report")));
+        QVERIFY(md.contains(QLatin1String("`dominant = queue and e2e > 2100ms`")));
+        if (linked) {
+            QCOMPARE(files.size(), std::size_t(2));
+            QCOMPARE(QString::fromStdString(files[0].first), QStringLiteral("out/incident-1.png"));
+            QCOMPARE(QString::fromStdString(files[1].first), QStringLiteral("out/incident-2.svg"));
+            QCOMPARE(files[1].second, f.input.figures[1].bytes);
+            QVERIFY(md.contains(QLatin1String("![CDF](incident-2.svg)")));
+        } else {
+            QVERIFY(files.empty());
+            QVERIFY(md.contains(QLatin1String("2 charts left out")));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestIncidentReport)
+#include "tst_incident_report.moc"

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The load profile on hand-made requests whose windows are worked out by hand: arrivals, completions,
+// requests in flight, segment means and p95 per window; the round window widths; empty input.
+
+#include "load_profile.h"
+
+#include <QTest>
+
+using namespace lx;
+
+namespace {
+
+constexpr qint64 S = 1'000'000'000;
+constexpr qint64 T0 = 1'700'000'000 * S; // a whole second, so 1 s windows start at T0
+
+LatencyRow row(qint64 startMs, qint64 queueMs, qint64 decodeMs, bool ok = true)
+{
+    LatencyRow r;
+    r.start = T0 + startMs * 1'000'000;
+    r.segments.fill(kNotMeasured);
+    r.segments[int(Segment::Queue)] = queueMs * 1'000'000;
+    r.segments[int(Segment::Decode)] = decodeMs * 1'000'000;
+    r.segments[int(Segment::Unattributed)] = 0;
+    r.e2e = (queueMs + decodeMs) * 1'000'000;
+    r.ok = ok;
+    return r;
+}
+
+} // namespace
+
+class TestLoadProfile : public QObject {
+    Q_OBJECT
+
+private slots:
+    void windowWidth_data()
+    {
+        QTest::addColumn<qint64>("spanNs");
+        QTest::addColumn<qint64>("widthNs");
+        QTest::newRow("one instant") << qint64(0) << qint64(1'000'000);
+        QTest::newRow("100 ms") << qint64(100'000'000) << qint64(1'000'000);
+        QTest::newRow("1 s: 5 ms would need 201 windows") << S << qint64(10'000'000);
+        QTest::newRow("133 s (a sample trace)") << 133 * S << S;
+        QTest::newRow("1 h") << 3600 * S << 30 * S;
+        QTest::newRow("10 days") << 864000 * S << 7200 * S;
+        QTest::newRow("1000 days: whole days") << 86'400'000 * S << 6 * 86400 * S; // 5 days would need 201
+    }
+    void windowWidth()
+    {
+        QFETCH(qint64, spanNs);
+        QFETCH(qint64, widthNs);
+        QCOMPARE(chooseWindowWidth(spanNs), widthNs);
+        QVERIFY(spanNs / widthNs + 1 <= 200);
+    }
+
+    void handWorkedWindows()
+    {
+        // A: 0..2 s (queue 1.5 s, decode 0.5 s); B: 0.5..1.5 s (decode 1 s); C: 1.5..1.7 s (queue 0.2 s); an
+        // error at 0.2 s that counts as an arrival and in flight but not in the latency figures.
+        const std::vector<LatencyRow> rows = {row(0, 1500, 500), row(500, 0, 1000), row(1500, 200, 0), row(200, 0, 100, false)};
+        LoadOptions options;
+        options.windowNs = S;
+        const LoadProfile p = computeLoadProfile(rows, options);
+        QCOMPARE(p.windowNs, S);
+        QCOMPARE(p.windows.size(), std::size_t(2));
+        const LoadWindow &w0 = p.windows[0], &w1 = p.windows[1];
+        QCOMPARE(w0.startNs, T0);
+        QCOMPARE(w0.arrivals, qint64(3));
+        QCOMPARE(w0.count, qint64(2));
+        QCOMPARE(w0.coveredNs, S);
+        QCOMPARE(w0.arrivalRps, 3.0);
+        QCOMPARE(w0.completions, qint64(1)); // the error, at 0.3 s
+        QCOMPARE(w0.meanInFlight, 1.6);      // A 1 s + B 0.5 s + the error 0.1 s
+        QCOMPARE(w0.segmentMeanNs[int(Segment::Queue)], 750e6);
+        QCOMPARE(w0.segmentMeanNs[int(Segment::Decode)], 750e6);
+        QCOMPARE(*w0.e2eMeanNs, 1.5e9);
+        QCOMPARE(*w0.e2eP95Ns, 1.95e9); // type 7 over {1 s, 2 s}
+        QCOMPARE(w1.arrivals, qint64(1));
+        QCOMPARE(w1.coveredNs, S / 2 + 1); // up to the last start, inclusive
+        QCOMPARE(w1.completions, qint64(2)); // B at 1.5 s, C at 1.7 s; A ends at 2 s, past the last window
+        QCOMPARE(w1.throughputRps, 2.0);
+        QCOMPARE(w1.meanInFlight, 1.7); // A 1 s + B 0.5 s + C 0.2 s
+        QCOMPARE(*w1.e2eP95Ns, 200e6);
+    }
+
+    void errorsInTheFiguresWhenAsked()
+    {
+        const std::vector<LatencyRow> rows = {row(0, 0, 100), row(10, 0, 300, false)};
+        LoadOptions options;
+        options.includeErrors = true;
+        options.windowNs = S;
+        const LoadProfile p = computeLoadProfile(rows, options);
+        QCOMPARE(p.windows.front().count, qint64(2));
+        QCOMPARE(*p.windows.front().e2eMeanNs, 200e6);
+    }
+
+    void nothingToProfile_data()
+    {
+        QTest::addColumn<bool>("withRowWithoutStart");
+        QTest::newRow("no rows") << false;
+        QTest::newRow("only a row without a start") << true;
+    }
+    void nothingToProfile()
+    {
+        QFETCH(bool, withRowWithoutStart);
+        std::vector<LatencyRow> rows;
+        if (withRowWithoutStart)
+            rows.push_back(LatencyRow{});
+        const LoadProfile p = computeLoadProfile(rows);
+        QVERIFY(p.windows.empty());
+        QCOMPARE(p.windowNs, qint64(0));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLoadProfile)
+#include "tst_load_profile.moc"

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The CLI faces of issue 6: `report --json` with its load, knee, findings and SLOs on a sample trace whose
+// knee is known; the incident report files; `compare`; and the usage errors of the new options.
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out, err;
+};
+
+Run cli(const QStringList &args)
+{
+    QProcess process;
+    process.start(QString::fromUtf8(LX_CLI_PATH), args);
+    Run run;
+    if (process.waitForFinished(120000) && process.exitStatus() == QProcess::NormalExit)
+        run.exitCode = process.exitCode();
+    run.out = process.readAllStandardOutput();
+    run.err = process.readAllStandardError();
+    return run;
+}
+
+QString sample(const char *name) { return QStringLiteral(LX_SOURCE_DIR "/sample_traces/") + QLatin1String(name); }
+
+} // namespace
+
+class TestReportCli : public QObject {
+    Q_OBJECT
+
+private slots:
+    void jsonHasLoadFindingsAndSlos()
+    {
+        // sample_traces/README.md: 32 slots, capacity 9.11 req/s, the ramp from 1 to 18 req/s crosses it.
+        const Run run = cli({QStringLiteral("report"), QStringLiteral("--json"), QStringLiteral("--slo"), QStringLiteral("e2e.p95<=2s"),
+                             QStringLiteral("--slo"), QStringLiteral("e2e.p50<=1min"), sample("rising_load.jsonl.zst")});
+        QCOMPARE(run.exitCode, 0);
+        QJsonParseError error;
+        const QJsonObject json = QJsonDocument::fromJson(run.out, &error).object();
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+        const QJsonObject load = json[QLatin1String("load")].toObject();
+        QVERIFY(load[QLatin1String("windows")].toArray().size() >= 100);
+        QVERIFY(load[QLatin1String("windows")].toArray().size() <= 200);
+        const QJsonObject knee = load[QLatin1String("knee")].toObject();
+        QVERIFY2(std::abs(knee[QLatin1String("rate_rps")].toDouble() - 9.11) <= 0.2 * 9.11, run.out.left(2000));
+        QVERIFY(knee[QLatin1String("time_ns")].toInteger() > 0);
+        QCOMPARE(load[QLatin1String("below")].toObject()[QLatin1String("dominant")].toString(), QStringLiteral("decode"));
+        QCOMPARE(load[QLatin1String("above")].toObject()[QLatin1String("dominant")].toString(), QStringLiteral("queue"));
+        const QJsonArray findings = json[QLatin1String("findings")].toArray();
+        QVERIFY(!findings.isEmpty());
+        QCOMPARE(findings[0].toObject()[QLatin1String("id")].toString(), QStringLiteral("queue"));
+        const QJsonArray slos = json[QLatin1String("slos")].toArray();
+        QCOMPARE(slos.size(), 2);
+        QCOMPARE(slos[0].toObject()[QLatin1String("pass")].toBool(true), false);
+        QCOMPARE(slos[0].toObject()[QLatin1String("budget")].toObject()[QLatin1String("dominant")].toString(), QStringLiteral("queue"));
+        QCOMPARE(slos[1].toObject()[QLatin1String("pass")].toBool(false), true);
+        QVERIFY(slos[1].toObject()[QLatin1String("budget")].isNull());
+        // The decomposition is still there, unchanged in shape.
+        QVERIFY(json[QLatin1String("segments")].isObject());
+        QVERIFY(json[QLatin1String("inputs")].isArray());
+    }
+
+    void noSlosNoKey()
+    {
+        const Run run = cli({QStringLiteral("report"), QStringLiteral("--json"), sample("rising_load_durations.jsonl")});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject json = QJsonDocument::fromJson(run.out).object();
+        QVERIFY(!json.contains(QLatin1String("slos")));
+        QVERIFY(json.contains(QLatin1String("findings")));
+        QVERIFY(json[QLatin1String("load")].toObject().contains(QLatin1String("knee")));
+    }
+
+    void textReport()
+    {
+        const Run run = cli({QStringLiteral("report"), QStringLiteral("--slo"), QStringLiteral("e2e.p95<=2s"), sample("rising_load.csv")});
+        QCOMPARE(run.exitCode, 0);
+        for (const char *part : {"SLOs:\n  FAIL  e2e.p95<=2s", "Load: below the knee decode dominates", "Findings (by share", "filter: "})
+            QVERIFY2(run.out.contains(part), part);
+    }
+
+    void incidentReportFiles_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QByteArray>("starts");
+        QTest::newRow("html") << "html" << QByteArray("<!DOCTYPE html>");
+        QTest::newRow("md") << "md" << QByteArray("# Latency incident report");
+    }
+    void incidentReportFiles()
+    {
+        QFETCH(QString, format);
+        QFETCH(QByteArray, starts);
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("incident.") + format);
+        const Run run = cli({QStringLiteral("report"), QStringLiteral("--format"), format, QStringLiteral("--out"), out,
+                             sample("rising_load_durations.jsonl")});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY(run.out.isEmpty());
+        QFile file(out);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray text = file.readAll();
+        QVERIFY(text.startsWith(starts));
+        QVERIFY(text.contains("Findings"));
+    }
+
+    void compareTwoWindows()
+    {
+        const Run run = cli({QStringLiteral("compare"), QStringLiteral("--json"), QStringLiteral("--baseline-range"),
+                             QStringLiteral("..2025-01-01T12:01:00Z"), QStringLiteral("--incident-range"),
+                             QStringLiteral("2025-01-01T12:01:00Z.."), sample("rising_load.jsonl")});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject mean = QJsonDocument::fromJson(run.out).object()[QLatin1String("shift_share")].toObject()[QLatin1String("mean")].toObject();
+        double sum = 0;
+        for (const QJsonValue &segment : mean[QLatin1String("segments")].toObject())
+            sum += segment.toObject()[QLatin1String("delta_ms")].toDouble();
+        QVERIFY(std::abs(sum - mean[QLatin1String("delta_ms")].toDouble()) < 1e-5); // the split adds up
+    }
+
+    void usageErrors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QByteArray>("message");
+        const QString trace = sample("rising_load_durations.jsonl");
+        QTest::newRow("bad slo") << QStringList{QStringLiteral("report"), QStringLiteral("--slo"), QStringLiteral("e2e.p95>=2s"), trace}
+                                 << QByteArray("--slo: \"e2e.p95>=2s\": expected <= or <");
+        QTest::newRow("bad format") << QStringList{QStringLiteral("report"), QStringLiteral("--format"), QStringLiteral("pdf"), trace}
+                                    << QByteArray("--format takes text, json, md or html");
+        QTest::newRow("zero window") << QStringList{QStringLiteral("report"), QStringLiteral("--window"), QStringLiteral("0s"), trace}
+                                     << QByteArray("--window");
+        QTest::newRow("bad buckets") << QStringList{QStringLiteral("report"), QStringLiteral("--buckets-by"), QStringLiteral("size"), trace}
+                                     << QByteArray("--buckets-by takes rate or in-flight");
+        QTest::newRow("compare one input") << QStringList{QStringLiteral("compare"), trace} << QByteArray("give two inputs");
+        QTest::newRow("compare one range") << QStringList{QStringLiteral("compare"), QStringLiteral("--baseline-range"), QStringLiteral("..1"), trace}
+                                           << QByteArray("give both --baseline-range and --incident-range");
+    }
+    void usageErrors()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QByteArray, message);
+        const Run run = cli(args);
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains(message), run.err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReportCli)
+#include "tst_report_cli.moc"
