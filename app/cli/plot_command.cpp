@@ -11,6 +11,7 @@
 #include <QFileInfo>
 
 #include <charconv>
+#include <cstdio>
 
 namespace {
 
@@ -126,6 +127,14 @@ int runPlotCommand(const std::vector<std::string> &arguments, std::ostream &out,
     // Widgets need an application; a headless command needs no display server.
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
+    // The offscreen platform's notes ("does not support propagateSizeHints()", XDG_RUNTIME_DIR) are no news
+    // for a script; Qt's errors still come through, and LX_QT_MESSAGES=1 shows everything.
+    if (qEnvironmentVariableIsEmpty("LX_QT_MESSAGES")) {
+        qInstallMessageHandler([](QtMsgType type, const QMessageLogContext &, const QString &message) {
+            if (type == QtCriticalMsg || type == QtFatalMsg)
+                std::fprintf(stderr, "plot: %s\n", qPrintable(message));
+        });
+    }
     int argc = 1;
     char name[] = "latency-explorer-cli";
     char *argv[] = {name, nullptr};

@@ -4,6 +4,13 @@
 
 #include "analysis.h"
 #include "application.h"
+#include "cdf_chart.h"
+#include "cdf_comparison_bar.h"
+#include "cdf_data.h"
+#include "cdf_view.h"
+#include "chart_tabs.h"
+#include "dominant_breakdown.h"
+#include "dominant_view.h"
 #include "filter_bar.h"
 #include "filter_expression.h"
 #include "import_progress.h"
@@ -14,6 +21,8 @@
 #include "store.h"
 #include "summary_view.h"
 #include "test_support.h"
+#include "waterfall_data.h"
+#include "waterfall_view.h"
 
 #include <QAbstractItemModelTester>
 #include <QDropEvent>
@@ -331,13 +340,117 @@ private slots:
         QVERIFY(!resumed.investigation()->isTemporary());
     }
 
+    /// A click on a bar of the breakdown narrows the filter every view follows; Back undoes it.
+    void dominantBarNarrowsAndBackUndoes_data()
+    {
+        QTest::addColumn<QString>("typed");
+        QTest::addColumn<int>("segment");
+        QTest::addColumn<int>("band"); // -1: the overall bar
+        QTest::newRow("overall queue") << QString() << int(lx::Segment::Queue) << -1;
+        QTest::newRow("decode in p0-50") << QString() << int(lx::Segment::Decode) << 0;
+        QTest::newRow("queue in p50-90 of one model") << QStringLiteral("model = \"llama-3.1-8b-instruct\"") << int(lx::Segment::Queue) << 1;
+    }
+
+    void dominantBarNarrowsAndBackUndoes()
+    {
+        QFETCH(QString, typed);
+        QFETCH(int, segment);
+        QFETCH(int, band);
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        QSignalSpy settled(&window, &MainWindow::viewsSettled);
+        window.showView(MainWindow::View::Dominant);
+        window.openFiles({kSample});
+        QVERIFY(waitSettled(window, settled));
+        if (!typed.isEmpty()) {
+            window.filterBar()->setExpression(typed);
+            QVERIFY(waitSettled(window, settled));
+        }
+        const lx::DominantBreakdown *data = window.charts()->dominant()->chart()->data();
+        QVERIFY(data);
+        const lx::DominantBar &bar = band < 0 ? data->overall : data->bands[std::size_t(band)];
+        const std::int64_t count = bar.counts[std::size_t(segment)];
+        const std::int64_t before = data->overall.total; // `data` goes with the next filter's data
+        QVERIFY(count > 0);
+        // The overall bar holds the report's dominant counts.
+        QCOMPARE(data->overall.total, window.investigation()->report().dominantTotal);
+
+        emit window.charts()->dominant()->filterRequested(QString::fromStdString(bar.expressions[std::size_t(segment)]),
+                                                           QString::fromStdString(bar.descriptions[std::size_t(segment)]));
+        QVERIFY(waitSettled(window, settled));
+        const QString narrowed = window.filterBar()->expressionEdit()->text();
+        if (!typed.isEmpty())
+            QVERIFY2(narrowed.startsWith(QStringLiteral("(%1) and (").arg(typed)), qPrintable(narrowed));
+        // Every view now shows exactly the bar's requests (ok ones: the breakdown's selection).
+        QCOMPARE(window.investigation()->report().ok, count);
+        QCOMPARE(window.charts()->dominant()->chart()->data()->overall.total, count);
+        QCOMPARE(window.charts()->dominant()->chart()->data()->overall.counts[std::size_t(segment)], count);
+
+        window.filterBar()->back();
+        QVERIFY(waitSettled(window, settled));
+        QCOMPARE(window.filterBar()->expressionEdit()->text(), typed);
+        QCOMPARE(window.investigation()->report().dominantTotal, before);
+    }
+
+    /// The waterfall's time range narrows the filter; a click selects the request in the table and detail.
+    void waterfallLinks()
+    {
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        QSignalSpy settled(&window, &MainWindow::viewsSettled);
+        window.showView(MainWindow::View::Waterfall);
+        window.openFiles({kSample});
+        QVERIFY(waitSettled(window, settled));
+        const auto data = window.charts()->waterfall()->chart()->data();
+        QVERIFY(data);
+        QCOMPARE(qint64(data->size()), window.investigation()->report().total); // every sample request has a start
+
+        const std::size_t pick = data->size() / 3;
+        emit window.charts()->waterfall()->requestSelected(data->ids[pick]);
+        QCOMPARE(window.requestsView()->selectedRowId(), data->ids[pick]);
+
+        const qint64 from = data->starts[data->size() / 4];
+        const qint64 to = data->starts[data->size() / 2];
+        emit window.charts()->waterfall()->timeRangeSelected(from, to);
+        QVERIFY(waitSettled(window, settled));
+        const lx::Report expected = coreReport(window, QStringLiteral("start >= %1 and start < %2").arg(from).arg(to));
+        QCOMPARE(window.investigation()->report().total, expected.total);
+        QCOMPARE(qint64(window.charts()->waterfall()->chart()->data()->size()), expected.total);
+        QVERIFY(window.filterBar()->canGoBack());
+    }
+
+    /// B's curves: a second filter of the same investigation, drawn beside A's.
+    void cdfComparison()
+    {
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        QSignalSpy settled(&window, &MainWindow::viewsSettled);
+        window.showView(MainWindow::View::Cdf);
+        window.openFiles({kSample});
+        QVERIFY(waitSettled(window, settled));
+        QVERIFY(!window.charts()->cdf()->chart()->comparison());
+        window.charts()->comparisonBar()->setExpression(QStringLiteral("e2e > 2s"));
+        QTRY_VERIFY_WITH_TIMEOUT(window.charts()->cdf()->chart()->comparison() != nullptr, 30000);
+        const lx::Report b = coreReport(window, QStringLiteral("e2e > 2s"));
+        QCOMPARE(window.charts()->cdf()->chart()->comparison()->requests, b.ok);
+        window.charts()->comparisonBar()->setExpression(QStringLiteral("e2e >")); // invalid: the last B stays
+        QCOMPARE(window.charts()->cdf()->chart()->comparison()->requests, b.ok);
+        window.charts()->comparisonBar()->clear();
+        QVERIFY(!window.charts()->cdf()->chart()->comparison());
+    }
+
     void screenshot_data()
     {
         QTest::addColumn<QString>("view");
         QTest::addColumn<int>("status");
         QTest::newRow("summary") << QStringLiteral("summary") << 0;
         QTest::newRow("requests") << QStringLiteral("requests") << 0;
-        QTest::newRow("a view still to come") << QStringLiteral("waterfall") << 1;
+        QTest::newRow("waterfall") << QStringLiteral("waterfall") << 0;
+        QTest::newRow("cdf") << QStringLiteral("cdf") << 0;
+        QTest::newRow("dominant") << QStringLiteral("dominant") << 0;
         QTest::newRow("no such view") << QStringLiteral("pie") << 1;
     }
 
