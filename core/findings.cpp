@@ -35,7 +35,7 @@ Rule ruleFor(Segment s)
 std::string percentText(double share)
 {
     char text[16];
-    std::snprintf(text, sizeof text, "%.0f%%", 100.0 * share);
+    std::snprintf(text, sizeof text, share > 0 && share < 0.01 ? "%.1f%%" : "%.0f%%", 100.0 * share); // 0.2%, not 0%
     return text;
 }
 
