@@ -51,6 +51,7 @@ std::vector<Finding> findFindings(std::span<const LatencyRow> rows, const LoadAn
 {
     std::vector<Finding> out;
     std::vector<std::int64_t> e2e;
+    e2e.reserve(rows.size());
     std::int64_t errors = 0, skewed = 0, total = 0;
     for (const LatencyRow &r : rows) {
         ++total;
