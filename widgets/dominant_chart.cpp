@@ -158,7 +158,9 @@ void DominantChart::layOutOverall()
     xAxis->setLabel(tr("share of requests dominated"));
     xAxis->grid()->setVisible(true);
     yAxis2->setVisible(false);
-    legend->setVisible(false); // the axis names the rows
+    m_volume->setVisible(false);
+    if (legend->hasItemWithPlottable(m_volume))
+        m_volume->removeFromLegend();
     if (m_shown.empty())
         return;
     const lx::DominantBar &all = *m_shown.front();
@@ -183,7 +185,6 @@ void DominantChart::layOutStacked()
     yAxis->setLabel(tr("share of requests dominated"));
     yAxis->grid()->setVisible(true);
     xAxis->grid()->setVisible(false);
-    legend->setVisible(true);
     const bool time = m_grouping == Grouping::TimeWindow;
     yAxis->setRange(0, time ? 1.0 : 1.09); // bands: room for the count above each bar
     yAxis2->setVisible(time && !m_shown.empty());

@@ -251,6 +251,28 @@ private slots:
         verifyExpressions(*imported.store, {}, b);
     }
 
+    void relativeTimes()
+    {
+        // Times from an unknown origin (kFlagRelativeTime): windows from 0, boundaries as plain ns, labels
+        // as offsets. No reader yields such requests with segments yet, so they are written directly.
+        std::string why;
+        const auto store = Store::openTemporary(&why);
+        QVERIFY2(store, why.c_str());
+        QVERIFY2(store->exec("INSERT INTO import_runs (id, path, format, compressed, started_ns, outcome) VALUES (1, 'g', 'jsonl', 0, 0, 'complete');"
+                             "INSERT INTO requests (id, run_id, status, start_ns, e2e_ns, e2e_scope, queue_ns, decode_ns, unattributed_ns,"
+                             " token_scope, dominant, flags) VALUES"
+                             " (1, 1, 0, 0, 30, 2, 20, 10, 0, 2, 2, 4), (2, 1, 0, 5000000000, 30, 2, 5, 25, 0, 2, 4, 4),"
+                             " (3, 1, 0, 61000000000, 30, 2, 5, 25, 0, 2, 4, 4);", &why), why.c_str());
+        const DominantBreakdown b = computeDominantBreakdown(*store);
+        QVERIFY(b.relativeTime);
+        QCOMPARE(b.windowNs, 2 * S);
+        QCOMPARE(b.windows.size(), std::size_t(31));
+        QCOMPARE(b.windows[0].expressions[std::size_t(Segment::Queue)],
+                 std::string("dominant = queue and start >= 0 and start < 2000000000"));
+        QCOMPARE(b.windows[30].label, std::string("+1 min 0 s"));
+        verifyExpressions(*store, {}, b);
+    }
+
     void emptyStore()
     {
         std::string why;
