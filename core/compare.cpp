@@ -47,6 +47,7 @@ Comparison compareInvestigations(const Store &baseline, const RequestFilter &bas
     Comparison c;
     const auto side = [&](const Store &store, const RequestFilter &filter, Report &report, Composition &mean, Composition &tail) {
         LatencyRowCollector collector;
+        collector.reserve(requestIdRange(store));
         AnalysisOptions withRows = options;
         withRows.alsoVisit = std::ref(collector);
         report = analyze(store, filter, withRows);

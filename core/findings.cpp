@@ -35,7 +35,7 @@ Rule ruleFor(Segment s)
 std::string percentText(double share)
 {
     char text[16];
-    std::snprintf(text, sizeof text, "%.0f%%", 100.0 * share);
+    std::snprintf(text, sizeof text, share > 0 && share < 0.01 ? "%.1f%%" : "%.0f%%", 100.0 * share); // 0.2%, not 0%
     return text;
 }
 
@@ -51,6 +51,7 @@ std::vector<Finding> findFindings(std::span<const LatencyRow> rows, const LoadAn
 {
     std::vector<Finding> out;
     std::vector<std::int64_t> e2e;
+    e2e.reserve(rows.size());
     std::int64_t errors = 0, skewed = 0, total = 0;
     for (const LatencyRow &r : rows) {
         ++total;

@@ -95,50 +95,45 @@ Hinge bestHinge(std::vector<Point> points)
     return best;
 }
 
-/// Time shares of the segments over the requests whose window passes `take`.
-template<typename Take>
-SegmentShare dominantShare(std::span<const LatencyRow> rows, const std::vector<int> &windowOfRow, bool includeErrors, Take take)
-{
-    std::array<double, kSegmentCount> sums{};
-    double total = 0;
-    SegmentShare out;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        if (windowOfRow[i] < 0 || !inLatencyStats(rows[i], includeErrors) || !take(windowOfRow[i]))
-            continue;
-        ++out.count;
-        total += static_cast<double>(rows[i].e2e);
-        for (int s = 0; s < kSegmentCount; ++s)
-            sums[static_cast<std::size_t>(s)] += static_cast<double>(rows[i].part(s));
-    }
-    if (out.count == 0 || total <= 0)
+/// The requests of one side of the knee: their summed segment parts and e2e, and their e2e values.
+struct Side {
+    std::array<double, kSegmentCount> parts{};
+    double e2e = 0;
+    std::int64_t count = 0;
+    std::vector<std::int64_t> values;
+
+    SegmentShare dominant() const
+    {
+        SegmentShare out;
+        out.count = count;
+        if (count == 0 || e2e <= 0)
+            return out;
+        out.segment = static_cast<int>(std::max_element(parts.begin(), parts.end()) - parts.begin());
+        out.share = parts[static_cast<std::size_t>(out.segment)] / e2e;
         return out;
-    out.segment = static_cast<int>(std::max_element(sums.begin(), sums.end()) - sums.begin());
-    out.share = sums[static_cast<std::size_t>(out.segment)] / total;
-    return out;
-}
-
-template<typename Take>
-double queueShare(std::span<const LatencyRow> rows, const std::vector<int> &windowOfRow, bool includeErrors, Take take)
-{
-    double queue = 0, total = 0;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        if (windowOfRow[i] < 0 || !inLatencyStats(rows[i], includeErrors) || !take(windowOfRow[i]))
-            continue;
-        queue += static_cast<double>(rows[i].part(static_cast<int>(Segment::Queue)));
-        total += static_cast<double>(rows[i].e2e);
     }
-    return total > 0 ? queue / total : 0.0;
-}
+    double queueShare() const { return e2e > 0 ? parts[static_cast<std::size_t>(Segment::Queue)] / e2e : 0.0; }
+    std::optional<double> p95() { return summarize(values, {95.0}).percentilesNs[0]; }
+};
 
-template<typename Take>
-std::optional<double> pooledP95(std::span<const LatencyRow> rows, const std::vector<int> &windowOfRow, bool includeErrors,
-                                Take take)
+/// One pass over the rows: side 1 holds the requests whose window is past the knee, side 0 the others.
+template<typename Beyond>
+std::array<Side, 2> splitRows(std::span<const LatencyRow> rows, const std::vector<int> &windowOfRow, bool includeErrors,
+                              Beyond beyond, bool withValues)
 {
-    std::vector<std::int64_t> e2e;
-    for (std::size_t i = 0; i < rows.size(); ++i)
-        if (windowOfRow[i] >= 0 && inLatencyStats(rows[i], includeErrors) && take(windowOfRow[i]))
-            e2e.push_back(rows[i].e2e);
-    return summarize(e2e, {95.0}).percentilesNs[0];
+    std::array<Side, 2> sides;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (windowOfRow[i] < 0 || !inLatencyStats(rows[i], includeErrors))
+            continue;
+        Side &side = sides[beyond(windowOfRow[i]) ? 1 : 0];
+        ++side.count;
+        side.e2e += static_cast<double>(rows[i].e2e);
+        for (int s = 0; s < kSegmentCount; ++s)
+            side.parts[static_cast<std::size_t>(s)] += static_cast<double>(rows[i].part(s));
+        if (withValues)
+            side.values.push_back(rows[i].e2e);
+    }
+    return sides;
 }
 
 std::string percent(double share)
@@ -259,10 +254,10 @@ LoadAnalysis analyzeLoad(const LoadProfile &profile, std::span<const LatencyRow>
                               static_cast<double>(windows[i].count)});
     }
     fillBuckets(out, rows, windowOfRow, inFit, options);
-    const auto all = [](int) { return true; };
-    out.below = dominantShare(rows, windowOfRow, options.includeErrors, all);
+    const auto overall = [&] { return splitRows(rows, windowOfRow, options.includeErrors, [](int) { return false; }, false)[0].dominant(); };
 
     if (points.size() < 8) {
+        out.below = overall();
         out.noKneeReason = "too few windows with requests (" + std::to_string(points.size()) + ", 8 needed) to look for one";
         return out;
     }
@@ -289,9 +284,9 @@ LoadAnalysis analyzeLoad(const LoadProfile &profile, std::span<const LatencyRow>
     }
     const double kneeInFlight = std::exp(hinge.b);
     const auto beyond = [&](int w) { return windows[static_cast<std::size_t>(w)].meanInFlight >= kneeInFlight; };
-    const auto under = [&](int w) { return windows[static_cast<std::size_t>(w)].meanInFlight < kneeInFlight; };
-    const double queueBelow = queueShare(rows, windowOfRow, options.includeErrors, under);
-    const double queueAbove = queueShare(rows, windowOfRow, options.includeErrors, beyond);
+    std::array<Side, 2> sides = splitRows(rows, windowOfRow, options.includeErrors, beyond, true);
+    const double queueBelow = sides[0].queueShare();
+    const double queueAbove = sides[1].queueShare();
     if (!std::isfinite(hinge.sse) || hinge.d <= 0 || queueAbove - queueBelow < 0.1) {
         double maxX = 0, maxRate = 0;
         for (std::size_t i = 0; i < windows.size(); ++i) {
@@ -300,14 +295,16 @@ LoadAnalysis analyzeLoad(const LoadProfile &profile, std::span<const LatencyRow>
                 maxRate = std::max(maxRate, windows[i].arrivalRps);
             }
         }
+        out.below = overall();
         out.noKneeReason = "the queue's share of e2e does not grow with the load: the trace never reaches its knee (up to "
                            + roughNumber(maxX) + " in flight, " + roughNumber(maxRate) + " req/s)";
         return out;
     }
     // Confirmed by the p95 bending: the e2e p95 past the breakpoint at least 1.25 times the one before.
-    const std::optional<double> p95Below = pooledP95(rows, windowOfRow, options.includeErrors, under);
-    const std::optional<double> p95Above = pooledP95(rows, windowOfRow, options.includeErrors, beyond);
+    const std::optional<double> p95Below = sides[0].p95();
+    const std::optional<double> p95Above = sides[1].p95();
     if (!p95Below || !p95Above || *p95Above < 1.25 * *p95Below) {
+        out.below = overall();
         out.noKneeReason = "the queue grows past " + roughNumber(kneeInFlight) + " in flight but the e2e p95 does not bend";
         return out;
     }
@@ -330,8 +327,8 @@ LoadAnalysis analyzeLoad(const LoadProfile &profile, std::span<const LatencyRow>
         }
     }
     out.knee = knee;
-    out.below = dominantShare(rows, windowOfRow, options.includeErrors, under);
-    out.above = dominantShare(rows, windowOfRow, options.includeErrors, beyond);
+    out.below = sides[0].dominant();
+    out.above = sides[1].dominant();
     return out;
 }
 

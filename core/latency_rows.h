@@ -37,6 +37,9 @@ struct LatencyRow {
 /// Collects the rows of a scan; one vector per half, since the halves run on two threads.
 class LatencyRowCollector {
 public:
+    /// Makes room for a scan of `range` before it starts, so that the rows are written once, without the
+    /// copies of a growing vector, into memory asked for in huge pages (see huge_page_allocator.h).
+    void reserve(const RowIdRange &range);
     void operator()(int half, const RequestRow &row);
     /// Every row collected, lower half first (id order when the scan had one connection).
     std::vector<LatencyRow> take();

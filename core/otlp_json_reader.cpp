@@ -100,7 +100,7 @@ public:
             if (std::string why = readUnit(root, firstLine, true, sink); !why.empty())
                 return why;
         }
-        emitCollected(sink, true);
+        emitAllCollected(sink);
         if (m_spansSeen == 0 && m_unitRejections == 0)
             return std::string(kNoSpans);
         return {};
@@ -130,7 +130,7 @@ private:
                     const std::int64_t where = document ? ++ordinal : lineNumber;
                     Span span;
                     std::string raw = simdjson::minify(element);
-                    if (std::string why = otlp::parseSpan(element, service, span); !why.empty()) {
+                    if (std::string why = otlp::parseSpan(element, service, attributeFilter(), span); !why.empty()) {
                         sink.reject(where, why, raw);
                         continue;
                     }
@@ -138,7 +138,7 @@ private:
                 }
             }
         }
-        emitCollected(sink, false);
+        emitCompleteTraces(sink);
         return {};
     }
 

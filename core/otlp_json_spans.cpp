@@ -110,7 +110,7 @@ AttributeValue readValue(dom::element any)
     return v;
 }
 
-std::string readAttributes(dom::element span, Span &out)
+std::string readAttributes(dom::element span, const AttributeFilter &filter, Span &out)
 {
     dom::array attributes;
     if (span["attributes"].get(attributes))
@@ -118,9 +118,9 @@ std::string readAttributes(dom::element span, Span &out)
     for (dom::element kv : attributes) {
         std::string_view key;
         dom::element any;
-        if (kv["key"].get_string().get(key) || kv["value"].get(any))
+        if (kv["key"].get_string().get(key) || !filter.reads(key) || kv["value"].get(any))
             continue;
-        if (std::string why = applyAttribute(key, readValue(any), out); !why.empty())
+        if (std::string why = applyAttribute(key, readValue(any), out, filter); !why.empty())
             return why;
     }
     return {};
@@ -211,7 +211,7 @@ std::string serviceName(dom::element resourceSpans)
     return {};
 }
 
-std::string parseSpan(dom::element element, std::string_view service, Span &out)
+std::string parseSpan(dom::element element, std::string_view service, const AttributeFilter &filter, Span &out)
 {
     out = Span{};
     out.service.assign(service);
@@ -249,7 +249,7 @@ std::string parseSpan(dom::element element, std::string_view service, Span &out)
         std::string_view text;
         out.error = (readInt64(e, code) && code == 2) || (!e.get_string().get(text) && text == "STATUS_CODE_ERROR");
     }
-    if (why = readAttributes(element, out); !why.empty())
+    if (why = readAttributes(element, filter, out); !why.empty())
         return named(why);
     return {};
 }

@@ -16,9 +16,9 @@
 
 namespace lx::otlp {
 
-/// Reads `element` as a span of the resource whose service.name is `service`. Returns the reason it must
-/// be rejected (naming the span), or empty.
-std::string parseSpan(simdjson::dom::element element, std::string_view service, Span &out);
+/// Reads `element` as a span of the resource whose service.name is `service`, keeping the attributes
+/// `filter` keeps. Returns the reason it must be rejected (naming the span), or empty.
+std::string parseSpan(simdjson::dom::element element, std::string_view service, const AttributeFilter &filter, Span &out);
 
 /// The resource's service.name attribute, empty when absent.
 std::string serviceName(simdjson::dom::element resourceSpans);

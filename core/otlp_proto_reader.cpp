@@ -118,7 +118,7 @@ public:
                 readMessage(message, at + 4, ordinal, sink);
             }
         }
-        emitCollected(sink, true);
+        emitAllCollected(sink);
         if (m_spansSeen == 0 && m_problems == 0)
             return "no OTLP span in this protobuf input: nothing to import (the messages hold no spans)";
         return {};
@@ -146,8 +146,8 @@ private:
             sink.reject(ordinal > 0 ? ordinal : spanOrdinal + 1, where + reason + " (part starting at byte " + std::to_string(at) + ")",
                         hexExcerpt(bytes));
         };
-        otlp::readProtoTraces(message, offset, handler);
-        emitCollected(sink, false);
+        otlp::readProtoTraces(message, offset, attributeFilter(), handler);
+        emitCompleteTraces(sink);
     }
 
     std::int64_t m_spansSeen = 0;

@@ -178,7 +178,7 @@ std::string describe(const Span &span, std::uint64_t offset)
 }
 
 /// Reads a Span; the reasons mirror the OTLP/JSON reader's, in the same order of checks.
-std::string readSpan(std::string_view bytes, std::uint64_t offset, Span &span)
+std::string readSpan(std::string_view bytes, std::uint64_t offset, const AttributeFilter &filter, Span &span)
 {
     std::string idError, kindError, attributeError;
     std::uint64_t start = 0, end = 0;
@@ -245,7 +245,9 @@ std::string readSpan(std::string_view bytes, std::uint64_t offset, Span &span)
     if (span.endNs < span.startNs)
         return "ends before it starts (end_time_unix_nano < start_time_unix_nano)";
     for (auto &[key, value] : attributes) {
-        if (std::string why = applyAttribute(key, std::move(value), span); !why.empty())
+        if (!filter.reads(key))
+            continue;
+        if (std::string why = applyAttribute(key, std::move(value), span, filter); !why.empty())
             return why;
     }
     return {};
@@ -291,7 +293,7 @@ std::string readResourceSpans(std::string_view bytes, std::uint64_t offset, std:
 
 } // namespace
 
-void readProtoTraces(std::string_view message, std::uint64_t offset, const ProtoSpanHandler &handler)
+void readProtoTraces(std::string_view message, std::uint64_t offset, const AttributeFilter &filter, const ProtoSpanHandler &handler)
 {
     std::vector<Field> spanFields;
     const std::string framing = forEachField(message, offset, "TracesData", [&](const Field &f) -> std::string {
@@ -309,7 +311,7 @@ void readProtoTraces(std::string_view message, std::uint64_t offset, const Proto
         for (const Field &s : spanFields) {
             Span span;
             span.service = service;
-            std::string why = readSpan(s.bytes, s.offset, span);
+            std::string why = readSpan(s.bytes, s.offset, filter, span);
             if (!why.empty())
                 why = spanReason(span, why);
             const std::string excerpt = describe(span, s.offset);

@@ -29,7 +29,8 @@ struct ProtoSpanHandler {
 /// Reads `message`, which starts at byte `offset` of the input. A malformed span is one rejection; a
 /// malformed ResourceSpans (or the message's own framing) is one problem, and reading goes on with the
 /// next ResourceSpans whenever its length allows.
-void readProtoTraces(std::string_view message, std::uint64_t offset, const ProtoSpanHandler &handler);
+/// Spans keep the attributes `filter` keeps.
+void readProtoTraces(std::string_view message, std::uint64_t offset, const AttributeFilter &filter, const ProtoSpanHandler &handler);
 
 /// True when `bytes` (the start of a message, or all of it when `complete`) reads as a TracesData message
 /// as far as it goes: field 1 length-delimited only, each ResourceSpans starting with one of its own fields.

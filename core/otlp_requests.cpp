@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
+#include <unordered_set>
+#include <utility>
 
 namespace lx {
 
@@ -285,25 +287,93 @@ std::string fill(const SpanTree &tree, std::size_t root, const SpanMapping *mapp
 
 } // namespace
 
+void OtlpSpanReader::setSpanMappings(std::shared_ptr<const SpanMappings> mappings)
+{
+    m_mappings = std::move(mappings);
+    m_filter = {};
+    for (const SpanMapping &mapping : *m_mappings) {
+        for (const auto *selectors : {&mapping.root, &mapping.inner}) {
+            for (const SpanSelector &s : *selectors) {
+                if (!s.attribute.empty())
+                    m_filter.keys.push_back(s.attribute);
+                if (!s.attributePrefix.empty())
+                    m_filter.prefixes.push_back(s.attributePrefix);
+            }
+        }
+        for (const auto *sources : {&mapping.e2e, &mapping.segments[0], &mapping.segments[1], &mapping.segments[2],
+                                    &mapping.segments[3], &mapping.segments[4], &mapping.segments[5]}) {
+            for (const SegmentSource &source : *sources) {
+                if (source.kind == SegmentSource::Kind::Attribute)
+                    m_filter.keys.push_back(source.attribute);
+            }
+        }
+    }
+}
+
+const SpanMappings &OtlpSpanReader::mappings()
+{
+    if (!m_mappings) {
+        std::string error;
+        auto automatic = loadSpanMappings("auto", &error);
+        setSpanMappings(automatic ? automatic : std::make_shared<SpanMappings>()); // the presets are tested
+    }
+    return *m_mappings;
+}
+
+const otlp::AttributeFilter &OtlpSpanReader::attributeFilter()
+{
+    mappings();
+    return m_filter;
+}
+
 void OtlpSpanReader::collect(otlp::Span &&span, std::string &&raw, std::int64_t line)
 {
+    // A rejection keeps kExcerptBytes (200) of the text; the rest would only take memory until the end.
+    constexpr std::size_t kKeptBytes = 256;
     m_batch.spans.push_back(std::move(span));
-    m_batch.raw.push_back(std::move(raw));
+    m_batch.raw.push_back(raw.size() > kKeptBytes ? raw.substr(0, kKeptBytes) : std::move(raw));
     m_batch.lines.push_back(line);
 }
 
-void OtlpSpanReader::emitCollected(ImportSink &sink, bool atEnd)
+void OtlpSpanReader::emitCompleteTraces(ImportSink &sink)
 {
-    if (!atEnd && m_batch.spans.size() < kMaxCollectedSpans)
+    const std::size_t unitStart = std::exchange(m_unitStart, m_batch.spans.size());
+    if (m_batch.spans.size() >= kMaxCollectedSpans) {
+        emitAllCollected(sink);
         return;
-    if (!m_mappings) {
-        std::string error;
-        m_mappings = loadSpanMappings("auto", &error);
-        if (!m_mappings)
-            m_mappings = std::make_shared<SpanMappings>(); // unreachable: the presets are tested
     }
-    emitSpanRequests(m_batch, *m_mappings, sink);
+    std::unordered_set<std::string> complete;
+    for (std::size_t i = unitStart; i < m_batch.spans.size(); ++i) {
+        if (m_batch.spans[i].parentId.empty())
+            complete.insert(m_batch.spans[i].traceId);
+    }
+    if (complete.empty())
+        return;
+    const auto isComplete = [&](std::size_t i) { return complete.contains(m_batch.spans[i].traceId); };
+    std::size_t waiting = 0;
+    for (std::size_t i = 0; i < m_batch.spans.size(); ++i)
+        waiting += isComplete(i) ? 0 : 1;
+    if (waiting == 0) { // the usual case: every span of the line is in a trace that ends with it
+        emitAllCollected(sink);
+        return;
+    }
+    SpanBatch ready, rest;
+    for (std::size_t i = 0; i < m_batch.spans.size(); ++i) {
+        SpanBatch &to = isComplete(i) ? ready : rest;
+        to.spans.push_back(std::move(m_batch.spans[i]));
+        to.raw.push_back(std::move(m_batch.raw[i]));
+        to.lines.push_back(m_batch.lines[i]);
+    }
+    emitSpanRequests(ready, mappings(), sink);
+    m_batch = std::move(rest);
+    m_unitStart = m_batch.spans.size();
+}
+
+void OtlpSpanReader::emitAllCollected(ImportSink &sink)
+{
+    emitSpanRequests(m_batch, mappings(), sink);
     m_batch.clear();
+    m_unitStart = 0;
 }
 
 void emitSpanRequests(const SpanBatch &batch, const SpanMappings &mappings, ImportSink &sink)

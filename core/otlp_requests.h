@@ -35,23 +35,34 @@ struct SpanBatch {
 void emitSpanRequests(const SpanBatch &batch, const SpanMappings &mappings, ImportSink &sink);
 
 /// A reader of OTLP spans: the importer hands it the mappings before read(); without, `auto` applies.
-/// The spans of a whole file are collected before they become requests, so that a trace whose spans the
-/// Collector exported in several batches (lines, messages) is one trace; past kMaxCollectedSpans the
-/// spans so far are turned into requests first, which bounds the memory.
+/// A trace's spans are collected until its root (a span without a parent) has come, so that a trace whose
+/// spans the Collector exported in several batches (lines, messages), children first, is one trace.
+/// Traces whose root is not in the file wait for the end of the file, or until kMaxCollectedSpans spans
+/// wait, which bounds the memory.
 class OtlpSpanReader : public TraceReader {
 public:
     static constexpr std::size_t kMaxCollectedSpans = std::size_t(1) << 17; // some 256 MB of vLLM spans
 
-    void setSpanMappings(std::shared_ptr<const SpanMappings> mappings) { m_mappings = std::move(mappings); }
+    void setSpanMappings(std::shared_ptr<const SpanMappings> mappings);
 
 protected:
+    /// The attributes the mappings read: what a span keeps.
+    const otlp::AttributeFilter &attributeFilter();
+    /// Keeps the span until its trace is emitted; of `raw` only what a rejection's excerpt can show.
     void collect(otlp::Span &&span, std::string &&raw, std::int64_t line);
-    /// Emits the requests of the spans collected so far when they are many, or always when `atEnd`.
-    void emitCollected(ImportSink &sink, bool atEnd);
+    /// At the end of a line or message: emits the requests of the traces whose root has come (all of
+    /// them when kMaxCollectedSpans spans wait).
+    void emitCompleteTraces(ImportSink &sink);
+    /// At the end of the file: emits the requests of every span still waiting.
+    void emitAllCollected(ImportSink &sink);
 
 private:
+    const SpanMappings &mappings();
+
     std::shared_ptr<const SpanMappings> m_mappings;
+    otlp::AttributeFilter m_filter;
     SpanBatch m_batch;
+    std::size_t m_unitStart = 0; ///< the first span of m_batch that the current line or message brought
 };
 
 } // namespace lx

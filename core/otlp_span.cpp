@@ -21,7 +21,20 @@ bool Span::hasAttributePrefix(std::string_view prefix) const
     return false;
 }
 
-std::string applyAttribute(std::string_view key, AttributeValue value, Span &span)
+bool AttributeFilter::keeps(std::string_view key) const
+{
+    for (const std::string &k : keys) {
+        if (key == k)
+            return true;
+    }
+    for (const std::string &prefix : prefixes) {
+        if (key.starts_with(prefix))
+            return true;
+    }
+    return false;
+}
+
+std::string applyAttribute(std::string_view key, AttributeValue value, Span &span, const AttributeFilter &filter)
 {
     if (key.starts_with("gen_ai.latency.") && !value.number)
         return std::string(key) + " is not a number";
@@ -43,7 +56,8 @@ std::string applyAttribute(std::string_view key, AttributeValue value, Span &spa
             return std::string(key) + " is not an integer";
         span.outputTokens = *value.integer;
     }
-    span.attributes.emplace_back(std::string(key), std::move(value));
+    if (filter.keeps(key))
+        span.attributes.emplace_back(std::string(key), std::move(value));
     return {};
 }
 

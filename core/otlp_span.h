@@ -43,9 +43,21 @@ struct Span {
     bool hasAttributePrefix(std::string_view prefix) const;
 };
 
-/// Records the attribute on the span (and the gen_ai.* keys in its typed fields). Returns why the span must
-/// be rejected (a gen_ai.latency.* value that is no number, a token count that is no integer), or empty.
-std::string applyAttribute(std::string_view key, AttributeValue value, Span &span);
+/// The attributes a span keeps: those its mappings read (keys, or key prefixes). Keeping every attribute
+/// of every span would cost more than the parsing (allocations for a file's worth of spans).
+struct AttributeFilter {
+    std::vector<std::string> keys;
+    std::vector<std::string> prefixes;
+
+    bool keeps(std::string_view key) const;
+    /// True when the attribute must be read at all: kept, or a gen_ai.* key of the typed fields.
+    bool reads(std::string_view key) const { return key.starts_with("gen_ai.") || keeps(key); }
+};
+
+/// Records the attribute on the span when `filter` keeps it, and the gen_ai.* keys in its typed fields.
+/// Returns why the span must be rejected (a gen_ai.latency.* value that is no number, a token count that is
+/// no integer), or empty.
+std::string applyAttribute(std::string_view key, AttributeValue value, Span &span, const AttributeFilter &filter);
 
 /// `reason` prefixed with the span's name and, when known, its id: what a user needs to find it in the file.
 std::string spanReason(const Span &span, std::string_view reason);

@@ -2,6 +2,7 @@
 #include "request_join.h"
 
 #include "decompose.h"
+#include "request_join_ids.h"
 #include "sqlite_util.h"
 #include "store.h"
 
@@ -29,53 +30,6 @@ std::string serverSide(const char *r)
     return "((" + a + ".flags & 8) = 0 AND " + a + ".e2e_scope IN (2, 3))";
 }
 
-constexpr std::string_view kChatPrefix = "chatcmpl-";
-constexpr std::string_view kCompletionPrefix = "cmpl-";
-
-/// The request id a client sent (its X-Request-Id) as a vLLM server id may hold it: vLLM's chat API
-/// names the request "chatcmpl-<id>", its completions API "cmpl-<id>", and each prompt of a completion
-/// "cmpl-<id>-<n>". Variant 0 is the id itself, 1 without the prefix, 2 without the prefix and the
-/// prompt's index as well; an empty view when the variant does not apply.
-std::string_view joinKey(std::string_view id, int variant)
-{
-    if (variant == 0)
-        return id;
-    const bool chat = id.starts_with(kChatPrefix);
-    if (!chat && !id.starts_with(kCompletionPrefix))
-        return {};
-    std::string_view base = id.substr(chat ? kChatPrefix.size() : kCompletionPrefix.size());
-    if (variant == 1)
-        return base;
-    const std::size_t dash = base.rfind('-');
-    if (chat || dash == std::string_view::npos || dash == 0 || dash + 1 == base.size()
-        || base.find_first_not_of("0123456789", dash + 1) != std::string_view::npos)
-        return {};
-    return base.substr(0, dash);
-}
-
-void sqlJoinKey(sqlite3_context *context, int, sqlite3_value **argv)
-{
-    const auto *text = reinterpret_cast<const char *>(sqlite3_value_text(argv[0]));
-    const std::string_view key = joinKey(text ? std::string_view(text, static_cast<std::size_t>(sqlite3_value_bytes(argv[0])))
-                                              : std::string_view(),
-                                         sqlite3_value_int(argv[1]));
-    if (key.empty())
-        sqlite3_result_null(context);
-    else
-        sqlite3_result_text(context, key.data(), static_cast<int>(key.size()), SQLITE_TRANSIENT);
-}
-
-void sqlIdHash(sqlite3_context *context, int, sqlite3_value **argv)
-{
-    const auto *text = reinterpret_cast<const char *>(sqlite3_value_text(argv[0]));
-    if (!text) {
-        sqlite3_result_null(context);
-        return;
-    }
-    const std::string_view id(text, static_cast<std::size_t>(sqlite3_value_bytes(argv[0])));
-    sqlite3_result_int64(context, static_cast<std::int64_t>(hashRequestId(id)));
-}
-
 /// lx_dominant(e2e, network, ..., unattributed): the dominant segment as decompose() defines it, NULL
 /// when e2e is not measured. One definition, in C++, for imports and joins alike.
 void sqlDominant(sqlite3_context *context, int, sqlite3_value **argv)
@@ -97,11 +51,9 @@ void sqlDominant(sqlite3_context *context, int, sqlite3_value **argv)
 bool registerFunctions(sqlite3 *db)
 {
     const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
-    return sqlite3_create_function_v2(db, "lx_join_key", 2, flags, nullptr, sqlJoinKey, nullptr, nullptr, nullptr) == SQLITE_OK
-           && sqlite3_create_function_v2(db, "lx_id_hash", 1, flags, nullptr, sqlIdHash, nullptr, nullptr, nullptr) == SQLITE_OK
-           && sqlite3_create_function_v2(db, "lx_dominant", 1 + kSegmentCount, flags, nullptr, sqlDominant, nullptr, nullptr,
-                                         nullptr)
-                  == SQLITE_OK;
+    return sqlite3_create_function_v2(db, "lx_dominant", 1 + kSegmentCount, flags, nullptr, sqlDominant, nullptr, nullptr,
+                                      nullptr)
+           == SQLITE_OK;
 }
 
 std::int64_t scalar(sqlite3 *db, const std::string &sql)
@@ -109,17 +61,6 @@ std::int64_t scalar(sqlite3 *db, const std::string &sql)
     Statement stmt(db, sql);
     return stmt.valid() && stmt.step() == SQLITE_ROW ? sqlite3_column_int64(stmt.get(), 0) : 0;
 }
-
-/// Pairs each server candidate not yet paired with the client candidates whose record id equals the
-/// server's key of the variant ?1 (joinKey), through the index on id_hash; matched_by is ?2.
-const std::string kPairByIdSql =
-    "INSERT INTO join_pairs SELECT c.id, x.id, ?2, (c.ttft_ns IS NOT NULL OR c.tpot_ns IS NOT NULL OR c.ttlt_ns IS NOT NULL)"
-    " FROM (SELECT s.id, lx_join_key(sd.source_id, ?1) AS key FROM requests s"
-    "       CROSS JOIN request_details sd ON sd.request_id = s.id"
-    "       WHERE " + serverSide("s") + " AND s.id NOT IN (SELECT server FROM join_pairs)) x"
-    " CROSS JOIN request_details cd ON cd.id_hash = lx_id_hash(x.key) AND cd.source_id = x.key"
-    " CROSS JOIN requests c ON c.id = cd.request_id"
-    " WHERE x.key IS NOT NULL AND " + clientSide("c") + " AND c.id NOT IN (SELECT client FROM join_pairs)";
 
 /// A W3C trace id (32 lower-case hex digits) from a record's attributes: `trace_id` (the OTLP reader's),
 /// else the trace id field of a `traceparent` header ("00-<trace id>-<span id>-<flags>").
@@ -209,9 +150,6 @@ const std::string kListUnmatchedSql = "INSERT INTO join_unmatched SELECT r.id, C
                                       + " THEN 1 ELSE 2 END, r.id IN join_ambiguous FROM requests r WHERE "
                                       + clientSide("r") + " OR " + serverSide("r");
 
-const std::string kCountSidesSql = "SELECT coalesce(sum(" + clientSide("r") + "), 0), coalesce(sum(" + serverSide("r")
-                                   + "), 0) FROM requests r";
-
 constexpr const char *kDropTempSql =
     "DROP TABLE IF EXISTS temp.join_pairs; DROP TABLE IF EXISTS temp.join_ambiguous;"
     "DROP TABLE IF EXISTS temp.join_shared; DROP TABLE IF EXISTS temp.join_client_traces;";
@@ -240,73 +178,49 @@ private:
     bool exec(const char *sql) { return m_store.exec(sql, &m_error); }
     bool exec(const std::string &sql) { return exec(sql.c_str()); }
 
-    /// One scan counts both sides; a lone benchmark or a lone trace dump has nothing to join and pays for no
-    /// index. Pairs by id, then by id without vLLM's prefixes, then by trace id, each pass over the records
-    /// still unpaired and only while both sides have some; keeps the unambiguous pairs and writes them; lists
-    /// what is left. The unmatched list is rebuilt by every join.
+    /// A lone benchmark or a lone trace dump has nothing to join: two probes tell, and nothing else runs.
+    /// Otherwise pairs by id, then by id without vLLM's prefixes, then by trace id, each pass over the
+    /// records still unpaired and only while both sides have some; keeps the unambiguous pairs and writes
+    /// them; lists what is left (only when something is). The unmatched list is rebuilt by every join.
     bool joinAll()
     {
-        Statement count(m_db, kCountSidesSql);
-        if (!count.valid() || count.step() != SQLITE_ROW)
-            return fail();
-        const std::int64_t clients = sqlite3_column_int64(count.get(), 0);
-        const std::int64_t servers = sqlite3_column_int64(count.get(), 1);
-        count.reset(); // a pending read of requests would lock it against the writes below
+        // Two probes, each ended by the first record of its side: a scan only when a side is absent.
+        const bool clients = scalar(m_db, "SELECT EXISTS (SELECT 1 FROM requests r WHERE " + clientSide("r") + ")");
+        const bool servers = scalar(m_db, "SELECT EXISTS (SELECT 1 FROM requests r WHERE " + serverSide("r") + ")");
         const std::int64_t joined = scalar(m_db, "SELECT count(*) FROM request_joins");
         if (!exec("DELETE FROM join_unmatched;"
                   "CREATE TEMP TABLE join_pairs (client INTEGER NOT NULL, server INTEGER NOT NULL, matched_by INTEGER NOT NULL,"
                   " client_tokens INTEGER NOT NULL);"
                   "CREATE TEMP TABLE join_ambiguous (request_id INTEGER PRIMARY KEY);"))
             return false;
-        if (clients + joined == 0 || servers + joined == 0)
+        if ((!clients && joined == 0) || (!servers && joined == 0))
             return true; // one side only: nothing is unmatched either
-        std::int64_t matched = 0;
-        if (clients > 0 && servers > 0) {
-            if (!m_store.ensureIdIndex(&m_error) || !pair(clients, servers))
-                return false;
-            matched = scalar(m_db, "SELECT count(*) FROM join_pairs");
-            if (!exec(kApplySql) || (scalar(m_db, "SELECT EXISTS (SELECT 1 FROM token_times)") && !exec(kMoveTokenTimesSql)))
+        bool allMatched = false;
+        if (clients && servers) {
+            if (!pair(allMatched) || !exec(kApplySql)
+                || (scalar(m_db, "SELECT EXISTS (SELECT 1 FROM token_times)") && !exec(kMoveTokenTimesSql)))
                 return false;
         }
-        return clients + servers == 2 * matched || exec(kListUnmatchedSql);
+        return allMatched || exec(kListUnmatchedSql);
     }
 
-    bool pair(std::int64_t clients, std::int64_t servers)
+    /// Fills join_pairs; allMatched says that every candidate of both sides is in exactly one pair.
+    bool pair(bool &allMatched)
     {
-        Statement pairById(m_db, kPairByIdSql);
-        if (!pairById.valid())
-            return fail();
-        for (int variant = 0; variant < 3; ++variant) {
-            sqlite3_bind_int(pairById.get(), 1, variant);
-            sqlite3_bind_int(pairById.get(), 2, variant == 0 ? 1 : 2);
-            if (pairById.step() != SQLITE_DONE)
-                return fail();
-            pairById.reset();
-            if (pairedSides(clients, servers))
-                break;
-        }
-        if (!allPaired(clients, servers)) {
+        IdPairing ids;
+        if (!pairByRequestId(m_db, clientSide("r"), serverSide("r"), ids, &m_error))
+            return false;
+        std::int64_t pairedClients = ids.pairedClients, pairedServers = ids.pairedServers, pairs = ids.pairs;
+        if (pairedClients < ids.clients && pairedServers < ids.servers) {
             if (!exec(kPairByTraceSql))
                 return false;
-            pairedSides(clients, servers);
+            pairedClients = scalar(m_db, "SELECT count(DISTINCT client) FROM join_pairs");
+            pairedServers = scalar(m_db, "SELECT count(DISTINCT server) FROM join_pairs");
+            pairs = scalar(m_db, "SELECT count(*) FROM join_pairs");
         }
+        allMatched = pairs == ids.clients && pairs == ids.servers && pairedClients == pairs && pairedServers == pairs;
         // Each record in one pair at most: nothing is ambiguous, and the grouping is spared.
-        const std::int64_t pairs = scalar(m_db, "SELECT count(*) FROM join_pairs");
-        return (m_pairedClients == pairs && m_pairedServers == pairs) || exec(kDropAmbiguousSql);
-    }
-
-    /// True when every client or every server candidate is paired, by the counts of the last pairedSides().
-    bool allPaired(std::int64_t clients, std::int64_t servers) const
-    {
-        return m_pairedClients >= clients || m_pairedServers >= servers;
-    }
-
-    /// Counts the records paired so far; true when every client or every server candidate is.
-    bool pairedSides(std::int64_t clients, std::int64_t servers)
-    {
-        m_pairedClients = scalar(m_db, "SELECT count(DISTINCT client) FROM join_pairs");
-        m_pairedServers = scalar(m_db, "SELECT count(DISTINCT server) FROM join_pairs");
-        return allPaired(clients, servers);
+        return (pairedClients == pairs && pairedServers == pairs) || exec(kDropAmbiguousSql);
     }
 
     bool fail()
@@ -318,8 +232,6 @@ private:
     Store &m_store;
     sqlite3 *m_db;
     std::string m_error;
-    std::int64_t m_pairedClients = 0;
-    std::int64_t m_pairedServers = 0;
 };
 
 } // namespace

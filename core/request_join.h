@@ -11,9 +11,9 @@
 /// span contains. Matching keys, precedence and the joined request's fields are in docs/JOIN.md.
 ///
 /// The importer runs the join after every import (ImportOptions::joinClientServer) and mergeStore() after
-/// every merge, so files opened together are joined without another step. Each join is one transaction
-/// with set-based SQL over the request-id index; a join of a million client and a million server records
-/// takes a few seconds.
+/// every merge, so files opened together are joined without another step. Each join is one transaction:
+/// a hash join of the ids in memory, then set-based SQL on row ids; a million client and a million server
+/// records join in about 6.5 s of CPU (docs/JOIN.md, "Speed").
 
 namespace lx {
 

@@ -3,6 +3,7 @@
 
 #include "cli_args.h"
 #include "import_summary.h"
+#include "request_join.h"
 #include "store.h"
 #include "terminal_progress.h"
 
@@ -61,6 +62,9 @@ int runImportCommand(const std::vector<std::string> &arguments, std::ostream &ou
     options.spanMapping = mapping;
     const std::vector<lx::FileImport> imports = lx::importFiles(*store, files, options);
     printImportSummary(imports, out, err);
+    if (const lx::JoinSummary join = lx::readJoinSummary(*store); join.active)
+        out << "joined client and server records: " << join.matched << " matched, " << join.clientOnly << " client only, "
+            << join.serverOnly << " server only, " << join.ambiguous << " ambiguous (docs/JOIN.md)\n";
     if (interrupted()) {
         err << "import: cancelled; the files completed before it are kept in " << db << '\n';
         return 130;

@@ -82,6 +82,7 @@ int writeDiagnosedReport(const lx::Store &store, const lx::RequestFilter &filter
     }
     // The load profile's rows come from the report's own scan.
     lx::LatencyRowCollector collector;
+    collector.reserve(lx::requestIdRange(store));
     lx::AnalysisOptions withRows = options;
     withRows.alsoVisit = std::ref(collector);
     const lx::Report report = lx::analyze(store, filter, withRows);

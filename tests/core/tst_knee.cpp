@@ -103,6 +103,28 @@ private slots:
         QCOMPARE(load.above.segment, -1);
         QVERIFY(load.sentence().starts_with("no knee: "));
     }
+
+    void tooFewWindows_data()
+    {
+        QTest::addColumn<int>("requests");
+        QTest::newRow("nothing") << 0;
+        QTest::newRow("a handful") << 5;
+    }
+    void tooFewWindows()
+    {
+        QFETCH(int, requests);
+        std::vector<LatencyRow> rows(static_cast<std::size_t>(requests));
+        for (int i = 0; i < requests; ++i) {
+            rows[static_cast<std::size_t>(i)].start = 1'700'000'000'000'000'000 + i * 1'000'000'000LL;
+            rows[static_cast<std::size_t>(i)].segments.fill(0);
+            rows[static_cast<std::size_t>(i)].segments[int(Segment::Decode)] = rows[static_cast<std::size_t>(i)].e2e = 500'000'000;
+        }
+        const LoadAnalysis load = analyzeLoad(computeLoadProfile(rows), rows);
+        QVERIFY(!load.knee);
+        QVERIFY2(load.noKneeReason.starts_with("too few windows"), load.noKneeReason.c_str());
+        QCOMPARE(load.below.segment, requests ? int(Segment::Decode) : -1);
+        QCOMPARE(load.below.share, requests ? 1.0 : 0.0);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestKnee)

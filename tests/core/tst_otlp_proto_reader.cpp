@@ -10,6 +10,7 @@
 #include "trace_reader.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
@@ -141,6 +142,8 @@ private Q_SLOTS:
     void unreadable();
     void sameRequestsAsOtlpJson_data();
     void sameRequestsAsOtlpJson();
+    void realSpansLengthPrefixed_data();
+    void realSpansLengthPrefixed();
 
 private:
     Imported importOne(const QString &name, const QByteArray &content)
@@ -334,6 +337,51 @@ void TestOtlpProtoReader::sameRequestsAsOtlpJson()
     const QString protoRows = dump(fromProto.store->db(), sql);
     QCOMPARE(protoRows.count(QLatin1Char('\n')) + 1, int(requests));
     QCOMPARE(protoRows, dump(fromJson.store->db(), sql));
+}
+
+void TestOtlpProtoReader::realSpansLengthPrefixed_data()
+{
+    QTest::addColumn<bool>("compress");
+    QTest::newRow("plain") << false;
+    QTest::newRow("zstd") << true;
+}
+
+/// The real traces.pb cut into one message per ResourceSpans, as the Collector's file exporter would have
+/// written its 19 batches: the same requests as traces.jsonl, line for line.
+void TestOtlpProtoReader::realSpansLengthPrefixed()
+{
+    QFETCH(bool, compress);
+    QFile file(realPath("otlp2parquet/traces.pb"));
+    const QString json = realPath("otlp2parquet/traces.jsonl");
+    if (!file.open(QIODevice::ReadOnly) || !QFileInfo::exists(json))
+        QSKIP("the real data folder ../shared/realdata is absent");
+    const QByteArray bare = file.readAll();
+    QList<QByteArray> messages;
+    for (qsizetype pos = 0; pos < bare.size();) {
+        QCOMPARE(int(quint8(bare[pos])), 0x0A); // resource_spans, length-delimited
+        quint64 length = 0;
+        int shift = 0;
+        qsizetype at = pos + 1;
+        for (; quint8(bare[at]) & 0x80; ++at, shift += 7)
+            length |= quint64(quint8(bare[at]) & 0x7F) << shift;
+        length |= quint64(quint8(bare[at])) << shift;
+        const qsizetype end = at + 1 + qsizetype(length);
+        messages.append(bare.mid(pos, end - pos));
+        pos = end;
+    }
+    QCOMPARE(messages.size(), 19);
+    QByteArray bytes = prefixed(messages);
+    if (compress && (bytes = lxtest::zstdCompress(bytes)).isEmpty())
+        QSKIP("the zstd tool is missing");
+    const Imported fromProto = importOne(QStringLiteral("traces-prefixed.pb"), bytes);
+    const Imported fromJson = lxtest::importPaths({lxtest::pathOf(json)});
+    QVERIFY2(fromProto.store && fromJson.store, fromProto.error.c_str());
+    const lx::FileImport &p = fromProto.files[0];
+    QVERIFY2(p.outcome == lx::FileImport::Outcome::Complete && p.accepted == 19 && p.rejected == 0, describe(p).constData());
+    QCOMPARE(p.compressed, compress);
+    const char *sql = "SELECT source_id, source_line, start_ns, e2e_ns, unattributed_ns, status_name, attributes FROM requests_readable"
+                      " ORDER BY source_id";
+    QCOMPARE(dump(fromProto.store->db(), sql), dump(fromJson.store->db(), sql));
 }
 
 QTEST_GUILESS_MAIN(TestOtlpProtoReader)

@@ -13,6 +13,10 @@
 #include "store_merge.h"
 #include "test_support.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -116,6 +120,8 @@ private Q_SLOTS:
     void reportShowsJoin();
     void joinKeyOfVllmIds_data();
     void joinKeyOfVllmIds();
+    void cliReport_data();
+    void cliReport();
 };
 
 void TestRequestJoin::simulated_data()
@@ -381,6 +387,53 @@ void TestRequestJoin::joinKeyOfVllmIds()
     const QByteArray client = clientId.isEmpty() ? clientLine("x", 1000, 101000) : clientLine(clientId.toUtf8().constData(), 1000, 101000);
     QVERIFY(investigation.import({client, serverLine(serverId.constData(), 5000)}));
     QCOMPARE(dump(investigation.store->db(), "SELECT coalesce(max(matched_by), 0) FROM request_joins").toInt(), matchedBy);
+}
+
+void TestRequestJoin::cliReport_data()
+{
+    QTest::addColumn<QStringList>("forms");  ///< generated files, in the order given to `report`
+    QTest::addColumn<QString>("join");       ///< the JSON member, compact
+    QTest::addColumn<int>("unmatchedSample");
+    QTest::newRow("client and server") << QStringList{QStringLiteral("client"), QStringLiteral("otlp")}
+                                       << R"({"ambiguous":0,"client_only":0,"matched":40,"server_only":0})" << 0;
+    QTest::newRow("server first") << QStringList{QStringLiteral("otlp"), QStringLiteral("client")}
+                                  << R"({"ambiguous":0,"client_only":0,"matched":40,"server_only":0})" << 0;
+    QTest::newRow("client alone") << QStringList{QStringLiteral("client")} << "null" << 0;
+    // The same client file twice: every key is shared, nothing is joined, the sample names ten records.
+    QTest::newRow("client twice") << QStringList{QStringLiteral("client"), QStringLiteral("client"), QStringLiteral("otlp")}
+                                  << R"({"ambiguous":120,"client_only":0,"matched":0,"server_only":0})" << 10;
+}
+
+/// `latency-explorer-cli report --json` of generated client and server files of the same requests.
+void TestRequestJoin::cliReport()
+{
+    QFETCH(QStringList, forms);
+    QFETCH(QString, join);
+    QFETCH(int, unmatchedSample);
+    QTemporaryDir dir;
+    QStringList args{QStringLiteral("report"), QStringLiteral("--json")};
+    for (int i = 0; i < forms.size(); ++i) {
+        const QString path = dir.filePath(QStringLiteral("%1-%2").arg(i).arg(forms[i]));
+        QProcess generate;
+        generate.start(QString::fromUtf8(LX_CLI_PATH), {QStringLiteral("generate"), QStringLiteral("--requests"),
+                                                          QStringLiteral("40"), QStringLiteral("--form"), forms[i],
+                                                          QStringLiteral("-o"), path});
+        QVERIFY(generate.waitForFinished(120000));
+        QCOMPARE(generate.exitCode(), 0);
+        args << path;
+    }
+    QProcess report;
+    report.start(QString::fromUtf8(LX_CLI_PATH), args);
+    QVERIFY(report.waitForFinished(120000));
+    QCOMPARE(report.exitCode(), 0);
+    const QJsonObject json = QJsonDocument::fromJson(report.readAllStandardOutput()).object();
+    QVERIFY(json.contains(QStringLiteral("join")));
+    const QJsonValue member = json.value(QStringLiteral("join"));
+    QCOMPARE(member.isNull() ? QStringLiteral("null")
+                             : QString::fromUtf8(QJsonDocument(member.toObject()).toJson(QJsonDocument::Compact)),
+             join);
+    QCOMPARE(json.value(QStringLiteral("unmatched_sample")).toArray().size(), unmatchedSample);
+    QCOMPARE(json.value(QStringLiteral("relative_time")).toInt(-1), 0);
 }
 
 QTEST_GUILESS_MAIN(TestRequestJoin)

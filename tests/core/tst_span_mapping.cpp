@@ -201,6 +201,13 @@ void TestSpanMapping::presets_data()
         << line(resource("sglang", span("decode_loop", "00000000000000a5", "00000000000000a1", 55, 955, {}, 1)))
                + line(resource("sglang", span("generate_request", "00000000000000a1", "", 0, 1000)))
         << QStringLiteral("sglang") << QStringLiteral("00000000000000a1|NULL|NULL|NULL|NULL|900000|NULL|100000|1000000|server|sglang");
+    // The root's line ended its trace; a child after it is a root of its own (docs/OTLP.md, Limits).
+    QTest::newRow("a child in a later line than its root: a request of its own")
+        << line(resource("sglang", span("generate_request", "00000000000000a1", "", 0, 1000)))
+               + line(resource("sglang", span("decode_loop", "00000000000000a5", "00000000000000a1", 55, 955, {}, 1)))
+        << QStringLiteral("sglang")
+        << QStringLiteral("00000000000000a1|NULL|NULL|NULL|NULL|NULL|NULL|1000000|1000000|server|NULL\n"
+                          "00000000000000a5|NULL|NULL|NULL|NULL|NULL|NULL|900000|900000|server|NULL");
 }
 
 void TestSpanMapping::presets()

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "waterfall_density.h"
+
+#include <algorithm>
+
+namespace lx {
+
+std::optional<double> WaterfallBand::meanMeasured(Segment s) const
+{
+    const auto k = static_cast<std::size_t>(s);
+    if (measured[k] == 0)
+        return std::nullopt;
+    return static_cast<double>(partSums[k]) / static_cast<double>(measured[k]);
+}
+
+double WaterfallBand::meanPart(Segment s) const
+{
+    return requests ? static_cast<double>(partSums[static_cast<std::size_t>(s)]) / static_cast<double>(requests) : 0.0;
+}
+
+namespace {
+
+/// Adds the time of a segment span to the columns it covers, in bins: `at` holds kSegmentCount values a
+/// column. Widens [lo, hi], the columns touched.
+void addSpan(std::vector<double> &at, int segment, double x0, double x1, int columns, int &lo, int &hi)
+{
+    x0 = std::max(x0, 0.0);
+    x1 = std::min(x1, static_cast<double>(columns));
+    if (!(x1 > x0))
+        return;
+    const int c0 = std::min(static_cast<int>(x0), columns - 1);
+    const int c1 = std::min(static_cast<int>(x1), columns - 1);
+    lo = std::min(lo, c0);
+    hi = std::max(hi, c1);
+    const auto cell = [&](int c) -> double & {
+        return at[static_cast<std::size_t>(c) * kSegmentCount + static_cast<std::size_t>(segment)];
+    };
+    if (c0 == c1) {
+        cell(c0) += x1 - x0;
+        return;
+    }
+    cell(c0) += c0 + 1 - x0;
+    for (int c = c0 + 1; c < c1; ++c)
+        cell(c) += 1.0;
+    cell(c1) += x1 - c1;
+}
+
+} // namespace
+
+WaterfallDensity aggregateWaterfall(const WaterfallData &data, const WaterfallRows &rows, const WaterfallViewport &view)
+{
+    WaterfallDensity out;
+    if (view.columns <= 0 || view.bands <= 0 || view.toNs <= view.fromNs || view.rowCount == 0)
+        return out;
+    out.columns = view.columns;
+    out.bands = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(view.bands), view.rowCount));
+    WaterfallViewport grid = view;
+    grid.bands = out.bands;
+    const std::size_t cells = static_cast<std::size_t>(out.bands) * static_cast<std::size_t>(out.columns);
+    out.fill.assign(cells, 0.0f);
+    out.dominant.assign(cells, -1);
+    out.bandInfo.resize(static_cast<std::size_t>(out.bands));
+
+    const double binNs = static_cast<double>(view.toNs - view.fromNs) / view.columns;
+    std::vector<double> at(static_cast<std::size_t>(out.columns) * kSegmentCount, 0.0);
+    for (int b = 0; b < out.bands; ++b) {
+        WaterfallBand &band = out.bandInfo[static_cast<std::size_t>(b)];
+        band.firstRow = grid.bandBegin(b);
+        band.endRow = grid.bandBegin(b + 1);
+        int lo = out.columns, hi = -1;
+        rows.forEachIn(data, band.firstRow, band.endRow, view.fromNs, view.toNs, [&](std::uint32_t i, std::size_t) {
+            ++band.requests;
+            for (std::size_t s = 0; s < kSegmentCount; ++s) {
+                band.partSums[s] += data.part(i, static_cast<int>(s));
+                band.measured[s] += isMeasured(data.segments[s][i]) ? 1 : 0;
+            }
+            forEachSegmentSpan(data, i, [&](int s, std::int64_t begin, std::int64_t end) {
+                addSpan(at, s, static_cast<double>(begin - view.fromNs) / binNs,
+                        static_cast<double>(end - view.fromNs) / binNs, out.columns, lo, hi);
+            });
+        });
+        const double bandRows = static_cast<double>(std::max<std::size_t>(band.endRow - band.firstRow, 1));
+        for (int c = lo; c <= hi; ++c) {
+            double *segments = &at[static_cast<std::size_t>(c) * kSegmentCount];
+            double total = 0, most = 0;
+            int dominant = -1;
+            for (int s = 0; s < kSegmentCount; ++s) {
+                total += segments[s];
+                if (segments[s] > most) {
+                    most = segments[s];
+                    dominant = s;
+                }
+                segments[s] = 0;
+            }
+            out.fill[out.cell(b, c)] = static_cast<float>(std::min(total / bandRows, 1.0));
+            out.dominant[out.cell(b, c)] = static_cast<std::int8_t>(dominant);
+        }
+    }
+    return out;
+}
+
+std::optional<std::vector<WaterfallBar>> visibleBars(const WaterfallData &data, const WaterfallRows &rows,
+                                                     const WaterfallViewport &view, std::size_t limit)
+{
+    std::vector<WaterfallBar> bars;
+    bool tooMany = false;
+    rows.forEachIn(data, view.firstRow, view.firstRow + view.rowCount, view.fromNs, view.toNs,
+                   [&](std::uint32_t i, std::size_t row) {
+                       if (bars.size() == limit) {
+                           tooMany = true;
+                           return false;
+                       }
+                       bars.push_back({i, static_cast<std::uint32_t>(row)});
+                       return true;
+                   });
+    if (tooMany)
+        return std::nullopt;
+    return bars;
+}
+
+} // namespace lx

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The waterfall view, offscreen: the chart holds core's rows in core's order; a click on a bar emits its
+// row id; the keyboard zooms and pans; Shift+drag marks a time range; a selection from the table scrolls
+// into view; rows that outnumber the pixels turn into the density; requests without a start are said to
+// be unplaceable; exports are real files; a palette change recolours.
+
+#include "test_support.h"
+#include "waterfall_data.h"
+#include "waterfall_view.h"
+
+#include <QComboBox>
+#include <QFile>
+#include <QImage>
+#include <QSignalSpy>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+
+using namespace lx;
+
+namespace {
+
+constexpr qint64 T0 = 1'735'732'800'000'000'000LL;
+constexpr qint64 MS = 1'000'000;
+
+/// `count` requests in the durations form, one starting every `everyMs`, each lasting longer than the one
+/// before it by a little, so that they overlap and the lanes fill.
+QByteArray trace(int count, int everyMs)
+{
+    QByteArray out;
+    for (int i = 0; i < count; ++i) {
+        const int queue = (i * 37) % 50, decode = 100 + (i * 53) % 200;
+        out += "{\"id\":\"q" + QByteArray::number(i) + "\",\"start_ns\":" + QByteArray::number(T0 + qint64(i) * everyMs * MS)
+               + ",\"network_ms\":3,\"queue_ms\":" + QByteArray::number(queue) + ",\"prefill_ms\":20,\"decode_ms\":"
+               + QByteArray::number(decode) + ",\"e2e_ms\":" + QByteArray::number(3 + queue + 20 + decode + 5) + "}\n";
+    }
+    return out;
+}
+
+std::shared_ptr<const WaterfallData> load(const Store &store)
+{
+    std::string error;
+    auto data = loadWaterfall(store, {}, nullptr, &error);
+    if (!data)
+        qWarning("loadWaterfall: %s", error.c_str());
+    return data;
+}
+
+/// A shown view with data, laid out, its first frame drawn.
+struct Shown {
+    explicit Shown(const QByteArray &lines, QSize size = {900, 600})
+        : fixture(lines)
+    {
+        data = load(*fixture.store);
+        view.resize(size);
+        view.show();
+        view.setData(data);
+        redraw();
+    }
+    void redraw() { view.chart()->replot(QCustomPlot::rpImmediateRefresh); }
+
+    lxtest::StoreFixture fixture;
+    std::shared_ptr<const WaterfallData> data;
+    WaterfallView view;
+};
+
+std::vector<std::uint32_t> asVector(std::span<const std::uint32_t> s) { return {s.begin(), s.end()}; }
+
+} // namespace
+
+class TestWaterfallView : public QObject {
+    Q_OBJECT
+
+private slots:
+    void holdsCoreRows();
+    void clickSelects_data();
+    void clickSelects();
+    void keyboard_data();
+    void keyboard();
+    void marksTimeRange();
+    void selectionScrollsIntoView();
+    void densityWhenRowsOutnumberPixels();
+    void noStartTime();
+    void exports_data();
+    void exports();
+    void paletteChangeRecolours();
+};
+
+void TestWaterfallView::holdsCoreRows()
+{
+    Shown s(trace(60, 40));
+    QVERIFY(s.data);
+    WaterfallChart *chart = s.view.chart();
+    QCOMPARE(chart->data(), s.data);
+    QCOMPARE(asVector(chart->rows().requests()), asVector(WaterfallRows::sorted(*s.data, {}).requests()));
+    QCOMPARE(chart->lod(), WaterfallLod::Bars);
+
+    const auto choices = WaterfallView::sortChoices();
+    for (int i = 0; i < int(choices.size()); ++i) {
+        s.view.sortSelector()->setCurrentIndex(i);
+        QCOMPARE(chart->sort(), choices[std::size_t(i)]);
+        QCOMPARE(asVector(chart->rows().requests()), asVector(WaterfallRows::sorted(*s.data, choices[std::size_t(i)]).requests()));
+    }
+    s.view.lanesButton()->setChecked(true);
+    QVERIFY(chart->rows().isLanes());
+    QCOMPARE(chart->rows().rowCount(), std::size_t(s.data->laneCount));
+    QVERIFY(s.data->laneCount > 1);
+    QVERIFY(!s.view.sortSelector()->isEnabled());
+    for (std::size_t i = 0; i < s.data->size(); ++i)
+        QCOMPARE(chart->rows().rowOf(*s.data, i), std::optional<std::size_t>(s.data->lanes[i]));
+    s.view.setData(nullptr);
+    QCOMPARE(chart->rows().rowCount(), std::size_t(0));
+}
+
+void TestWaterfallView::clickSelects_data()
+{
+    QTest::addColumn<bool>("lanes");
+    QTest::addColumn<int>("request");
+    QTest::newRow("rows, first") << false << 0;
+    QTest::newRow("rows, middle") << false << 17;
+    QTest::newRow("lanes, last") << true << 39;
+}
+
+void TestWaterfallView::clickSelects()
+{
+    QFETCH(bool, lanes);
+    QFETCH(int, request);
+    Shown s(trace(40, 60));
+    s.view.lanesButton()->setChecked(lanes);
+    s.redraw();
+    const qint64 id = s.data->ids[std::size_t(request)];
+    const auto pixel = s.view.chart()->pixelOf(id);
+    QVERIFY(pixel);
+    QCOMPARE(s.view.chart()->requestAt(*pixel), std::optional<qint64>(id));
+    QSignalSpy selected(&s.view, &WaterfallView::requestSelected);
+    QTest::mouseClick(s.view.chart(), Qt::LeftButton, {}, *pixel);
+    QCOMPARE(selected.count(), 1);
+    QCOMPARE(selected.at(0).at(0).toLongLong(), id);
+    QCOMPARE(s.view.chart()->selectedRequest(), std::optional<qint64>(id));
+
+    // A click where there is no bar (below the last row) selects nothing new.
+    const QRect plot = s.view.chart()->axisRect()->rect();
+    QTest::mouseClick(s.view.chart(), Qt::LeftButton, {}, QPoint(plot.left() + 2, plot.bottom() - 2));
+    QCOMPARE(selected.count(), 1);
+}
+
+void TestWaterfallView::keyboard_data()
+{
+    QTest::addColumn<int>("key");
+    QTest::addColumn<int>("modifiers");
+    QTest::addColumn<int>("timeWidth"); // -1 narrower, 0 the same, +1 wider
+    QTest::addColumn<int>("timeMove");  // -1 earlier, 0 still, +1 later
+    QTest::addColumn<int>("rowHeight"); // -1 fewer rows, 0 the same
+    QTest::newRow("+ zooms in") << int(Qt::Key_Plus) << 0 << -1 << 0 << 0;
+    QTest::newRow("= zooms in") << int(Qt::Key_Equal) << 0 << -1 << 0 << 0;
+    QTest::newRow("- zooms out") << int(Qt::Key_Minus) << 0 << +1 << 0 << 0;
+    QTest::newRow("left pans earlier") << int(Qt::Key_Left) << 0 << 0 << -1 << 0;
+    QTest::newRow("right pans later") << int(Qt::Key_Right) << 0 << 0 << +1 << 0;
+    QTest::newRow("ctrl+up zooms the rows") << int(Qt::Key_Up) << int(Qt::ControlModifier) << 0 << 0 << -1;
+}
+
+void TestWaterfallView::keyboard()
+{
+    QFETCH(int, key);
+    QFETCH(int, modifiers);
+    QFETCH(int, timeWidth);
+    QFETCH(int, timeMove);
+    QFETCH(int, rowHeight);
+    Shown s(trace(300, 20));
+    WaterfallChart *chart = s.view.chart();
+    chart->zoomTime(0.5); // room to pan either way
+    const auto [from, to] = chart->timeRange();
+    const auto [top, bottom] = chart->rowRange();
+    QTest::keyClick(chart, Qt::Key(key), Qt::KeyboardModifiers(modifiers));
+    const auto [from2, to2] = chart->timeRange();
+    const auto [top2, bottom2] = chart->rowRange();
+    const auto sign = [](double v) { return std::abs(v) < 1e-6 ? 0 : v < 0 ? -1 : 1; };
+    QCOMPARE(sign(double((to2 - from2) - (to - from)) / double(to - from)), timeWidth);
+    QCOMPARE(sign(double(from2 + to2 - from - to) / double(to - from)), timeWidth ? 0 : timeMove);
+    QCOMPARE(sign((bottom2 - top2) - (bottom - top)), rowHeight);
+
+    QTest::keyClick(chart, Qt::Key_Home); // fit: everything again
+    const auto [fitFrom, fitTo] = chart->timeRange();
+    QVERIFY(fitFrom <= s.data->firstStart && fitTo >= s.data->lastEnd);
+    QCOMPARE(chart->rowRange().first, 0.0);
+    QVERIFY(chart->rowRange().second >= double(s.data->size()));
+}
+
+void TestWaterfallView::marksTimeRange()
+{
+    Shown s(trace(50, 40));
+    WaterfallChart *chart = s.view.chart();
+    QSignalSpy marked(&s.view, &WaterfallView::timeRangeSelected);
+    const QRect plot = chart->axisRect()->rect();
+    const QPoint a(plot.left() + plot.width() / 4, plot.center().y()), b(plot.left() + plot.width() / 2, plot.center().y());
+    const auto timeAt = [&](int x) {
+        return chart->timeRange().first
+            + qint64(double(chart->timeRange().second - chart->timeRange().first) * (x - plot.left()) / plot.width());
+    };
+    QTest::mousePress(chart, Qt::LeftButton, Qt::ShiftModifier, b); // right to left: still [earlier, later)
+    QTest::mouseMove(chart, a);
+    QTest::mouseRelease(chart, Qt::LeftButton, Qt::ShiftModifier, a);
+    QCOMPARE(marked.count(), 1);
+    const qint64 start = marked.at(0).at(0).toLongLong(), end = marked.at(0).at(1).toLongLong();
+    const qint64 pixelNs = (chart->timeRange().second - chart->timeRange().first) / plot.width();
+    QVERIFY2(std::abs(start - timeAt(a.x())) <= 2 * pixelNs, qPrintable(QString::number(start - timeAt(a.x()))));
+    QVERIFY(std::abs(end - timeAt(b.x())) <= 2 * pixelNs);
+    QVERIFY(start < end);
+    QVERIFY(chart->selectedRequest() == std::nullopt); // marking is no click
+
+    // A Shift+click without a drag marks nothing.
+    QTest::mouseClick(chart, Qt::LeftButton, Qt::ShiftModifier, a);
+    QCOMPARE(marked.count(), 1);
+}
+
+void TestWaterfallView::selectionScrollsIntoView()
+{
+    Shown s(trace(400, 25));
+    WaterfallChart *chart = s.view.chart();
+    chart->zoomTime(0.05);
+    chart->zoomRows(0.05);
+    chart->panTime(-10); // to the first requests
+    const qint64 last = s.data->ids.back();
+    s.view.setSelectedRequest(last);
+    QCOMPARE(chart->selectedRequest(), std::optional<qint64>(last));
+    const std::size_t row = *chart->rows().rowOf(*s.data, s.data->size() - 1);
+    QVERIFY(chart->rowRange().first <= double(row) && chart->rowRange().second >= double(row + 1));
+    QVERIFY(chart->timeRange().first <= s.data->starts.back() && chart->timeRange().second >= s.data->ends.back());
+    s.view.setSelectedRequest(-1); // not in the data: no selection
+    QCOMPARE(chart->selectedRequest(), std::nullopt);
+}
+
+void TestWaterfallView::densityWhenRowsOutnumberPixels()
+{
+    Shown s(trace(3000, 2), QSize(800, 400));
+    WaterfallChart *chart = s.view.chart();
+    QCOMPARE(chart->lod(), WaterfallLod::Density);
+    // Density or not, a click lands on a request whose bar is under the mouse.
+    const qint64 id = s.data->ids[1500];
+    const auto pixel = chart->pixelOf(id);
+    QVERIFY(pixel);
+    const auto hit = chart->requestAt(*pixel);
+    QVERIFY(hit);
+    const std::size_t i = *s.data->indexOf(*hit);
+    const qint64 pixelNs = (chart->timeRange().second - chart->timeRange().first) / chart->axisRect()->width();
+    const qint64 t = s.data->starts[1500] + (s.data->ends[1500] - s.data->starts[1500]) / 2;
+    QVERIFY(s.data->starts[i] - 4 * pixelNs <= t && t <= s.data->ends[i] + 4 * pixelNs);
+    chart->zoomRows(0.02); // 60 rows: a bar each
+    s.redraw();
+    QCOMPARE(chart->lod(), WaterfallLod::Bars);
+}
+
+void TestWaterfallView::noStartTime()
+{
+    const QByteArray vllm = R"({"backend": "vllm", "input_lens": [10, 20], "output_lens": [3, 1], "ttfts": [0.1, 0.25],)"
+                            R"( "itls": [[0.02, 0.03], []], "errors": ["", ""]})";
+    Shown s(vllm);
+    QVERIFY(s.data);
+    QCOMPARE(s.data->withoutStart, std::int64_t(2));
+    QVERIFY2(s.view.chart()->message().contains(QLatin1String("no start time")), qPrintable(s.view.chart()->message()));
+    QCOMPARE(s.view.chart()->lod(), WaterfallLod::None);
+
+    Shown withStarts(trace(5, 10));
+    QVERIFY(withStarts.view.chart()->message().isEmpty());
+}
+
+void TestWaterfallView::exports_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<bool>("lanes");
+    QTest::newRow("png") << "waterfall.png" << false;
+    QTest::newRow("svg") << "waterfall.svg" << false;
+    QTest::newRow("pdf") << "waterfall.pdf" << true;
+}
+
+void TestWaterfallView::exports()
+{
+    QFETCH(QString, name);
+    QFETCH(bool, lanes);
+    Shown s(trace(200, 15));
+    s.view.lanesButton()->setChecked(lanes);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(name);
+    QString error;
+    QVERIFY2(s.view.chart()->exportTo(path, QSize(1200, 700), &error), qPrintable(error));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray bytes = file.readAll();
+    if (name.endsWith(QLatin1String(".png"))) {
+        const QImage image(path);
+        QCOMPARE(image.size(), QSize(1200, 700));
+        // Some pixels carry segment colours: the bars were drawn.
+        int coloured = 0;
+        for (int y = 0; y < image.height(); y += 3) {
+            for (int x = 0; x < image.width(); x += 3)
+                coloured += image.pixelColor(x, y).saturation() > 80 ? 1 : 0;
+        }
+        QVERIFY2(coloured > 500, qPrintable(QString::number(coloured)));
+    } else if (name.endsWith(QLatin1String(".svg"))) {
+        QVERIFY(QSvgRenderer(path).isValid());
+    } else {
+        QVERIFY(bytes.startsWith("%PDF"));
+        QVERIFY(bytes.trimmed().endsWith("%%EOF"));
+    }
+}
+
+void TestWaterfallView::paletteChangeRecolours()
+{
+    Shown s(trace(30, 40));
+    WaterfallChart *chart = s.view.chart();
+    QSignalSpy applied(chart, &Chart::paletteApplied);
+    QPalette dark = chart->palette();
+    dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+    dark.setColor(QPalette::Window, QColor(0x25, 0x25, 0x25));
+    dark.setColor(QPalette::WindowText, QColor(0xee, 0xee, 0xee));
+    dark.setColor(QPalette::Highlight, QColor(0xff, 0x80, 0x00));
+    s.view.setPalette(dark);
+    QVERIFY(applied.count() >= 1);
+    QCOMPARE(chart->xAxis->tickLabelColor(), QColor(0xee, 0xee, 0xee));
+    QCOMPARE(chart->legend->textColor(), QColor(0xee, 0xee, 0xee));
+    const QImage image = chart->toPixmap(600, 400).toImage();
+    QCOMPARE(image.pixelColor(2, 2), QColor(0x1e, 0x1e, 0x1e));
+    // The selection outline takes the new highlight colour.
+    s.view.setSelectedRequest(s.data->ids[3]);
+    const QImage selected = chart->toPixmap(600, 400).toImage();
+    int orange = 0;
+    for (int y = 0; y < selected.height(); ++y) {
+        for (int x = 0; x < selected.width(); ++x)
+            orange += selected.pixelColor(x, y) == QColor(0xff, 0x80, 0x00) ? 1 : 0;
+    }
+    QVERIFY2(orange > 10, qPrintable(QString::number(orange)));
+}
+
+QTEST_MAIN(TestWaterfallView)
+#include "tst_waterfall_view.moc"

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "chart.h"
+#include "waterfall_plottable.h"
+
+#include <memory>
+#include <optional>
+
+class TimeTicker;
+
+/// \file waterfall_chart.h
+/// The waterfall timeline: requests as rows on an absolute time axis, each a stacked bar of its segments,
+/// or lanes of concurrent requests. Zoom and pan with the wheel (Ctrl: rows; Shift: scroll rows), by
+/// dragging and from the keyboard (arrows, +/-, Ctrl+Up/Down for rows, Home to fit); Shift+drag selects a
+/// time range; a click selects a request. The time axis holds seconds since the first start (a double
+/// cannot hold epoch nanoseconds exactly), labelled as wall-clock times or offsets.
+class WaterfallChart : public Chart {
+    Q_OBJECT
+
+public:
+    explicit WaterfallChart(QWidget *parent = nullptr);
+
+    /// Shows the requests (null clears), in the current order or lanes, fitted to the view.
+    void setData(std::shared_ptr<const lx::WaterfallData> data);
+    const std::shared_ptr<const lx::WaterfallData> &data() const { return m_plottable->waterfall(); }
+    /// Rows sorted by start, e2e or a segment; ignored in lanes mode until it is left.
+    void setSort(const lx::WaterfallSort &sort);
+    const lx::WaterfallSort &sort() const { return m_sort; }
+    /// Lanes of concurrent requests instead of a row a request.
+    void setLanes(bool lanes);
+    bool lanes() const { return m_lanes; }
+    const lx::WaterfallRows &rows() const { return m_plottable->rows(); }
+
+    /// Highlights the request with that row id and scrolls it into view; an unknown id clears the selection.
+    void setSelectedRequest(qint64 rowId);
+    /// The selected request's row id, or none.
+    std::optional<qint64> selectedRequest() const;
+
+    /// The visible time range [from, to) in ns since the epoch, and the visible rows [first, end).
+    std::pair<std::int64_t, std::int64_t> timeRange() const;
+    std::pair<double, double> rowRange() const;
+    /// How the last frame was drawn: bars, or the density when rows outnumber pixels.
+    WaterfallLod lod() const { return m_plottable->lastLod(); }
+    /// The row id of the request under a widget pixel (give or take 3 pixels in time), or none.
+    std::optional<qint64> requestAt(const QPoint &pixel) const;
+    /// The widget pixel at the middle of a request's bar, or none when it is not in the data.
+    std::optional<QPoint> pixelOf(qint64 rowId) const;
+    /// The text shown over the plot when there is nothing to place on the time axis; empty otherwise.
+    QString message() const;
+
+public slots:
+    /// Every request in view.
+    void fit();
+    /// Zooms time by `factor` (below 1: in) around the middle of the view.
+    void zoomTime(double factor);
+    /// Moves the time range by `fraction` of its width (negative: earlier).
+    void panTime(double fraction);
+    void zoomRows(double factor);
+    void panRows(double fraction);
+    /// Removes the marked time range.
+    void clearTimeSelection();
+
+signals:
+    /// The user clicked a request: its requests.id.
+    void requestClicked(qint64 rowId);
+    /// The user marked the time range [startNs, endNs) with Shift+drag.
+    void timeRangeSelected(qint64 startNs, qint64 endNs);
+
+public:
+    void applyPalette() override;
+
+protected:
+    void keyPressEvent(QKeyEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+
+private:
+    void rebuildRows();
+    void updateAxes();
+    void updateMessage();
+    void keepTimeInBounds(const QCPRange &range);
+    void keepRowsInBounds(const QCPRange &range);
+    void scrollTo(std::size_t request);
+    std::optional<std::size_t> requestIndexAt(const QPointF &pixel) const;
+
+    WaterfallPlottable *m_plottable = nullptr;
+    QSharedPointer<TimeTicker> m_timeTicker;
+    QCPItemText *m_message = nullptr;  ///< centred: why nothing is drawn
+    QCPItemText *m_note = nullptr;     ///< a corner: requests left out
+    QCPItemRect *m_selection = nullptr; ///< the time range being marked
+    lx::WaterfallSort m_sort;
+    bool m_lanes = false;
+    bool m_marking = false; ///< a Shift+drag is under way
+    double m_markFrom = 0;  ///< where it began, in time coordinates
+    QPoint m_pressPos;
+    bool m_clamping = false;
+};

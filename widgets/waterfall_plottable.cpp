@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "waterfall_plottable.h"
+
+#include "segment_colors.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace {
+
+/// Coordinates further out than this are off any screen; keeping to it keeps rectangles finite.
+constexpr double kFarPixels = 1e6;
+
+/// The request's largest part, ties to the earlier segment (as DOMAIN.md's dominant segment).
+int largestPart(const lx::WaterfallData &data, std::size_t i)
+{
+    int best = lx::kSegmentCount - 1;
+    std::int64_t most = -1;
+    for (int s = 0; s < lx::kSegmentCount; ++s) {
+        if (data.part(i, s) > most) {
+            most = data.part(i, s);
+            best = s;
+        }
+    }
+    return best;
+}
+
+bool hasUnmeasuredSegment(const lx::WaterfallData &data, std::size_t i)
+{
+    for (int s = 0; s < lx::kSegmentCount - 1; ++s) {
+        if (!lx::isMeasured(data.segment(i, lx::Segment(s))))
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+WaterfallPlottable::WaterfallPlottable(QCPAxis *timeAxis, QCPAxis *rowAxis)
+    : QCPAbstractPlottable(timeAxis, rowAxis)
+{
+    for (int s = 0; s < lx::kSegmentCount; ++s)
+        m_colors[static_cast<std::size_t>(s)] = segmentColor(lx::Segment(s));
+    setAntialiased(false); // crisp, abutting rectangles; antialiased edges would blur a million of them
+    setSelectable(QCP::stNone);
+    setPaletteColors(Qt::black, QColor(0x30, 0x8c, 0xc6));
+}
+
+void WaterfallPlottable::setData(std::shared_ptr<const lx::WaterfallData> data, lx::WaterfallRows rows)
+{
+    m_data = std::move(data);
+    m_rows = std::move(rows);
+}
+
+void WaterfallPlottable::setPaletteColors(const QColor &text, const QColor &highlight)
+{
+    m_hatch = text;
+    m_hatch.setAlphaF(0.55f);
+    m_highlight = highlight;
+}
+
+std::int64_t WaterfallPlottable::timeAt(double coordinate) const
+{
+    const std::int64_t origin = m_data ? m_data->firstStart : 0;
+    return origin + std::llround(std::clamp(coordinate, -1e9, 1e9) * 1e9);
+}
+
+double WaterfallPlottable::coordinateOf(std::int64_t ns) const
+{
+    const std::int64_t origin = m_data ? m_data->firstStart : 0;
+    return static_cast<double>(ns - origin) / 1e9;
+}
+
+lx::WaterfallViewport WaterfallPlottable::viewport() const
+{
+    lx::WaterfallViewport view;
+    const QRect rect = mKeyAxis->axisRect()->rect();
+    const QCPRange time = mKeyAxis->range(), rows = mValueAxis->range();
+    view.fromNs = timeAt(time.lower);
+    view.toNs = std::max(timeAt(time.upper), view.fromNs + 1);
+    const auto rowCount = static_cast<double>(m_rows.rowCount());
+    const double first = std::clamp(std::floor(rows.lower), 0.0, rowCount);
+    const double end = std::clamp(std::ceil(rows.upper), first, rowCount);
+    view.firstRow = static_cast<std::size_t>(first);
+    view.rowCount = static_cast<std::size_t>(end - first);
+    view.columns = std::max(rect.width(), 1);
+    // A band a pixel row, or a band a row when rows are taller than a pixel.
+    const double pixelsPerRow = rect.height() / std::max(rows.size(), 1e-9);
+    view.bands = static_cast<int>(std::clamp(std::ceil(static_cast<double>(view.rowCount) * std::min(pixelsPerRow, 1.0)),
+                                             1.0, static_cast<double>(std::max<std::size_t>(view.rowCount, 1))));
+    return view;
+}
+
+double WaterfallPlottable::selectTest(const QPointF &, bool, QVariant *) const
+{
+    return -1; // the chart does its own hit testing (WaterfallRows::requestAt): one in a million, by row
+}
+
+QCPRange WaterfallPlottable::getKeyRange(bool &foundRange, QCP::SignDomain) const
+{
+    foundRange = m_data && !m_data->empty();
+    return foundRange ? QCPRange(0, coordinateOf(m_data->lastEnd)) : QCPRange();
+}
+
+QCPRange WaterfallPlottable::getValueRange(bool &foundRange, QCP::SignDomain, const QCPRange &) const
+{
+    foundRange = m_rows.rowCount() > 0;
+    return QCPRange(0, static_cast<double>(m_rows.rowCount()));
+}
+
+void WaterfallPlottable::drawLegendIcon(QCPPainter *, const QRectF &) const {}
+
+std::pair<double, double> WaterfallPlottable::barExtent(std::size_t row) const
+{
+    double top = mValueAxis->coordToPixel(static_cast<double>(row));
+    double bottom = mValueAxis->coordToPixel(static_cast<double>(row) + 1);
+    if (top > bottom)
+        std::swap(top, bottom);
+    const double height = bottom - top;
+    const double gap = height >= 4 ? std::max(1.0, height * 0.2) : 0.0;
+    const double bar = std::min(height - gap, kMaxBarHeight);
+    const double middle = (top + bottom) / 2;
+    return {middle - bar / 2, middle + bar / 2};
+}
+
+double WaterfallPlottable::pixelOf(std::int64_t ns, const lx::WaterfallViewport &view, const QRect &rect) const
+{
+    const double x = rect.left() + static_cast<double>(ns - view.fromNs) * view.columns / static_cast<double>(view.toNs - view.fromNs);
+    return std::clamp(x, -kFarPixels, kFarPixels);
+}
+
+void WaterfallPlottable::draw(QCPPainter *painter)
+{
+    m_lastLod = WaterfallLod::None;
+    if (!m_data || m_rows.rowCount() == 0)
+        return;
+    const lx::WaterfallViewport view = viewport();
+    if (view.rowCount == 0)
+        return;
+    applyDefaultAntialiasingHint(painter);
+    // Bars while every visible row has a pixel row of its own and they are not too many.
+    std::optional<std::vector<lx::WaterfallBar>> bars;
+    if (static_cast<std::size_t>(view.bands) >= view.rowCount)
+        bars = lx::visibleBars(*m_data, m_rows, view, kMaxBars);
+    if (bars) {
+        drawBars(painter, *bars, view);
+        m_lastLod = WaterfallLod::Bars;
+    } else {
+        drawDensity(painter, view);
+        m_lastLod = WaterfallLod::Density;
+    }
+    drawSelection(painter, view);
+}
+
+void WaterfallPlottable::drawBars(QCPPainter *painter, const std::vector<lx::WaterfallBar> &bars,
+                                  const lx::WaterfallViewport &view)
+{
+    painter->setPen(Qt::NoPen);
+    for (const lx::WaterfallBar &bar : bars)
+        drawBar(painter, bar.request, bar.row, view);
+}
+
+void WaterfallPlottable::drawBar(QCPPainter *painter, std::size_t request, std::size_t row, const lx::WaterfallViewport &view)
+{
+    const QRect rect = mKeyAxis->axisRect()->rect();
+    const auto [top, bottom] = barExtent(row);
+    const double height = std::max(bottom - top, 1.0);
+    const double left = pixelOf(m_data->starts[request], view, rect);
+    const double right = pixelOf(m_data->ends[request], view, rect);
+    if (right - left < 1.0) { // narrower than a pixel: one pixel in the colour of its largest part
+        painter->fillRect(QRectF(left, top, 1.0, height), m_colors[static_cast<std::size_t>(largestPart(*m_data, request))]);
+        return;
+    }
+    // Time in unattributed includes that of the segments not measured: hatched, so that a missing
+    // measurement never looks like a short segment.
+    const bool hatch = hasUnmeasuredSegment(*m_data, request);
+    lx::forEachSegmentSpan(*m_data, request, [&](int s, std::int64_t begin, std::int64_t end) {
+        const double x0 = pixelOf(begin, view, rect), x1 = pixelOf(end, view, rect);
+        const QRectF r(x0, top, x1 - x0, height);
+        painter->fillRect(r, m_colors[static_cast<std::size_t>(s)]);
+        if (hatch && s == static_cast<int>(lx::Segment::Unattributed))
+            painter->fillRect(r, QBrush(m_hatch, Qt::BDiagPattern));
+    });
+}
+
+void WaterfallPlottable::drawDensity(QCPPainter *painter, const lx::WaterfallViewport &view)
+{
+    const lx::WaterfallDensity density = lx::aggregateWaterfall(*m_data, m_rows, view);
+    if (density.bands == 0)
+        return;
+    QImage image(density.columns, density.bands, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::transparent);
+    std::array<QRgb, lx::kSegmentCount> rgb{};
+    for (std::size_t s = 0; s < rgb.size(); ++s)
+        rgb[s] = m_colors[s].rgb();
+    for (int b = 0; b < density.bands; ++b) {
+        auto *line = reinterpret_cast<QRgb *>(image.scanLine(b));
+        for (int c = 0; c < density.columns; ++c) {
+            const std::size_t cell = density.cell(b, c);
+            const int segment = density.dominant[cell];
+            if (segment < 0)
+                continue;
+            // A square root lifts sparse cells into sight; a cell with any bar is never fully transparent.
+            const double alpha = 0.22 + 0.78 * std::sqrt(static_cast<double>(density.fill[cell]));
+            const QRgb colour = rgb[static_cast<std::size_t>(segment)];
+            line[c] = qPremultiply(qRgba(qRed(colour), qGreen(colour), qBlue(colour), static_cast<int>(alpha * 255 + 0.5)));
+        }
+    }
+    const QRect rect = mKeyAxis->axisRect()->rect();
+    double top = mValueAxis->coordToPixel(static_cast<double>(view.firstRow));
+    double bottom = mValueAxis->coordToPixel(static_cast<double>(view.firstRow + view.rowCount));
+    if (top > bottom)
+        std::swap(top, bottom);
+    painter->drawImage(QRectF(rect.left(), top, rect.width(), bottom - top), image);
+}
+
+void WaterfallPlottable::drawSelection(QCPPainter *painter, const lx::WaterfallViewport &view)
+{
+    if (!m_selected || *m_selected >= m_data->size())
+        return;
+    const std::size_t request = *m_selected;
+    const auto row = m_rows.rowOf(*m_data, request);
+    if (!row || *row < view.firstRow || *row >= view.firstRow + view.rowCount)
+        return;
+    if (!lx::inTime(m_data->starts[request], m_data->ends[request], view.fromNs, view.toNs))
+        return;
+    const QRect rect = mKeyAxis->axisRect()->rect();
+    if (m_lastLod == WaterfallLod::Density) // the bar itself is lost in the density: draw it on top
+        drawBar(painter, request, *row, view);
+    auto [top, bottom] = barExtent(*row);
+    double left = pixelOf(m_data->starts[request], view, rect), right = pixelOf(m_data->ends[request], view, rect);
+    const auto widen = [](double &a, double &b, double least) {
+        const double missing = least - (b - a);
+        if (missing > 0) {
+            a -= missing / 2;
+            b += missing / 2;
+        }
+    };
+    widen(left, right, 5);
+    widen(top, bottom, 7);
+    painter->setBrush(Qt::NoBrush);
+    painter->setPen(QPen(m_highlight, 2));
+    painter->drawRect(QRectF(left - 1, top - 1, right - left + 2, bottom - top + 2));
+}
