@@ -34,6 +34,10 @@ public:
     }
     ~BackgroundLoad() { *m_cancel = true; }
 
+    /// Replaces the computation (its parameters changed: a window width, the SLO targets); the next
+    /// loadIfStale() uses it. Call invalidate() too.
+    void setCompute(Compute compute) { m_compute = std::move(compute); }
+
     /// The store or the filter changed: what is shown is stale; a running job is cancelled.
     void invalidate(const std::string &storeFile, const lx::RequestFilter &filter)
     {

@@ -8,6 +8,7 @@
 #include "dominant_view.h"
 #include "filter_bar.h"
 #include "investigation.h"
+#include "load_tab.h"
 #include "waterfall_data.h"
 #include "waterfall_view.h"
 
@@ -34,6 +35,7 @@ ChartTabs::ChartTabs(Investigation *investigation, FilterBar *filterBar, QTabWid
     , m_cdf(new CdfView(m_cdfPage))
     , m_comparison(new CdfComparisonBar(m_cdfPage))
     , m_dominant(new DominantView(tabs))
+    , m_loadTab(new LoadTab(investigation, filterBar, tabs))
     , m_waterfallLoad(
           this,
           [](const lx::Store &store, const lx::RequestFilter &filter, const std::atomic<bool> &cancel) {
@@ -80,6 +82,9 @@ ChartTabs::ChartTabs(Investigation *investigation, FilterBar *filterBar, QTabWid
     m_tabs->addTab(m_waterfall, tr("Waterfall"));
     m_tabs->addTab(m_cdfPage, tr("CDFs"));
     m_tabs->addTab(m_dominant, tr("Dominant Segment"));
+    m_tabs->addTab(m_loadTab, tr("Load"));
+    connect(m_loadTab, &LoadTab::settledChanged, this, &ChartTabs::settled);
+    connect(m_loadTab, &LoadTab::filterNarrowed, this, &ChartTabs::filterNarrowed);
 
     connect(m_investigation, &Investigation::storeChanged, this, &ChartTabs::invalidate);
     connect(m_investigation, &Investigation::filterChanged, this, &ChartTabs::invalidate);
@@ -108,12 +113,15 @@ bool ChartTabs::currentSettled() const
         return !m_cdfLoad.running() && !m_cdfLoad.stale() && !m_comparisonLoad.running();
     if (current == m_dominant)
         return !m_dominantLoad.running() && !m_dominantLoad.stale();
+    if (current == m_loadTab)
+        return m_loadTab->settled();
     return true; // not a chart
 }
 
 bool ChartTabs::busy() const
 {
-    return m_waterfallLoad.running() || m_cdfLoad.running() || m_comparisonLoad.running() || m_dominantLoad.running();
+    return m_waterfallLoad.running() || m_cdfLoad.running() || m_comparisonLoad.running() || m_dominantLoad.running() ||
+           !m_loadTab->settled();
 }
 
 void ChartTabs::selectRequest(qint64 rowId) { m_waterfall->setSelectedRequest(rowId); }
@@ -126,6 +134,7 @@ void ChartTabs::invalidate()
     m_waterfallLoad.invalidate(file, filter);
     m_cdfLoad.invalidate(file, filter);
     m_dominantLoad.invalidate(file, filter);
+    m_loadTab->invalidate();
     if (!readable) {
         m_waterfall->setData(nullptr);
         m_cdf->setData(nullptr);
@@ -161,5 +170,7 @@ void ChartTabs::loadVisible()
         m_comparisonLoad.loadIfStale();
     } else if (current == m_dominant) {
         m_dominantLoad.loadIfStale();
+    } else if (current == m_loadTab) {
+        m_loadTab->loadIfStale();
     }
 }

@@ -13,6 +13,7 @@ class CdfView;
 class DominantView;
 class FilterBar;
 class Investigation;
+class LoadTab;
 class QTabWidget;
 class QWidget;
 class WaterfallView;
@@ -37,6 +38,7 @@ public:
     CdfView *cdf() const { return m_cdf; }
     DominantView *dominant() const { return m_dominant; }
     CdfComparisonBar *comparisonBar() const { return m_comparison; }
+    LoadTab *loadTab() const { return m_loadTab; }
     QWidget *cdfPage() const { return m_cdfPage; }
     /// A chart's data is being computed.
     bool busy() const;
@@ -67,6 +69,7 @@ private:
     CdfView *m_cdf;
     CdfComparisonBar *m_comparison;
     DominantView *m_dominant;
+    LoadTab *m_loadTab;
     BackgroundLoad<lx::WaterfallData> m_waterfallLoad;
     BackgroundLoad<lx::CdfData> m_cdfLoad;
     BackgroundLoad<lx::CdfData> m_comparisonLoad;

@@ -50,10 +50,8 @@ int main(int argc, char **argv)
     MainWindow::View view = MainWindow::View::Summary;
     const QString viewName = parser.value(viewOption);
     if (!MainWindow::viewFromName(viewName, &view)) {
-        const QStringList later{QStringLiteral("load")};
-        std::fprintf(stderr, "latency-explorer: %s\n",
-                     qPrintable(later.contains(viewName) ? QStringLiteral("the %1 view does not exist yet").arg(viewName)
-                                                         : QStringLiteral("unknown view '%1'").arg(viewName)));
+        std::fprintf(stderr, "latency-explorer: unknown view '%s' (summary, requests, waterfall, cdf, dominant, load)\n",
+                     qPrintable(viewName));
         return 1;
     }
 

@@ -45,6 +45,8 @@ bool MainWindow::viewFromName(const QString &name, View *view)
         *view = View::Cdf;
     else if (name == QLatin1String("dominant"))
         *view = View::Dominant;
+    else if (name == QLatin1String("load"))
+        *view = View::Load;
     else
         return false;
     return true;
@@ -186,6 +188,7 @@ void MainWindow::createActions()
     make(tr("&Waterfall"), QKeySequence(tr("Ctrl+3")), [this] { showView(View::Waterfall); });
     make(tr("&CDFs"), QKeySequence(tr("Ctrl+4")), [this] { showView(View::Cdf); });
     make(tr("D&ominant Segment"), QKeySequence(tr("Ctrl+5")), [this] { showView(View::Dominant); });
+    make(tr("&Load and Diagnosis"), QKeySequence(tr("Ctrl+6")), [this] { showView(View::Load); });
     QAction *detail = m_detailDock->toggleViewAction();
     detail->setText(tr("Request &Detail Panel"));
     detail->setShortcut(QKeySequence(tr("Ctrl+D")));
@@ -229,6 +232,7 @@ void MainWindow::createMenus()
     view->addAction(action("&Waterfall"));
     view->addAction(action("&CDFs"));
     view->addAction(action("D&ominant Segment"));
+    view->addAction(action("&Load and Diagnosis"));
     view->addSeparator();
     view->addAction(m_detailDock->toggleViewAction());
     view->addAction(m_rejectedAction);

@@ -26,7 +26,7 @@ class MainWindow : public QMainWindow {
 
 public:
     /// The views, in tab order; the names are those of `--view`.
-    enum class View { Summary, Requests, Waterfall, Cdf, Dominant };
+    enum class View { Summary, Requests, Waterfall, Cdf, Dominant, Load };
     static bool viewFromName(const QString &name, View *view);
 
     explicit MainWindow(QWidget *parent = nullptr);

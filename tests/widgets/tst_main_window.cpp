@@ -15,6 +15,7 @@
 #include "filter_expression.h"
 #include "import_progress.h"
 #include "investigation.h"
+#include "load_tab.h"
 #include "main_window.h"
 #include "request_detail_view.h"
 #include "requests_view.h"
@@ -442,6 +443,43 @@ private slots:
         QVERIFY(!window.charts()->cdf()->chart()->comparison());
     }
 
+    /// The Load tab: core's knee, the default SLO targets evaluated, findings that narrow the filter.
+    void loadTab()
+    {
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        QSignalSpy settled(&window, &MainWindow::viewsSettled);
+        window.showView(MainWindow::View::Load);
+        window.openFiles({kSample});
+        QVERIFY(waitSettled(window, settled));
+        const LoadTabData *data = window.charts()->loadTab()->data();
+        QVERIFY(data);
+        // sample_traces/README.md: capacity 9.11 req/s, crossed by the ramp; decode below, queue above.
+        const lx::LoadAnalysis &load = data->chart.byArrivalRate;
+        QVERIFY(load.knee.has_value());
+        QVERIFY2(std::abs(load.knee->rateRps - 9.11) <= 0.2 * 9.11, qPrintable(QString::number(load.knee->rateRps)));
+        QCOMPARE(window.charts()->loadTab()->sloPanel()->targets(),
+                 (QStringList{QStringLiteral("e2e.p95<=2s"), QStringLiteral("ttft.p99<=500ms")}));
+        QCOMPARE(data->slos.size(), std::size_t(2));
+        QVERIFY(!data->slos[0].pass); // this overloaded trace misses a 2 s p95 by far
+        QVERIFY(!data->findings.empty());
+
+        const lx::Finding first = data->findings.front();
+        emit window.charts()->loadTab()->findingsView()->filterRequested(QString::fromStdString(first.filter),
+                                                                          QString::fromStdString(first.title));
+        QVERIFY(waitSettled(window, settled));
+        QCOMPARE(window.filterBar()->expressionEdit()->text(), QString::fromStdString(first.filter));
+        QCOMPARE(window.investigation()->report().total, coreReport(window, QString::fromStdString(first.filter)).total);
+
+        // A new target is evaluated and kept for the next run.
+        QVERIFY(window.charts()->loadTab()->sloPanel()->addTarget(QStringLiteral("e2e.p50<=1min")));
+        QTRY_COMPARE_WITH_TIMEOUT(window.charts()->loadTab()->data() ? window.charts()->loadTab()->data()->slos.size() : 0,
+                                  std::size_t(3), 30000);
+        QCOMPARE(QSettings().value(QStringLiteral("slo/targets")).toStringList().size(), 3);
+        QSettings().remove(QStringLiteral("slo/targets"));
+    }
+
     void screenshot_data()
     {
         QTest::addColumn<QString>("view");
@@ -451,6 +489,7 @@ private slots:
         QTest::newRow("waterfall") << QStringLiteral("waterfall") << 0;
         QTest::newRow("cdf") << QStringLiteral("cdf") << 0;
         QTest::newRow("dominant") << QStringLiteral("dominant") << 0;
+        QTest::newRow("load") << QStringLiteral("load") << 0;
         QTest::newRow("no such view") << QStringLiteral("pie") << 1;
     }
 

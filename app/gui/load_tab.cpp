@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "load_tab.h"
+
+#include "filter_bar.h"
+#include "findings_view.h"
+#include "investigation.h"
+#include "latency_rows.h"
+#include "load_view.h"
+#include "slo_panel.h"
+
+#include <QLabel>
+#include <QSettings>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace {
+
+const QString kTargetsKey = QStringLiteral("slo/targets");
+
+/// What a first run shows: the examples of a chat service's targets, until the user sets theirs.
+QStringList defaultTargets() { return {QStringLiteral("e2e.p95<=2s"), QStringLiteral("ttft.p99<=500ms")}; }
+
+QWidget *titled(const QString &title, QWidget *content, QWidget *parent)
+{
+    auto *box = new QWidget(parent);
+    auto *layout = new QVBoxLayout(box);
+    layout->setContentsMargins(4, 4, 4, 0);
+    auto *label = new QLabel(QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped()), box);
+    layout->addWidget(label);
+    layout->addWidget(content, 1);
+    return box;
+}
+
+} // namespace
+
+LoadTab::LoadTab(Investigation *investigation, FilterBar *filterBar, QWidget *parent)
+    : QWidget(parent)
+    , m_investigation(investigation)
+    , m_filterBar(filterBar)
+    , m_load(new LoadView(this))
+    , m_slos(new SloPanel(this))
+    , m_findings(new FindingsView(this))
+    , m_job(this, {}, [this](std::shared_ptr<const LoadTabData> data) {
+        m_data = std::move(data);
+        m_load->setData(m_data ? std::make_shared<const LoadChartData>(m_data->chart) : nullptr);
+        m_slos->setResults(m_data ? m_data->slos : std::vector<lx::SloResult>{});
+        m_findings->setFindings(m_data ? m_data->findings : std::vector<lx::Finding>{});
+        emit settledChanged();
+    })
+{
+    auto *side = new QSplitter(Qt::Vertical, this);
+    side->addWidget(titled(tr("Service level objectives"), m_slos, side));
+    side->addWidget(titled(tr("Findings, by the share of the tail they explain"), m_findings, side));
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_load);
+    split->addWidget(side);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
+
+    QSettings settings;
+    m_slos->setTargets(settings.contains(kTargetsKey) ? settings.value(kTargetsKey).toStringList() : defaultTargets());
+    connect(m_slos, &SloPanel::targetsChanged, this, [this](const QStringList &targets) {
+        QSettings().setValue(kTargetsKey, targets);
+        invalidate();
+        loadIfStale();
+    });
+    connect(m_load, &LoadView::windowWidthChanged, this, [this] {
+        invalidate();
+        loadIfStale();
+    });
+    connect(m_findings, &FindingsView::filterRequested, this, [this](const QString &expression, const QString &description) {
+        m_filterBar->narrow(expression);
+        emit filterNarrowed(description);
+    });
+    updateCompute();
+}
+
+void LoadTab::updateCompute()
+{
+    std::vector<lx::SloTarget> targets;
+    for (const QString &text : m_slos->targets()) {
+        std::string why;
+        if (auto target = lx::parseSlo(text.toStdString(), &why))
+            targets.push_back(std::move(*target));
+    }
+    const qint64 windowNs = m_load->windowWidth();
+    m_job.setCompute([targets, windowNs](const lx::Store &store, const lx::RequestFilter &filter, const std::atomic<bool> &cancel)
+                         -> std::shared_ptr<const LoadTabData> {
+        auto data = std::make_shared<LoadTabData>();
+        const std::vector<lx::LatencyRow> rows = lx::readLatencyRows(store, filter);
+        if (cancel)
+            return nullptr;
+        data->chart = computeLoadChartData(rows, windowNs);
+        data->findings = lx::findFindings(rows, &data->chart.byArrivalRate);
+        if (cancel)
+            return nullptr;
+        data->slos = lx::evaluateSlos(store, filter, targets);
+        return data;
+    });
+}
+
+void LoadTab::invalidate()
+{
+    updateCompute();
+    const bool readable = m_investigation->hasStore() && !m_investigation->importing();
+    m_job.invalidate(readable ? m_investigation->store()->fileName() : std::string(), m_investigation->filter());
+    if (!readable) {
+        m_data.reset();
+        m_load->setData(nullptr);
+        m_slos->setResults({});
+        m_findings->setFindings({});
+    }
+}
