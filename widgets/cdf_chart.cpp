@@ -452,6 +452,15 @@ void CdfChart::mouseReleaseEvent(QMouseEvent *event)
     }
 }
 
+void CdfChart::mouseDoubleClickEvent(QMouseEvent *event)
+{
+    Chart::mouseDoubleClickEvent(event);
+    if (event->button() == Qt::LeftButton && axisRect()->rect().contains(event->position().toPoint())) {
+        rescaleX();
+        replot(rpQueuedReplot);
+    }
+}
+
 void CdfChart::leaveEvent(QEvent *event)
 {
     Chart::leaveEvent(event);
