@@ -43,6 +43,12 @@ LoadProfileChart::LoadProfileChart(QWidget *parent)
     m_kneeText->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_kneeText->setPadding(QMargins(5, 2, 5, 2));
 
+    m_rateLine = new QCPItemStraightLine(this);
+    m_rateText = new QCPItemText(this);
+    m_rateText->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+    m_rateText->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    m_rateText->setPadding(QMargins(5, 2, 5, 2));
+
     xAxis->setTicker(m_timeTicker);
     yAxis->setLabel(tr("requests per second"));
     yAxis2->setLabel(tr("requests in flight"));
@@ -70,6 +76,7 @@ void LoadProfileChart::rebuild()
     for (QCPGraph *graph : {m_arrivals, m_throughput, m_inFlight})
         graph->data()->clear();
     m_kneeTime.reset();
+    m_kneeRate.reset();
     const lx::LoadProfile *p = profile();
     const bool relative = m_data && m_data->relativeTime;
     xAxis->setLabel(relative ? tr("time from the start of the trace") : tr("time (UTC)"));
@@ -97,11 +104,21 @@ void LoadProfileChart::rebuild()
         xAxis->setRange(0, static_cast<double>(p->windows.back().startNs - origin + p->windowNs) / 1e9);
         yAxis->setRange(0, topRate > 0 ? topRate * 1.12 : 1.0);
         yAxis2->setRange(0, topInFlight > 0 ? topInFlight * 1.12 : 1.0);
-        if (const auto &knee = m_data->byArrivalRate.knee)
+        if (const auto &knee = m_data->byArrivalRate.knee) {
             m_kneeTime = static_cast<double>(knee->timeNs - origin) / 1e9;
+            m_kneeRate = knee->rateRps;
+        }
     }
     m_kneeLine->setVisible(m_kneeTime.has_value());
     m_kneeText->setVisible(m_kneeTime.has_value());
+    m_rateLine->setVisible(m_kneeRate.has_value());
+    m_rateText->setVisible(m_kneeRate.has_value());
+    if (m_kneeRate) {
+        m_rateLine->point1->setCoords(0, *m_kneeRate);
+        m_rateLine->point2->setCoords(1, *m_kneeRate);
+        m_rateText->position->setCoords(0.005, *m_kneeRate);
+        m_rateText->setText(tr("knee ≈ %1 req/s").arg(loadtext::rough(*m_kneeRate)));
+    }
     if (m_kneeTime) {
         m_kneeLine->point1->setCoords(*m_kneeTime, 0);
         m_kneeLine->point2->setCoords(*m_kneeTime, 1);
@@ -154,14 +171,17 @@ void LoadProfileChart::applyPalette()
     m_arrivals->setPen(QPen(text, 1.8));
     m_throughput->setPen(QPen(kThroughputColor, 1.8));
     QColor fill = kInFlightColor;
-    fill.setAlphaF(0.25);
+    fill.setAlphaF(0.2);
     m_inFlight->setPen(QPen(kInFlightColor, 1));
     m_inFlight->setBrush(fill);
     m_kneeLine->setPen(QPen(text, 1.5, Qt::DashLine));
+    m_rateLine->setPen(QPen(text, 1, Qt::DotLine));
     QColor plate = pal.color(QPalette::Base);
     plate.setAlphaF(0.85);
-    m_kneeText->setColor(text);
-    m_kneeText->setBrush(plate);
+    for (QCPItemText *label : {m_kneeText, m_rateText}) {
+        label->setColor(text);
+        label->setBrush(plate);
+    }
     replot(rpQueuedReplot);
 }
 

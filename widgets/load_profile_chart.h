@@ -12,7 +12,8 @@ class TimeTicker;
 /// \file load_profile_chart.h
 /// The load over time, per window of core's load profile: arrival rate and completion throughput in
 /// req/s on the left axis, the time-average of the requests in flight as a shaded area on the right one,
-/// and the moment the load first passed the knee as a vertical line. Times are seconds since the first
+/// the moment the load first passed the knee as a vertical line and the knee's rate (what the server
+/// completes once past it) as a horizontal one, where the throughput levels off. Times are seconds since the first
 /// window's start, labelled as UTC times or, for relative traces, as offsets. Hovering a window shows its
 /// figures, segment means and p95 included.
 class LoadProfileChart : public Chart {
@@ -31,6 +32,8 @@ public:
     QCPGraph *inFlightArea() const { return m_inFlight; }
     /// Where the knee's time stands on the time axis (s since the first window), nullopt without a knee.
     std::optional<double> kneeTime() const { return m_kneeTime; }
+    /// Where the knee's rate stands on the req/s axis, nullopt without a knee.
+    std::optional<double> kneeRate() const { return m_kneeRate; }
     /// Seconds since the first window's start of a window's middle, where its points are drawn.
     double keyOf(int window) const;
 
@@ -55,6 +58,9 @@ private:
     QCPItemStraightLine *m_kneeLine = nullptr;
     QCPItemText *m_kneeText = nullptr;
     std::optional<double> m_kneeTime;
+    QCPItemStraightLine *m_rateLine = nullptr;
+    QCPItemText *m_rateText = nullptr;
+    std::optional<double> m_kneeRate;
     QSharedPointer<TimeTicker> m_timeTicker;
     QCPTextElement *m_title = nullptr;
 };

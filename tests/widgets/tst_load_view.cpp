@@ -166,6 +166,7 @@ private slots:
         const LoadProfile &profile = withKnee().data->byArrivalRate.profile;
         QVERIFY(view.profileView()->kneeTime());
         QCOMPARE(*view.profileView()->kneeTime(), double(knee.timeNs - profile.windows.front().startNs) / 1e9);
+        QCOMPARE(view.profileView()->kneeRate(), std::optional<double>(knee.rateRps));
     }
 
     void noKneeSaysWhy()
@@ -177,6 +178,7 @@ private slots:
         QVERIFY(!view.decompositionView()->kneePosition());
         QVERIFY(view.decompositionView()->kneeLabel().isEmpty());
         QVERIFY(!view.profileView()->kneeTime());
+        QVERIFY(!view.profileView()->kneeRate());
         QVERIFY(view.sentence().startsWith(QStringLiteral("No knee: ")));
         QVERIFY2(view.sentence().contains(QString::fromStdString(core.noKneeReason)), qPrintable(view.sentence()));
         QVERIFY(view.decompositionView()->bucketCount() > 0);
