@@ -140,6 +140,20 @@ private slots:
         view.showRequests(0);
         QCOMPARE(requested.count(), 0);
     }
+
+    /// With LX_SCREENSHOT_DIR set, the view with core's findings as a PNG there, to look at.
+    void screenshot()
+    {
+        const QString dir = qEnvironmentVariable("LX_SCREENSHOT_DIR");
+        if (dir.isEmpty())
+            QSKIP("set LX_SCREENSHOT_DIR to write the view's picture");
+        FindingsView view;
+        view.setFindings(sampleFindings());
+        view.resize(900, 450);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(view.grab().save(dir + QStringLiteral("/findings_view.png")));
+    }
 };
 
 QTEST_MAIN(TestFindingsView)

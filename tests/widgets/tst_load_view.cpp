@@ -342,25 +342,30 @@ private slots:
     void screenshots_data()
     {
         QTest::addColumn<QString>("trace");
-        QTest::newRow("knee") << QStringLiteral("knee");
-        QTest::newRow("no knee") << QStringLiteral("noknee");
+        QTest::addColumn<int>("key");
+        QTest::newRow("knee") << QStringLiteral("knee") << int(LoadKey::ArrivalRate);
+        QTest::newRow("knee, in flight") << QStringLiteral("knee") << int(LoadKey::InFlight);
+        QTest::newRow("no knee") << QStringLiteral("noknee") << int(LoadKey::ArrivalRate);
     }
 
     /// With LX_SCREENSHOT_DIR set, the whole view and each chart as PNG files there, to look at.
     void screenshots()
     {
         QFETCH(QString, trace);
+        QFETCH(int, key);
         const QString dir = qEnvironmentVariable("LX_SCREENSHOT_DIR");
         if (dir.isEmpty())
             QSKIP("set LX_SCREENSHOT_DIR to write the view's pictures");
         LoadView view;
         view.resize(1400, 1000);
         view.setData(trace == QLatin1String("knee") ? withKnee().data : withoutKnee().data);
+        view.setLoadKey(LoadKey(key));
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         view.decompositionView()->replot(QCustomPlot::rpImmediateRefresh);
         view.profileView()->replot(QCustomPlot::rpImmediateRefresh);
-        const QString base = dir + QStringLiteral("/load_view_") + trace;
+        const QString base = dir + QStringLiteral("/load_view_") + trace
+                             + (LoadKey(key) == LoadKey::InFlight ? QStringLiteral("_inflight") : QString());
         QVERIFY(view.grab().save(base + QStringLiteral(".png")));
         QString error;
         QVERIFY2(view.decompositionChart()->exportTo(base + QStringLiteral("_decomposition.png"), QSize(1400, 700), &error), qPrintable(error));

@@ -170,6 +170,28 @@ private slots:
         QCOMPARE(panel.table()->topLevelItemCount(), 2);
         QCOMPARE(changed.count(), 0);
     }
+
+    /// With LX_SCREENSHOT_DIR set, the panel with core's verdicts as a PNG there, to look at.
+    void screenshot()
+    {
+        const QString dir = qEnvironmentVariable("LX_SCREENSHOT_DIR");
+        if (dir.isEmpty())
+            QSKIP("set LX_SCREENSHOT_DIR to write the panel's picture");
+        SloPanel panel;
+        const QStringList texts = {QStringLiteral("e2e.p95<=60s"), QStringLiteral("e2e.p95<=2s"), QStringLiteral("ttft.p99 < 500ms"),
+                                   QStringLiteral("itl.p50<=30ms"), QStringLiteral("e2e.p95<=2s where model = \"no such model\"")};
+        panel.setTargets(texts);
+        std::vector<SloResult> results;
+        for (const QString &text : texts)
+            results.push_back(evaluate(text));
+        panel.setResults(results);
+        panel.editor()->setText(QStringLiteral("e2e.p95<=2 seconds"));
+        panel.addButton()->click();
+        panel.resize(1100, 300);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(panel.grab().save(dir + QStringLiteral("/slo_panel.png")));
+    }
 };
 
 QTEST_MAIN(TestSloPanel)
