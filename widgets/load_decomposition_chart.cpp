@@ -64,7 +64,9 @@ LoadDecompositionChart::LoadDecompositionChart(QWidget *parent)
     bold.setBold(true);
     m_kneeText->setFont(bold);
 
-    yAxis->setTicker(QSharedPointer<DurationTicker>::create());
+    auto durations = QSharedPointer<DurationTicker>::create();
+    durations->setTickCount(6); // the base's 5 leaves three labels on a tall chart
+    yAxis->setTicker(durations);
     yAxis->setLabel(tr("mean time per request, stacked by segment"));
     xAxis->grid()->setVisible(false);
     setMouseTracking(true);
