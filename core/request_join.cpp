@@ -6,6 +6,7 @@
 #include "sqlite_util.h"
 #include "store.h"
 
+#include <algorithm>
 #include <array>
 #include <string_view>
 
@@ -266,22 +267,32 @@ JoinSummary readJoinSummary(const Store &store)
 
 std::vector<UnmatchedRecord> listUnmatched(const Store &store, std::size_t limit, std::size_t offset)
 {
+    // One side at a time, in row order: each query walks join_unmatched by its key and stops at the limit,
+    // where ordering by side first would sort every unmatched record for the report's ten.
     std::vector<UnmatchedRecord> list;
-    Statement rows(store.db(), "SELECT u.request_id, u.side, u.reason, d.source_id, d.source_line, i.path FROM join_unmatched u"
+    Statement rows(store.db(), "SELECT u.request_id, u.reason, d.source_id, d.source_line, i.path FROM join_unmatched u"
                                " JOIN request_details d ON d.request_id = u.request_id JOIN requests r ON r.id = u.request_id"
-                               " JOIN import_runs i ON i.id = r.run_id ORDER BY u.side, u.request_id LIMIT ? OFFSET ?");
-    rows.bindInt(1, limit > static_cast<std::size_t>(INT64_MAX) ? INT64_MAX : static_cast<std::int64_t>(limit));
-    rows.bindInt(2, static_cast<std::int64_t>(offset));
-    while (rows.valid() && rows.step() == SQLITE_ROW) {
-        sqlite3_stmt *q = rows.get();
-        UnmatchedRecord record;
-        record.requestId = sqlite3_column_int64(q, 0);
-        record.side = sqlite3_column_int(q, 1) == 1 ? JoinSide::Client : JoinSide::Server;
-        record.ambiguous = sqlite3_column_int(q, 2) == 1;
-        record.sourceId = std::string(columnText(q, 3));
-        record.sourceLine = sqlite3_column_int64(q, 4);
-        record.sourcePath = std::string(columnText(q, 5));
-        list.push_back(std::move(record));
+                               " JOIN import_runs i ON i.id = r.run_id WHERE u.side = ? ORDER BY u.request_id LIMIT ? OFFSET ?");
+    const auto clients = static_cast<std::size_t>(scalar(store.db(), "SELECT count(*) FROM join_unmatched WHERE side = 1"));
+    for (const JoinSide side : {JoinSide::Client, JoinSide::Server}) {
+        const std::size_t skip = side == JoinSide::Client ? offset : offset - std::min(offset, clients);
+        if (list.size() >= limit || (side == JoinSide::Client && offset >= clients))
+            continue;
+        rows.reset();
+        rows.bindInt(1, static_cast<int>(side));
+        rows.bindInt(2, static_cast<std::int64_t>(std::min<std::size_t>(limit - list.size(), INT64_MAX)));
+        rows.bindInt(3, static_cast<std::int64_t>(skip));
+        while (rows.valid() && rows.step() == SQLITE_ROW) {
+            sqlite3_stmt *q = rows.get();
+            UnmatchedRecord record;
+            record.requestId = sqlite3_column_int64(q, 0);
+            record.side = side;
+            record.ambiguous = sqlite3_column_int(q, 1) == 1;
+            record.sourceId = std::string(columnText(q, 2));
+            record.sourceLine = sqlite3_column_int64(q, 3);
+            record.sourcePath = std::string(columnText(q, 4));
+            list.push_back(std::move(record));
+        }
     }
     return list;
 }

@@ -312,7 +312,6 @@ void CdfChart::updateGuides()
     for (std::size_t i = 0; i < m_guides.size(); ++i) {
         Guide &g = m_guides[i];
         const double level = lx::kCdfGuidePercentiles[i] / 100;
-        g.valueNs = showA ? std::optional<double>(a->guidesNs[i]) : std::nullopt;
         g.drop->setVisible(showA);
         g.label->setVisible(showA);
         g.comparisonDrop->setVisible(showB);
@@ -449,6 +448,15 @@ void CdfChart::mouseReleaseEvent(QMouseEvent *event)
             emit curveVisibilityChanged(m, visible);
             return;
         }
+    }
+}
+
+void CdfChart::mouseDoubleClickEvent(QMouseEvent *event)
+{
+    Chart::mouseDoubleClickEvent(event);
+    if (event->button() == Qt::LeftButton && axisRect()->rect().contains(event->position().toPoint())) {
+        rescaleX();
+        replot(rpQueuedReplot);
     }
 }
 

@@ -68,6 +68,8 @@ signals:
 protected:
     void mouseMoveEvent(QMouseEvent *event) override;
     void mouseReleaseEvent(QMouseEvent *event) override;
+    /// Back to the whole range after zooming with the wheel or dragging.
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
     void leaveEvent(QEvent *event) override;
 
 private:
@@ -95,7 +97,6 @@ private:
         QCPItemLine *drop = nullptr;           ///< from the x axis up to the curve
         QCPItemLine *comparisonDrop = nullptr; ///< the same for the comparison's value
         QCPItemText *label = nullptr;
-        std::optional<double> valueNs;
     };
     std::array<Guide, lx::kCdfGuidePercentiles.size()> m_guides;
     std::array<QCPItemStraightLine *, lx::kCdfGuidePercentiles.size()> m_levels{}; ///< faint lines at 50, 90, 99 %

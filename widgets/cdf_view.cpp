@@ -26,7 +26,7 @@ CdfView::CdfView(QWidget *parent)
     connect(m_guideMetric, &QComboBox::activated, this,
             [this](int index) { m_chart->setGuideMetric(m_guideMetric->itemData(index).toInt()); });
 
-    auto *hint = new QLabel(tr("Click a legend entry to show or hide its curve; wheel to zoom."), this);
+    auto *hint = new QLabel(tr("Click a legend entry to show or hide its curve; wheel to zoom, double-click for the whole range."), this);
     hint->setEnabled(false); // drawn in the disabled colour: a hint, not a value
 
     QHBoxLayout *bar = addToolbarAbove(*this, m_chart);

@@ -27,6 +27,20 @@ protected:
     }
 };
 
+/// The legend's swatch for time no segment was measured in: hatched, as in the bars.
+class HatchSwatch : public QCPBars {
+public:
+    using QCPBars::QCPBars;
+    QColor colour;
+
+protected:
+    void drawLegendIcon(QCPPainter *painter, const QRectF &rect) const override
+    {
+        painter->fillRect(rect, segmentColor(lx::Segment::Unattributed));
+        paintHatch(painter, rect, colour);
+    }
+};
+
 QString segmentTitle(lx::Segment segment)
 {
     const std::string_view name = lx::segmentName(segment);
@@ -55,14 +69,21 @@ WaterfallChart::WaterfallChart(QWidget *parent)
         swatch->setPen(Qt::NoPen);
         swatch->addToLegend();
     }
-    auto *unmeasured = new QCPBars(xAxis, yAxis);
+    auto *unmeasured = new HatchSwatch(xAxis, yAxis);
     unmeasured->setName(tr("Not measured (within unattributed)"));
-    unmeasured->setBrush(QBrush(segmentColor(lx::Segment::Unattributed)));
     unmeasured->addToLegend();
+    // Left-aligned and no wider than its swatches: an empty element beside it takes the rest of the row.
     plotLayout()->insertRow(0);
-    axisRect()->insetLayout()->take(legend);
-    plotLayout()->addElement(0, 0, legend);
+    auto *legendRow = new QCPLayoutGrid;
+    plotLayout()->addElement(0, 0, legendRow);
     plotLayout()->setRowStretchFactor(0, 0.001);
+    axisRect()->insetLayout()->take(legend);
+    legendRow->addElement(0, 0, legend);
+    legendRow->addElement(0, 1, new QCPLayoutElement(this));
+    legendRow->setColumnStretchFactor(0, 0.001);
+    auto *alignLeft = new QCPMarginGroup(this); // the legend starts where the plot does
+    axisRect()->setMarginGroup(QCP::msLeft, alignLeft);
+    legendRow->setMarginGroup(QCP::msLeft, alignLeft);
     legend->setFillOrder(QCPLegend::foColumnsFirst);
     legend->setVisible(true);
     legend->setIconSize(14, 10);
@@ -108,11 +129,9 @@ void WaterfallChart::applyPalette()
     const QColor highlight = pal.color(QPalette::Highlight);
     m_plottable->setPaletteColors(text, highlight);
     legend->setBorderPen(Qt::NoPen);
-    if (auto *unmeasured = qobject_cast<QCPBars *>(plottable(plottableCount() - 1))) {
-        QColor hatch = text;
-        hatch.setAlphaF(0.55f);
-        unmeasured->setPen(Qt::NoPen);
-        unmeasured->setBrush(QBrush(hatch, Qt::BDiagPattern));
+    if (auto *unmeasured = dynamic_cast<HatchSwatch *>(plottable(plottableCount() - 1))) {
+        unmeasured->colour = text;
+        unmeasured->colour.setAlphaF(0.55f);
     }
     m_message->setColor(text);
     m_message->setFont(font());
@@ -264,34 +283,36 @@ void WaterfallChart::clearTimeSelection()
     replot(rpQueuedReplot);
 }
 
-void WaterfallChart::keepTimeInBounds(const QCPRange &range)
+void WaterfallChart::holdRange(QCPAxis *axis, const QCPRange &range, double least, double most,
+                               const std::function<std::pair<double, double>(double size)> &lowerBounds)
 {
-    const auto &data = m_plottable->waterfall();
-    if (m_clamping || !data || data->empty())
+    if (m_clamping)
         return;
-    // Zoom out to three times the data at most, in to a microsecond; keep a tenth of the view on the data.
-    const double span = std::max(m_plottable->coordinateOf(data->lastEnd), kShortestRange);
-    const double size = std::clamp(range.size(), kShortestRange, span * 3);
-    const double lower = std::clamp(range.center() - size / 2, -0.9 * size, span - 0.1 * size);
+    const double size = std::clamp(range.size(), least, std::max(least, most));
+    const auto [lowest, highest] = lowerBounds(size);
+    const double lower = std::clamp(size == range.size() ? range.lower : range.center() - size / 2, lowest, std::max(lowest, highest));
     if (lower == range.lower && lower + size == range.upper)
         return;
     m_clamping = true;
-    xAxis->setRange(lower, lower + size);
+    axis->setRange(lower, lower + size);
     m_clamping = false;
+}
+
+void WaterfallChart::keepTimeInBounds(const QCPRange &range)
+{
+    const auto &data = m_plottable->waterfall();
+    if (!data || data->empty())
+        return;
+    // Zoom out to three times the data at most, in to a microsecond; keep a tenth of the view on the data.
+    const double span = std::max(m_plottable->coordinateOf(data->lastEnd), kShortestRange);
+    holdRange(xAxis, range, kShortestRange, span * 3, [span](double size) { return std::pair(-0.9 * size, span - 0.1 * size); });
 }
 
 void WaterfallChart::keepRowsInBounds(const QCPRange &range)
 {
-    if (m_clamping)
-        return;
+    // The rows from the top: never above the first, never past the last (or the few a fitted view shows).
     const double most = std::max(static_cast<double>(rows().rowCount()), kFitRows);
-    const double size = std::clamp(range.size(), kFewestRows, most);
-    const double lower = std::clamp(size == range.size() ? range.lower : range.center() - size / 2, 0.0, most - size);
-    if (lower == range.lower && lower + size == range.upper)
-        return;
-    m_clamping = true;
-    yAxis->setRange(lower, lower + size);
-    m_clamping = false;
+    holdRange(yAxis, range, kFewestRows, most, [most](double size) { return std::pair(0.0, most - size); });
 }
 
 void WaterfallChart::setSelectedRequest(qint64 rowId)

@@ -4,6 +4,7 @@
 #include "chart.h"
 #include "waterfall_plottable.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -81,6 +82,10 @@ private:
     void rebuildRows();
     void updateAxes();
     void updateMessage();
+    /// Sets `axis` back within bounds when `range` strays: a size in [least, most], a lower end in the
+    /// bounds `lowerBounds` gives for that size.
+    void holdRange(QCPAxis *axis, const QCPRange &range, double least, double most,
+                   const std::function<std::pair<double, double>(double size)> &lowerBounds);
     void keepTimeInBounds(const QCPRange &range);
     void keepRowsInBounds(const QCPRange &range);
     void scrollTo(std::size_t request);

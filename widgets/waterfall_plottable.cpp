@@ -36,6 +36,19 @@ bool hasUnmeasuredSegment(const lx::WaterfallData &data, std::size_t i)
 
 } // namespace
 
+void paintHatch(QPainter *painter, const QRectF &rect, const QColor &colour)
+{
+    constexpr double kSpacing = 4;
+    if (rect.width() < 2 || rect.height() < 2)
+        return;
+    painter->save();
+    painter->setClipRect(rect, Qt::IntersectClip);
+    painter->setPen(QPen(colour, 1));
+    for (double x = rect.left() - rect.height(); x < rect.right(); x += kSpacing)
+        painter->drawLine(QPointF(x, rect.bottom()), QPointF(x + rect.height(), rect.top()));
+    painter->restore();
+}
+
 WaterfallPlottable::WaterfallPlottable(QCPAxis *timeAxis, QCPAxis *rowAxis)
     : QCPAbstractPlottable(timeAxis, rowAxis)
 {
@@ -179,7 +192,7 @@ void WaterfallPlottable::drawBar(QCPPainter *painter, std::size_t request, std::
         const QRectF r(x0, top, x1 - x0, height);
         painter->fillRect(r, m_colors[static_cast<std::size_t>(s)]);
         if (hatch && s == static_cast<int>(lx::Segment::Unattributed))
-            painter->fillRect(r, QBrush(m_hatch, Qt::BDiagPattern));
+            paintHatch(painter, r, m_hatch);
     });
 }
 

@@ -13,6 +13,10 @@
 /// a density image (lx::aggregateWaterfall) when the rows outnumber the pixels or the bars in view are
 /// too many. One QCPBars per segment would hold a million points each and redraw them all every frame.
 
+/// Diagonal lines over `rect`: how time no segment was measured in is marked. Drawn as lines rather than
+/// with a pattern brush, which SVG exports write as a pattern that readers cannot resolve.
+void paintHatch(QPainter *painter, const QRectF &rect, const QColor &colour);
+
 /// How the last frame was drawn.
 enum class WaterfallLod {
     None,    ///< nothing to draw

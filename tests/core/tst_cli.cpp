@@ -147,7 +147,7 @@ QStringList split(const char *words) { return QString::fromLatin1(words).split(Q
 // Keys that `report --json` writes beyond the documented shape, each with a reason in docs/DOMAIN.md:
 // the scope of every figure ("the report says which scope each figure has"), the clock-skew count, the
 // dominant segment's base count and the imported files.
-const QStringList kExtraTopKeys = split("dominant_count inputs");
+const QStringList kExtraTopKeys = split("dominant_count inputs join unmatched_sample relative_time load findings");
 const QStringList kExtraRequestKeys = split("clock_skew");
 const QStringList kExtraStatisticKeys = split("scope scopes excluded_clock_skew");
 

@@ -299,7 +299,11 @@ void TestRequestJoin::unmatchedListed()
     QCOMPARE(list[1].sourcePath, investigation.files[1].path);
     QCOMPARE(QString::fromStdString(lx::unmatchedReason(list[1])),
              QStringLiteral("no client record has its request id or trace id"));
+    // Pages across the sides: the first, the second, past the end.
+    QCOMPARE(lx::listUnmatched(*investigation.store, 1, 0).size(), std::size_t(1));
+    QCOMPARE(lx::listUnmatched(*investigation.store, 1, 0).at(0).sourceId, std::string("r2"));
     QCOMPARE(lx::listUnmatched(*investigation.store, 1, 1).at(0).sourceId, std::string("s9"));
+    QCOMPARE(lx::listUnmatched(*investigation.store, 5, 2).size(), std::size_t(0));
     QCOMPARE(dump(investigation.store->db(), "SELECT side, reason, source_id FROM join_unmatched_readable ORDER BY side"),
              QStringLiteral("client|no record on the other side|r2\nserver|no record on the other side|s9"));
 }

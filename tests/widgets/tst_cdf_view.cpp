@@ -207,6 +207,19 @@ private slots:
         QVERIFY(!chart->readoutAt(QPointF(1, 1))); // outside the plot
     }
 
+    void doubleClickShowsTheWholeRange()
+    {
+        ShownView shown;
+        shown.view.setData(sampleData());
+        QVERIFY(shown.ready());
+        CdfChart *chart = shown.view.chart();
+        const QCPRange whole = chart->xAxis->range();
+        chart->xAxis->setRange(whole.lower * 10, whole.upper / 10); // as after zooming in
+        QTest::mouseDClick(chart, Qt::LeftButton, {}, chart->axisRect()->rect().center());
+        QCOMPARE(chart->xAxis->range().lower, whole.lower);
+        QCOMPARE(chart->xAxis->range().upper, whole.upper);
+    }
+
     void exportsAreFiles_data() { lxtest::addExportRows("cdf"); }
 
     void exportsAreFiles()

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The findings view lists core's findings in core's rank with their evidence and fix, and a double-click
+// or "Show requests" emits the finding's exact filter expression, which selects exactly the requests the
+// finding counts; without findings it says so and offers nothing to show.
+
+#include "analysis.h"
+#include "filter_expression.h"
+#include "findings.h"
+#include "findings_view.h"
+#include "test_support.h"
+
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTest>
+#include <QTreeWidget>
+
+using namespace lx;
+
+namespace {
+
+const lxtest::Imported &sample()
+{
+    static const lxtest::Imported imported = lxtest::importPaths({LX_SOURCE_DIR "/sample_traces/rising_load.jsonl"});
+    return imported;
+}
+
+/// Core's findings on the sample, as `report` finds them.
+const std::vector<Finding> &sampleFindings()
+{
+    static const std::vector<Finding> findings = [] {
+        const std::vector<LatencyRow> rows = readLatencyRows(*sample().store, {});
+        const LoadAnalysis load = analyzeLoad(computeLoadProfile(rows), rows);
+        return findFindings(rows, &load);
+    }();
+    return findings;
+}
+
+std::int64_t matching(const std::string &expression)
+{
+    auto compiled = compileFilterExpression(expression);
+    if (!std::holds_alternative<SqlCondition>(compiled))
+        return -1;
+    RequestFilter filter;
+    filter.expression = std::get<SqlCondition>(compiled);
+    return analyze(*sample().store, filter).total;
+}
+
+} // namespace
+
+class TestFindingsView : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(sample().store, sample().error.c_str());
+        QVERIFY(sampleFindings().size() >= 2);
+    }
+
+    void listIsCoresRank()
+    {
+        FindingsView view;
+        view.setFindings(sampleFindings());
+        QCOMPARE(view.list()->topLevelItemCount(), int(sampleFindings().size()));
+        for (int i = 0; i < view.list()->topLevelItemCount(); ++i) {
+            QTreeWidgetItem *item = view.list()->topLevelItem(i);
+            QCOMPARE(item->text(FindingsView::RankColumn), QString::number(i + 1));
+            QCOMPARE(item->text(FindingsView::TitleColumn), QString::fromStdString(sampleFindings()[std::size_t(i)].title));
+            QCOMPARE(item->text(FindingsView::CountColumn), QLocale().toString(qlonglong(sampleFindings()[std::size_t(i)].count)));
+        }
+        QCOMPARE(view.currentFinding(), 0); // the first is shown
+    }
+
+    void findingOpensItsFilter_data()
+    {
+        QTest::addColumn<int>("index");
+        QTest::addColumn<bool>("doubleClick");
+        for (std::size_t i = 0; i < sampleFindings().size(); ++i) {
+            QTest::addRow("%s, double-click", sampleFindings()[i].id.c_str()) << int(i) << true;
+            QTest::addRow("%s, button", sampleFindings()[i].id.c_str()) << int(i) << false;
+        }
+    }
+
+    void findingOpensItsFilter()
+    {
+        QFETCH(int, index);
+        QFETCH(bool, doubleClick);
+        const Finding &finding = sampleFindings()[std::size_t(index)];
+        FindingsView view;
+        view.resize(900, 600);
+        view.setFindings(sampleFindings());
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QSignalSpy requested(&view, &FindingsView::filterRequested);
+        if (doubleClick) {
+            QTreeWidget *list = view.list();
+            const QRect cell = list->visualItemRect(list->topLevelItem(index));
+            QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, cell.center()); // the view needs the press first
+            QTest::mouseDClick(list->viewport(), Qt::LeftButton, {}, cell.center());
+        } else {
+            view.setCurrentFinding(index);
+            view.showRequestsButton()->click();
+        }
+        QCOMPARE(view.currentFinding(), index);
+        QCOMPARE(requested.count(), 1);
+        QCOMPARE(requested.at(0).at(0).toString().toStdString(), finding.filter);
+        QCOMPARE(requested.at(0).at(1).toString().toStdString(), finding.title);
+        // The expression selects exactly the finding's requests.
+        QCOMPARE(matching(finding.filter), finding.count);
+        // The details say the evidence and the fix.
+        QVERIFY(view.detailsText().contains(QString::fromStdString(finding.evidence)));
+        QVERIFY(view.detailsText().contains(QString::fromStdString(finding.fix)));
+        QVERIFY(view.detailsText().contains(QString::fromStdString(finding.filter)));
+    }
+
+    void withoutFindings()
+    {
+        FindingsView view;
+        view.setFindings(sampleFindings());
+        view.setFindings({});
+        QSignalSpy requested(&view, &FindingsView::filterRequested);
+        QCOMPARE(view.list()->topLevelItemCount(), 0);
+        QCOMPARE(view.currentFinding(), -1);
+        QVERIFY(!view.showRequestsButton()->isEnabled());
+        QVERIFY(view.detailsText().startsWith(QStringLiteral("No findings")));
+        view.showRequests(0); // out of range: nothing
+        QCOMPARE(requested.count(), 0);
+    }
+
+    void findingWithoutFilterOffersNothing()
+    {
+        Finding finding;
+        finding.id = "errors";
+        finding.title = "Errors";
+        finding.evidence = "3 requests failed";
+        FindingsView view;
+        view.setFindings({finding});
+        QSignalSpy requested(&view, &FindingsView::filterRequested);
+        QVERIFY(!view.showRequestsButton()->isEnabled());
+        view.showRequests(0);
+        QCOMPARE(requested.count(), 0);
+    }
+
+    /// With LX_SCREENSHOT_DIR set, the view with core's findings as a PNG there, to look at.
+    void screenshot()
+    {
+        const QString dir = qEnvironmentVariable("LX_SCREENSHOT_DIR");
+        if (dir.isEmpty())
+            QSKIP("set LX_SCREENSHOT_DIR to write the view's picture");
+        FindingsView view;
+        view.setFindings(sampleFindings());
+        view.resize(900, 450);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(view.grab().save(dir + QStringLiteral("/findings_view.png")));
+    }
+};
+
+QTEST_MAIN(TestFindingsView)
+#include "tst_findings_view.moc"

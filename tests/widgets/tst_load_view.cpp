@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The load view draws core's load analysis: on a simulated rising-load trace whose server has a known
+// capacity, every stacked bar is core's segment means of its bucket, the line is core's e2e p95, the knee
+// line stands at core's knee on either load axis, the profile's lines are core's windows and core's
+// sentence is shown; a trace under capacity shows core's reason instead of a knee. The window combo asks
+// for a width, the hover readout says a bucket's figures, exports are real files and a palette change
+// recolours the drawing.
+
+#include "chart_checks.h"
+#include "chart_tickers.h"
+#include "load_chart_text.h"
+#include "load_decomposition_chart.h"
+#include "load_profile_chart.h"
+#include "load_view.h"
+#include "simulation/server_simulation.h"
+#include "simulation/trace_writers.h"
+#include "test_support.h"
+
+#include <QAbstractButton>
+#include <QButtonGroup>
+#include <QComboBox>
+#include <QMap>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using namespace lx;
+
+namespace {
+
+/// A simulated trace imported into a temporary store, and core's load data over it.
+struct Simulated {
+    explicit Simulated(const sim::SimConfig &config)
+    {
+        std::string text;
+        sim::simulate(config, [&](const sim::SimRequest &r) { sim::appendTimestampsLine(text, r); });
+        imported = lxtest::importPaths({lxtest::writeFile(dir, QStringLiteral("trace.jsonl"), QByteArray::fromStdString(text))});
+        if (imported.store)
+            data = std::make_shared<const LoadChartData>(computeLoadChartData(*imported.store, {}));
+    }
+    QTemporaryDir dir;
+    lxtest::Imported imported;
+    std::shared_ptr<const LoadChartData> data;
+};
+
+/// 32 slots, the offered load rising from 1 to 18 req/s: the knee is crossed near 9 req/s (tests/core/tst_knee.cpp).
+const Simulated &withKnee()
+{
+    static const Simulated simulated([] {
+        sim::SimConfig config;
+        config.requests = 6000;
+        return config;
+    }());
+    return simulated;
+}
+
+/// The same server, never loaded past 60% of its capacity.
+const Simulated &withoutKnee()
+{
+    static const Simulated simulated([] {
+        sim::SimConfig config;
+        config.endRateRps = 0.6 * sim::estimatedCapacityRps(config);
+        config.requests = 3000;
+        return config;
+    }());
+    return simulated;
+}
+
+void addLoadKeyRows()
+{
+    QTest::addColumn<int>("key");
+    QTest::newRow("by arrival rate") << int(LoadKey::ArrivalRate);
+    QTest::newRow("by requests in flight") << int(LoadKey::InFlight);
+}
+
+bool near(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b)); }
+
+} // namespace
+
+class TestLoadView : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(withKnee().data, withKnee().imported.error.c_str());
+        QVERIFY2(withKnee().data->byArrivalRate.knee, withKnee().data->byArrivalRate.sentence().c_str());
+        QVERIFY2(withoutKnee().data, withoutKnee().imported.error.c_str());
+    }
+
+    void dataIsCores()
+    {
+        // The view's data are core's analysis with core's defaults, as `report` computes it.
+        const LoadAnalysis core = analyzeLoad(*withKnee().imported.store, {});
+        const LoadChartData &data = *withKnee().data;
+        QCOMPARE(data.byArrivalRate.sentence(), core.sentence());
+        QCOMPARE(data.byArrivalRate.buckets.size(), core.buckets.size());
+        QCOMPARE(data.byInFlight.bucketBy, LoadKey::InFlight);
+        QCOMPARE(data.byInFlight.knee->inFlight, core.knee->inFlight);
+        QVERIFY(!data.relativeTime);
+    }
+
+    void barsHoldCoreNumbers_data()
+    {
+        addLoadKeyRows();
+    }
+
+    void barsHoldCoreNumbers()
+    {
+        QFETCH(int, key);
+        LoadView view;
+        view.setData(withKnee().data);
+        view.loadKeyButtons()->button(key)->click();
+        QCOMPARE(int(view.loadKey()), key);
+        const LoadAnalysis &core = withKnee().data->analysis(LoadKey(key));
+        LoadDecompositionChart *chart = view.decompositionView();
+        QCOMPARE(chart->bucketCount(), int(core.buckets.size()));
+        QVERIFY(chart->bucketCount() >= 2);
+        int withRequests = 0;
+        for (int b = 0; b < chart->bucketCount(); ++b) {
+            const LoadBucket &bucket = core.buckets[std::size_t(b)];
+            double stacked = 0;
+            for (int s = 0; s < kSegmentCount; ++s) {
+                QCOMPARE(chart->drawnSegmentMean(b, s), bucket.segmentMeanNs[std::size_t(s)]);
+                stacked += chart->drawnSegmentMean(b, s);
+            }
+            QCOMPARE(chart->drawnP95(b).has_value(), bucket.e2eP95Ns.has_value());
+            if (!bucket.e2eP95Ns)
+                continue;
+            ++withRequests;
+            QCOMPARE(*chart->drawnP95(b), *bucket.e2eP95Ns);
+            QVERIFY2(near(stacked, *bucket.e2eMeanNs), qPrintable(QStringLiteral("%1 vs %2").arg(stacked).arg(*bucket.e2eMeanNs)));
+        }
+        QVERIFY(withRequests >= 2);
+        // The p95 rises with the load on this trace: the last bucket's is well above the first's.
+        QVERIFY(*core.buckets.back().e2eP95Ns > 1.25 * *core.buckets.front().e2eP95Ns);
+    }
+
+    void kneeIsMarked_data()
+    {
+        addLoadKeyRows();
+    }
+
+    void kneeIsMarked()
+    {
+        QFETCH(int, key);
+        LoadView view;
+        view.setData(withKnee().data);
+        view.setLoadKey(LoadKey(key));
+        const Knee &knee = *withKnee().data->byArrivalRate.knee;
+        const std::optional<double> at = view.decompositionView()->kneePosition();
+        QVERIFY(at);
+        QCOMPARE(*at, LoadKey(key) == LoadKey::ArrivalRate ? knee.rateRps : knee.inFlight);
+        QVERIFY(view.decompositionView()->xAxis->range().contains(*at));
+        const QString label = view.decompositionView()->kneeLabel();
+        QCOMPARE(label, QStringLiteral("knee ≈ %1 req/s, %2 in flight").arg(loadtext::rough(knee.rateRps), loadtext::rough(knee.inFlight)));
+        // The same figures as core's sentence, which is shown whole above the chart.
+        const QString sentence = QString::fromStdString(withKnee().data->byArrivalRate.sentence());
+        QVERIFY2(sentence.contains(QStringLiteral("knee near %1 req/s, %2 in flight").arg(loadtext::rough(knee.rateRps), loadtext::rough(knee.inFlight))),
+                 qPrintable(sentence));
+        QVERIFY2(view.sentence().compare(sentence + QLatin1Char('.'), Qt::CaseInsensitive) == 0, qPrintable(view.sentence()));
+        QVERIFY(sentence.startsWith(QStringLiteral("below the knee decode dominates")));
+        // The profile marks when the load first passed it.
+        const LoadProfile &profile = withKnee().data->byArrivalRate.profile;
+        QVERIFY(view.profileView()->kneeTime());
+        QCOMPARE(*view.profileView()->kneeTime(), double(knee.timeNs - profile.windows.front().startNs) / 1e9);
+        QCOMPARE(view.profileView()->kneeRate(), std::optional<double>(knee.rateRps));
+    }
+
+    void noKneeSaysWhy()
+    {
+        LoadView view;
+        view.setData(withoutKnee().data);
+        const LoadAnalysis &core = withoutKnee().data->byArrivalRate;
+        QVERIFY(!core.knee);
+        QVERIFY(!view.decompositionView()->kneePosition());
+        QVERIFY(view.decompositionView()->kneeLabel().isEmpty());
+        QVERIFY(!view.profileView()->kneeTime());
+        QVERIFY(!view.profileView()->kneeRate());
+        QVERIFY(view.sentence().startsWith(QStringLiteral("No knee: ")));
+        QVERIFY2(view.sentence().contains(QString::fromStdString(core.noKneeReason)), qPrintable(view.sentence()));
+        QVERIFY(view.decompositionView()->bucketCount() > 0);
+    }
+
+    void profileHoldsCoreWindows()
+    {
+        LoadView view;
+        view.setData(withKnee().data);
+        const LoadProfile &profile = withKnee().data->byArrivalRate.profile;
+        LoadProfileChart *chart = view.profileView();
+        QCOMPARE(chart->windowCount(), int(profile.windows.size()));
+        for (int i = 0; i < chart->windowCount(); ++i) {
+            const LoadWindow &w = profile.windows[std::size_t(i)];
+            QCOMPARE(chart->arrivalLine()->data()->at(i)->value, w.arrivalRps);
+            QCOMPARE(chart->throughputLine()->data()->at(i)->value, w.throughputRps);
+            QCOMPARE(chart->inFlightArea()->data()->at(i)->value, w.meanInFlight);
+            QCOMPARE(chart->arrivalLine()->data()->at(i)->key, double(w.startNs - profile.windows.front().startNs) / 1e9 + double(profile.windowNs) / 2e9);
+        }
+        QCOMPARE(chart->xAxis->label(), QStringLiteral("time (UTC)"));
+    }
+
+    void relativeTimesAreOffsets()
+    {
+        auto data = std::make_shared<LoadChartData>(*withKnee().data);
+        data->relativeTime = true;
+        LoadView view;
+        view.setData(data);
+        QVERIFY(view.profileView()->xAxis->label().contains(QStringLiteral("from the start")));
+        auto ticker = view.profileView()->xAxis->ticker();
+        QVERIFY(dynamic_cast<TimeTicker *>(ticker.data()));
+        QVERIFY(view.profileView()->tooltipFor(1).contains(QStringLiteral("+")));
+    }
+
+    void windowWidthIsAsked_data()
+    {
+        QTest::addColumn<int>("index");
+        QTest::addColumn<qint64>("ns");
+        QTest::newRow("auto") << 0 << qint64(0);
+        QTest::newRow("1 s") << 1 << qint64(1'000'000'000);
+        QTest::newRow("30 s") << 4 << qint64(30'000'000'000);
+        QTest::newRow("5 min") << 6 << qint64(300'000'000'000);
+    }
+
+    void windowWidthIsAsked()
+    {
+        QFETCH(int, index);
+        QFETCH(qint64, ns);
+        LoadView view;
+        view.setData(withKnee().data);
+        QSignalSpy asked(&view, &LoadView::windowWidthChanged);
+        QComboBox *combo = view.windowSelector();
+        combo->setCurrentIndex(index);
+        emit combo->activated(index); // what a choice in the popup emits
+        QCOMPARE(asked.count(), 1);
+        QCOMPARE(asked.at(0).at(0).toLongLong(), ns);
+        QCOMPARE(view.windowWidth(), ns);
+        // Set by the caller, e.g. from its settings: no request back.
+        view.setWindowWidth(10'000'000'000);
+        QCOMPARE(view.windowWidth(), qint64(10'000'000'000));
+        view.setWindowWidth(2'000'000'000); // not in the list: added
+        QCOMPARE(view.windowWidth(), qint64(2'000'000'000));
+        QCOMPARE(asked.count(), 1);
+    }
+
+    void autoSaysItsWidth()
+    {
+        LoadView view;
+        view.setData(withKnee().data);
+        const std::int64_t width = withKnee().data->byArrivalRate.profile.windowNs;
+        QCOMPARE(view.windowSelector()->itemText(0), QStringLiteral("auto (%1)").arg(loadtext::duration(double(width))));
+    }
+
+    void hoverReadout_data()
+    {
+        QTest::addColumn<int>("bucket");
+        QTest::newRow("first") << 0;
+        QTest::newRow("middle") << 5;
+        QTest::newRow("last") << -1;
+    }
+
+    void hoverReadout()
+    {
+        QFETCH(int, bucket);
+        LoadView view;
+        view.resize(1200, 800);
+        view.setData(withKnee().data);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        LoadDecompositionChart *chart = view.decompositionView();
+        chart->replot(QCustomPlot::rpImmediateRefresh);
+        if (bucket < 0)
+            bucket = chart->bucketCount() - 1;
+        QCOMPARE(chart->bucketAt(chart->bucketCentre(bucket)), std::optional<int>(bucket));
+        const LoadBucket &b = withKnee().data->byArrivalRate.buckets[std::size_t(bucket)];
+        const QString tip = chart->tooltipFor(bucket);
+        QVERIFY2(tip.contains(loadtext::count(b.count) + QStringLiteral(" requests")), qPrintable(tip));
+        QVERIFY2(tip.contains(loadtext::duration(*b.e2eP95Ns)), qPrintable(tip));
+        QVERIFY2(tip.contains(loadtext::duration(b.segmentMeanNs[std::size_t(Segment::Decode)])), qPrintable(tip));
+        QVERIFY(!chart->bucketAt(QPointF(2, 2))); // the title
+        const QRect plot = view.profileView()->axisRect()->rect();
+        const std::optional<int> window = view.profileView()->windowAt(QPointF(plot.left() + 1, plot.center().y()));
+        QCOMPARE(window, std::optional<int>(0));
+        QVERIFY(view.profileView()->tooltipFor(0).contains(QStringLiteral("req/s")));
+    }
+
+    void exportsAreFiles_data()
+    {
+        QTest::addColumn<QString>("chart");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QByteArray>("magic");
+        for (const char *chart : {"decomposition", "profile"}) {
+            for (const char *suffix : {"png", "svg", "pdf"}) {
+                static const QMap<QString, QByteArray> magic = {{QStringLiteral("png"), QByteArray("\x89PNG")},
+                    {QStringLiteral("svg"), QByteArray("<?xml")}, {QStringLiteral("pdf"), QByteArray("%PDF")}};
+                QTest::addRow("%s %s", chart, suffix) << QString::fromLatin1(chart) << QStringLiteral("load.%1").arg(QLatin1String(suffix))
+                                                      << magic.value(QLatin1String(suffix));
+            }
+        }
+    }
+
+    void exportsAreFiles()
+    {
+        QFETCH(QString, chart);
+        QFETCH(QString, name);
+        QFETCH(QByteArray, magic);
+        LoadView view;
+        view.setData(withKnee().data);
+        lxtest::verifyExport(chart == QLatin1String("profile") ? *view.profileChart() : *view.decompositionChart(), name, magic);
+    }
+
+    void paletteChangeRecolours()
+    {
+        LoadView view;
+        view.setData(withKnee().data);
+        view.setPalette(lxtest::darkPalette(view.palette()));
+        QCOMPARE(view.decompositionView()->p95Line()->pen().color(), QColor(0xee, 0xee, 0xee));
+        QCOMPARE(view.decompositionView()->segmentBars(int(Segment::Queue))->pen().color(), QColor(0x20, 0x20, 0x20));
+        QCOMPARE(view.profileView()->arrivalLine()->pen().color(), QColor(0xee, 0xee, 0xee));
+        QCOMPARE(view.profileView()->yAxis->tickLabelColor(), QColor(0xee, 0xee, 0xee));
+    }
+
+    void emptyAndCleared()
+    {
+        LoadView view;
+        QCOMPARE(view.decompositionView()->bucketCount(), 0);
+        QCOMPARE(view.profileView()->windowCount(), 0);
+        view.setData(withKnee().data);
+        QVERIFY(view.decompositionView()->bucketCount() > 0);
+        view.setData(nullptr);
+        QCOMPARE(view.decompositionView()->bucketCount(), 0);
+        QCOMPARE(view.profileView()->windowCount(), 0);
+        QVERIFY(!view.decompositionView()->kneePosition());
+        QVERIFY(!view.decompositionView()->bucketAt(view.decompositionView()->rect().center()));
+        // No rows at all: no windows, no buckets, core's reason.
+        view.setData(std::make_shared<const LoadChartData>(computeLoadChartData(std::vector<LatencyRow>{})));
+        QCOMPARE(view.decompositionView()->bucketCount(), 0);
+        QVERIFY(view.sentence().startsWith(QStringLiteral("No knee")));
+    }
+
+    void screenshots_data()
+    {
+        QTest::addColumn<QString>("trace");
+        QTest::addColumn<int>("key");
+        QTest::newRow("knee") << QStringLiteral("knee") << int(LoadKey::ArrivalRate);
+        QTest::newRow("knee, in flight") << QStringLiteral("knee") << int(LoadKey::InFlight);
+        QTest::newRow("no knee") << QStringLiteral("noknee") << int(LoadKey::ArrivalRate);
+    }
+
+    /// With LX_SCREENSHOT_DIR set, the whole view and each chart as PNG files there, to look at.
+    void screenshots()
+    {
+        QFETCH(QString, trace);
+        QFETCH(int, key);
+        const QString dir = qEnvironmentVariable("LX_SCREENSHOT_DIR");
+        if (dir.isEmpty())
+            QSKIP("set LX_SCREENSHOT_DIR to write the view's pictures");
+        LoadView view;
+        view.resize(1400, 1000);
+        view.setData(trace == QLatin1String("knee") ? withKnee().data : withoutKnee().data);
+        view.setLoadKey(LoadKey(key));
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.decompositionView()->replot(QCustomPlot::rpImmediateRefresh);
+        view.profileView()->replot(QCustomPlot::rpImmediateRefresh);
+        const QString base = dir + QStringLiteral("/load_view_") + trace
+                             + (LoadKey(key) == LoadKey::InFlight ? QStringLiteral("_inflight") : QString());
+        QVERIFY(view.grab().save(base + QStringLiteral(".png")));
+        QString error;
+        QVERIFY2(view.decompositionChart()->exportTo(base + QStringLiteral("_decomposition.png"), QSize(1400, 700), &error), qPrintable(error));
+        QVERIFY2(view.profileChart()->exportTo(base + QStringLiteral("_profile.png"), QSize(1400, 500), &error), qPrintable(error));
+    }
+};
+
+QTEST_MAIN(TestLoadView)
+#include "tst_load_view.moc"

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "load_decomposition_chart.h"
+
+#include "chart_tickers.h"
+#include "load_chart_text.h"
+#include "plot_frame.h"
+#include "segment_colors.h"
+
+#include <QMouseEvent>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace {
+
+constexpr double kBarFill = 0.86;  ///< of a bucket's load range: a gap between neighbouring bars
+constexpr double kHeadroom = 1.16; ///< of the tallest value: room for the knee's label above the data
+
+/// A bucket's width on the load axis; a single bucket over one load has none, so it gets a nominal one.
+double spanOf(const lx::LoadBucket &bucket)
+{
+    const double span = bucket.loadHi - bucket.loadLo;
+    return span > 0 ? span : std::max(std::abs(bucket.loadLo) * 0.2, 1.0);
+}
+
+} // namespace
+
+LoadDecompositionChart::LoadDecompositionChart(QWidget *parent)
+    : Chart(parent)
+{
+    m_title = addPlotTitle(*this);
+    placeLegendBeside(*this);
+    legend->setIconSize(14, 14);
+
+    // The shade past the knee lies under the data; the line and its label over it.
+    m_pastKnee = new QCPItemRect(this);
+    m_pastKnee->setLayer(QStringLiteral("background"));
+    m_pastKnee->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    m_pastKnee->bottomRight->setTypeX(QCPItemPosition::ptAxisRectRatio);
+    m_pastKnee->bottomRight->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    m_pastKnee->bottomRight->setCoords(1, 1);
+
+    for (int s = lx::kSegmentCount - 1; s >= 0; --s) { // bottom of the stack first
+        auto *bars = new QCPBars(xAxis, yAxis);
+        bars->setName(loadtext::segmentTitle(s));
+        bars->setBrush(segmentColor(static_cast<lx::Segment>(s)));
+        bars->setWidthType(QCPBars::wtPlotCoords);
+        m_bars[static_cast<std::size_t>(s)] = bars;
+    }
+    for (int s = lx::kSegmentCount - 2; s >= 0; --s)
+        m_bars[static_cast<std::size_t>(s)]->moveAbove(m_bars[static_cast<std::size_t>(s) + 1]);
+    m_p95 = addGraph(xAxis, yAxis);
+    m_p95->setName(tr("e2e p95"));
+    m_p95->setLineStyle(QCPGraph::lsLine);
+
+    m_kneeLine = new QCPItemStraightLine(this);
+    m_kneeText = new QCPItemText(this);
+    m_kneeText->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    m_kneeText->setPadding(QMargins(5, 2, 5, 2));
+    m_kneeText->setClipToAxisRect(true);
+    QFont bold = font();
+    bold.setBold(true);
+    m_kneeText->setFont(bold);
+
+    auto durations = QSharedPointer<DurationTicker>::create();
+    durations->setTickCount(6); // the base's 5 leaves three labels on a tall chart
+    yAxis->setTicker(durations);
+    yAxis->setLabel(tr("mean time per request, stacked by segment"));
+    xAxis->grid()->setVisible(false);
+    setMouseTracking(true);
+    rebuild();
+}
+
+void LoadDecompositionChart::setData(std::shared_ptr<const LoadChartData> data)
+{
+    m_data = std::move(data);
+    rebuild();
+}
+
+void LoadDecompositionChart::setLoadKey(lx::LoadKey key)
+{
+    m_key = key;
+    rebuild();
+}
+
+const lx::LoadAnalysis *LoadDecompositionChart::analysis() const
+{
+    return m_data ? &m_data->analysis(m_key) : nullptr;
+}
+
+int LoadDecompositionChart::bucketCount() const
+{
+    return analysis() ? static_cast<int>(analysis()->buckets.size()) : 0;
+}
+
+double LoadDecompositionChart::keyOf(const lx::LoadBucket &bucket) const
+{
+    return bucket.loadLo + spanOf(bucket) / 2;
+}
+
+double LoadDecompositionChart::drawnSegmentMean(int bucket, int segment) const
+{
+    const auto data = m_bars[static_cast<std::size_t>(segment)]->data();
+    return bucket < data->size() ? data->at(bucket)->value : 0.0;
+}
+
+std::optional<double> LoadDecompositionChart::drawnP95(int bucket) const
+{
+    const auto data = m_p95->data();
+    if (bucket >= data->size() || std::isnan(data->at(bucket)->value))
+        return std::nullopt;
+    return data->at(bucket)->value;
+}
+
+std::optional<double> LoadDecompositionChart::kneePosition() const { return m_kneeX; }
+
+QString LoadDecompositionChart::kneeLabel() const { return m_kneeX ? m_kneeText->text() : QString(); }
+
+void LoadDecompositionChart::rebuild()
+{
+    for (QCPBars *bars : m_bars)
+        bars->data()->clear();
+    m_p95->data()->clear();
+    const lx::LoadAnalysis *load = analysis();
+    xAxis->setLabel(loadtext::loadAxisLabel(m_key));
+    std::int64_t requests = 0;
+    double top = 0;
+    std::array<bool, lx::kSegmentCount> used{};
+    if (load) {
+        for (const lx::LoadBucket &bucket : load->buckets) {
+            const double key = keyOf(bucket);
+            double stacked = 0;
+            for (int s = 0; s < lx::kSegmentCount; ++s) {
+                const double mean = bucket.segmentMeanNs[static_cast<std::size_t>(s)];
+                QCPBars *bars = m_bars[static_cast<std::size_t>(s)];
+                bars->setWidth(spanOf(bucket) * kBarFill);
+                bars->addData(key, mean);
+                stacked += mean;
+                used[static_cast<std::size_t>(s)] = used[static_cast<std::size_t>(s)] || mean != 0;
+            }
+            m_p95->addData(key, bucket.e2eP95Ns ? *bucket.e2eP95Ns : std::numeric_limits<double>::quiet_NaN());
+            top = std::max({top, stacked, bucket.e2eP95Ns.value_or(0.0)});
+            requests += bucket.count;
+        }
+    }
+    // The legend lists the segments that have time in some bucket, top-down as the stack, then the line.
+    legend->clearItems();
+    for (int s = 0; s < lx::kSegmentCount; ++s)
+        if (used[static_cast<std::size_t>(s)])
+            m_bars[static_cast<std::size_t>(s)]->addToLegend();
+    m_p95->addToLegend();
+
+    if (!load || load->buckets.empty()) {
+        m_title->setText(load ? tr("Decomposition under load: no window holds enough requests to form a bucket")
+                              : tr("Decomposition under load"));
+        xAxis->setRange(0, 1);
+        yAxis->setRange(0, 1);
+        placeKnee(0, 1);
+        applyPalette();
+        return;
+    }
+    m_title->setText(tr("Decomposition under load · %1 requests in %2 buckets by %3")
+                         .arg(loadtext::count(requests))
+                         .arg(load->buckets.size())
+                         .arg(m_key == lx::LoadKey::ArrivalRate ? tr("arrival rate") : tr("requests in flight")));
+    const lx::LoadBucket &first = load->buckets.front();
+    const lx::LoadBucket &last = load->buckets.back();
+    const double margin = spanOf(first) * 0.6;
+    const double lo = std::max(0.0, first.loadLo - margin);
+    double hi = last.loadLo + spanOf(last) + margin;
+    if (load->knee)
+        hi = std::max(hi, (m_key == lx::LoadKey::ArrivalRate ? load->knee->rateRps : load->knee->inFlight) + margin);
+    xAxis->setRange(lo, hi);
+    yAxis->setRange(0, top > 0 ? top * kHeadroom : 1.0);
+    placeKnee(lo, hi);
+    applyPalette();
+}
+
+void LoadDecompositionChart::placeKnee(double lo, double hi)
+{
+    const lx::LoadAnalysis *load = analysis();
+    m_kneeX.reset();
+    if (load && load->knee && !load->buckets.empty())
+        m_kneeX = m_key == lx::LoadKey::ArrivalRate ? load->knee->rateRps : load->knee->inFlight;
+    m_kneeLine->setVisible(m_kneeX.has_value());
+    m_kneeText->setVisible(m_kneeX.has_value());
+    m_pastKnee->setVisible(m_kneeX.has_value());
+    if (!m_kneeX)
+        return;
+    m_kneeLine->point1->setCoords(*m_kneeX, 0);
+    m_kneeLine->point2->setCoords(*m_kneeX, 1);
+    m_pastKnee->topLeft->setCoords(*m_kneeX, 0);
+    m_kneeText->setText(loadtext::kneeLabel(*load->knee));
+    // The label beside the line at the top, on the side with more room.
+    const bool roomRight = (*m_kneeX - lo) / (hi - lo) < 0.6;
+    m_kneeText->position->setCoords(*m_kneeX, 0.01);
+    m_kneeText->setPositionAlignment((roomRight ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
+}
+
+std::optional<int> LoadDecompositionChart::bucketAt(const QPointF &pixel) const
+{
+    const lx::LoadAnalysis *load = analysis();
+    if (!load || !axisRect()->rect().contains(pixel.toPoint()))
+        return std::nullopt;
+    const double x = xAxis->pixelToCoord(pixel.x());
+    for (int b = 0; b < static_cast<int>(load->buckets.size()); ++b) {
+        const lx::LoadBucket &bucket = load->buckets[static_cast<std::size_t>(b)];
+        if (std::abs(x - keyOf(bucket)) <= spanOf(bucket) / 2)
+            return b;
+    }
+    return std::nullopt;
+}
+
+QPointF LoadDecompositionChart::bucketCentre(int bucket) const
+{
+    const lx::LoadBucket &b = analysis()->buckets[static_cast<std::size_t>(bucket)];
+    return {xAxis->coordToPixel(keyOf(b)), yAxis->coordToPixel(b.e2eMeanNs.value_or(0.0) / 2)};
+}
+
+QString LoadDecompositionChart::tooltipFor(int bucket) const
+{
+    const lx::LoadBucket &b = analysis()->buckets[static_cast<std::size_t>(bucket)];
+    QString text = QStringLiteral("<b>%1</b><br>").arg(loadtext::loadRange(b.loadLo, b.loadHi, m_key).toHtmlEscaped());
+    text += tr("%1 requests in %2 windows").arg(loadtext::count(b.count), loadtext::count(b.windows));
+    if (b.count == 0)
+        return text;
+    text += QStringLiteral("<br>") + tr("e2e p95 <b>%1</b>, mean %2").arg(loadtext::duration(*b.e2eP95Ns), loadtext::duration(*b.e2eMeanNs));
+    return text + loadtext::segmentRows(b.segmentMeanNs, *b.e2eMeanNs);
+}
+
+void LoadDecompositionChart::applyPalette()
+{
+    Chart::applyPalette();
+    if (!m_p95) // the base's constructor: nothing of ours to colour yet
+        return;
+    const QPalette pal = palette();
+    const QColor text = pal.color(QPalette::WindowText);
+    const QColor base = pal.color(QPalette::Base);
+    for (QCPBars *bars : m_bars)
+        bars->setPen(QPen(base, 0.8));
+    m_p95->setPen(QPen(text, 2));
+    m_p95->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(text, 1.5), base, 7));
+    m_kneeLine->setPen(QPen(text, 1.5, Qt::DashLine));
+    QColor shade = text;
+    shade.setAlphaF(0.06);
+    m_pastKnee->setPen(Qt::NoPen);
+    m_pastKnee->setBrush(shade);
+    QColor plate = base;
+    plate.setAlphaF(0.85);
+    m_kneeText->setColor(text);
+    m_kneeText->setBrush(plate);
+    replot(rpQueuedReplot);
+}
+
+void LoadDecompositionChart::mouseMoveEvent(QMouseEvent *event)
+{
+    Chart::mouseMoveEvent(event);
+    const std::optional<int> bucket = bucketAt(event->position());
+    loadtext::hoverTip(this, event, bucket ? tooltipFor(*bucket) : QString());
+}
+
+void LoadDecompositionChart::leaveEvent(QEvent *event)
+{
+    Chart::leaveEvent(event);
+    QToolTip::hideText();
+}

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "load_profile_chart.h"
+
+#include "chart_tickers.h"
+#include "duration_format.h"
+#include "load_chart_text.h"
+#include "plot_frame.h"
+
+#include <QMouseEvent>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+
+namespace {
+
+// Okabe-Ito colours the segments do not use, so that a rate is never read as a segment.
+const QColor kThroughputColor(0x00, 0x72, 0xB2); // blue
+const QColor kInFlightColor(0xE6, 0x9F, 0x00);   // orange, as a light area
+
+} // namespace
+
+LoadProfileChart::LoadProfileChart(QWidget *parent)
+    : Chart(parent)
+    , m_timeTicker(QSharedPointer<TimeTicker>::create(0, false))
+{
+    m_title = addPlotTitle(*this);
+    placeLegendBeside(*this);
+    legend->setIconSize(24, 12);
+
+    m_inFlight = addGraph(xAxis, yAxis2); // first: the area lies under the rate lines
+    m_inFlight->setName(tr("requests in flight (right axis)"));
+    m_arrivals = addGraph(xAxis, yAxis);
+    m_arrivals->setName(tr("arrival rate"));
+    m_throughput = addGraph(xAxis, yAxis);
+    m_throughput->setName(tr("completion throughput"));
+    for (QCPGraph *graph : {m_arrivals, m_throughput, m_inFlight})
+        graph->addToLegend();
+
+    m_kneeLine = new QCPItemStraightLine(this);
+    m_kneeText = new QCPItemText(this);
+    m_kneeText->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    m_kneeText->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_kneeText->setPadding(QMargins(5, 2, 5, 2));
+
+    m_rateLine = new QCPItemStraightLine(this);
+    m_rateText = new QCPItemText(this);
+    m_rateText->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+    m_rateText->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    m_rateText->setPadding(QMargins(5, 2, 5, 2));
+
+    xAxis->setTicker(m_timeTicker);
+    yAxis->setLabel(tr("requests per second"));
+    yAxis2->setLabel(tr("requests in flight"));
+    yAxis2->setVisible(true);
+    xAxis->grid()->setVisible(false);
+    setMouseTracking(true);
+    rebuild();
+}
+
+void LoadProfileChart::setData(std::shared_ptr<const LoadChartData> data)
+{
+    m_data = std::move(data);
+    rebuild();
+}
+
+double LoadProfileChart::keyOf(int window) const
+{
+    const lx::LoadProfile &p = *profile();
+    const lx::LoadWindow &w = p.windows[static_cast<std::size_t>(window)];
+    return static_cast<double>(w.startNs - p.windows.front().startNs) / 1e9 + static_cast<double>(p.windowNs) / 2e9;
+}
+
+void LoadProfileChart::rebuild()
+{
+    for (QCPGraph *graph : {m_arrivals, m_throughput, m_inFlight})
+        graph->data()->clear();
+    m_kneeTime.reset();
+    m_kneeRate.reset();
+    const lx::LoadProfile *p = profile();
+    const bool relative = m_data && m_data->relativeTime;
+    xAxis->setLabel(relative ? tr("time from the start of the trace") : tr("time (UTC)"));
+    if (!p || p->windows.empty()) {
+        m_title->setText(m_data ? tr("Load over time: no requests with a start time") : tr("Load over time"));
+        m_timeTicker->setOrigin(0, relative);
+        xAxis->setRange(0, 1);
+        yAxis->setRange(0, 1);
+        yAxis2->setRange(0, 1);
+    } else {
+        const std::int64_t origin = p->windows.front().startNs;
+        m_timeTicker->setOrigin(origin, relative);
+        double topRate = 0, topInFlight = 0;
+        for (int i = 0; i < windowCount(); ++i) {
+            const lx::LoadWindow &w = p->windows[static_cast<std::size_t>(i)];
+            m_arrivals->addData(keyOf(i), w.arrivalRps);
+            m_throughput->addData(keyOf(i), w.throughputRps);
+            m_inFlight->addData(keyOf(i), w.meanInFlight);
+            topRate = std::max({topRate, w.arrivalRps, w.throughputRps});
+            topInFlight = std::max(topInFlight, w.meanInFlight);
+        }
+        m_title->setText(tr("Load over time · %1 windows of %2")
+                             .arg(p->windows.size())
+                             .arg(loadtext::duration(static_cast<double>(p->windowNs))));
+        xAxis->setRange(0, static_cast<double>(p->windows.back().startNs - origin + p->windowNs) / 1e9);
+        yAxis->setRange(0, topRate > 0 ? topRate * 1.12 : 1.0);
+        yAxis2->setRange(0, topInFlight > 0 ? topInFlight * 1.12 : 1.0);
+        if (const auto &knee = m_data->byArrivalRate.knee) {
+            m_kneeTime = static_cast<double>(knee->timeNs - origin) / 1e9;
+            m_kneeRate = knee->rateRps;
+        }
+    }
+    m_kneeLine->setVisible(m_kneeTime.has_value());
+    m_kneeText->setVisible(m_kneeTime.has_value());
+    m_rateLine->setVisible(m_kneeRate.has_value());
+    m_rateText->setVisible(m_kneeRate.has_value());
+    if (m_kneeRate) {
+        m_rateLine->point1->setCoords(0, *m_kneeRate);
+        m_rateLine->point2->setCoords(1, *m_kneeRate);
+        m_rateText->position->setCoords(0.005, *m_kneeRate);
+        m_rateText->setText(tr("knee ≈ %1 req/s").arg(loadtext::rough(*m_kneeRate)));
+    }
+    if (m_kneeTime) {
+        m_kneeLine->point1->setCoords(*m_kneeTime, 0);
+        m_kneeLine->point2->setCoords(*m_kneeTime, 1);
+        m_kneeText->position->setCoords(*m_kneeTime, 0.01);
+        m_kneeText->setText(tr("load passes the knee"));
+        const bool roomRight = *m_kneeTime < xAxis->range().lower + 0.7 * xAxis->range().size();
+        m_kneeText->setPositionAlignment((roomRight ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
+    }
+    applyPalette();
+}
+
+std::optional<int> LoadProfileChart::windowAt(const QPointF &pixel) const
+{
+    if (windowCount() == 0 || !axisRect()->rect().contains(pixel.toPoint()))
+        return std::nullopt;
+    const double seconds = xAxis->pixelToCoord(pixel.x());
+    const auto window = static_cast<int>(std::floor(seconds / (static_cast<double>(profile()->windowNs) / 1e9)));
+    if (window < 0 || window >= windowCount())
+        return std::nullopt;
+    return window;
+}
+
+QString LoadProfileChart::tooltipFor(int window) const
+{
+    const lx::LoadWindow &w = profile()->windows[static_cast<std::size_t>(window)];
+    const std::int64_t offsetNs = w.startNs - profile()->windows.front().startNs;
+    const QString when = m_data->relativeTime
+                             ? QStringLiteral("+") + loadtext::duration(static_cast<double>(offsetNs))
+                             : QString::fromStdString(lx::formatTimestamp(w.startNs, profile()->windowNs < 1'000'000'000 ? 3 : 0));
+    QString text = QStringLiteral("<b>%1</b> · %2<br>")
+                       .arg(when, tr("%1 window").arg(loadtext::duration(static_cast<double>(profile()->windowNs))));
+    text += tr("arrivals %1 (%2 req/s), completions %3 (%4 req/s)<br>%5 in flight on average")
+                .arg(loadtext::count(w.arrivals), QString::number(w.arrivalRps, 'f', 2), loadtext::count(w.completions),
+                     QString::number(w.throughputRps, 'f', 2), QString::number(w.meanInFlight, 'f', 1));
+    if (!w.e2eMeanNs)
+        return text;
+    text += QStringLiteral("<br>") + tr("%1 requests started: e2e p95 <b>%2</b>, mean %3")
+                                         .arg(loadtext::count(w.count), loadtext::duration(w.e2eP95Ns.value_or(0.0)),
+                                              loadtext::duration(*w.e2eMeanNs));
+    return text + loadtext::segmentRows(w.segmentMeanNs, *w.e2eMeanNs);
+}
+
+void LoadProfileChart::applyPalette()
+{
+    Chart::applyPalette();
+    if (!m_arrivals) // the base's constructor: nothing of ours to colour yet
+        return;
+    const QPalette pal = palette();
+    const QColor text = pal.color(QPalette::WindowText);
+    m_arrivals->setPen(QPen(text, 1.8));
+    m_throughput->setPen(QPen(kThroughputColor, 1.8));
+    QColor fill = kInFlightColor;
+    fill.setAlphaF(0.2);
+    m_inFlight->setPen(QPen(kInFlightColor, 1));
+    m_inFlight->setBrush(fill);
+    m_kneeLine->setPen(QPen(text, 1.5, Qt::DashLine));
+    m_rateLine->setPen(QPen(text, 1, Qt::DotLine));
+    QColor plate = pal.color(QPalette::Base);
+    plate.setAlphaF(0.85);
+    for (QCPItemText *label : {m_kneeText, m_rateText}) {
+        label->setColor(text);
+        label->setBrush(plate);
+    }
+    replot(rpQueuedReplot);
+}
+
+void LoadProfileChart::mouseMoveEvent(QMouseEvent *event)
+{
+    Chart::mouseMoveEvent(event);
+    const std::optional<int> window = windowAt(event->position());
+    loadtext::hoverTip(this, event, window ? tooltipFor(*window) : QString());
+}
+
+void LoadProfileChart::leaveEvent(QEvent *event)
+{
+    Chart::leaveEvent(event);
+    QToolTip::hideText();
+}

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "load_chart_data.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class Chart;
+class LoadDecompositionChart;
+class LoadProfileChart;
+class QButtonGroup;
+class QComboBox;
+class QLabel;
+
+/// \file load_view.h
+/// The load view: core's sentence about the knee ("below the knee decode dominates (97%), above it queue
+/// (89%); knee near 9.1 req/s, 26 in flight", or why there is none) above the decomposition under load,
+/// and the load over time under it. A toolbar toggles the load axis (arrival rate or requests in flight)
+/// and chooses the window width, which the caller recomputes with (computeLoadChartData() off the UI
+/// thread) and hands back through setData().
+class LoadView : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit LoadView(QWidget *parent = nullptr);
+
+    /// Null clears.
+    void setData(std::shared_ptr<const LoadChartData> data);
+    const LoadChartData *data() const { return m_data.get(); }
+    void setLoadKey(lx::LoadKey key);
+    lx::LoadKey loadKey() const;
+    /// Selects the width in the window combo without emitting windowWidthChanged (0: automatic), e.g. when
+    /// the caller restores a setting; a width not in the list is added to it.
+    void setWindowWidth(qint64 ns);
+    /// The width chosen in the combo, 0 for automatic.
+    qint64 windowWidth() const;
+
+    /// The sentence as shown above the charts.
+    QString sentence() const;
+
+    LoadDecompositionChart *decompositionView() const { return m_decomposition; }
+    LoadProfileChart *profileView() const { return m_profile; }
+    Chart *decompositionChart() const;
+    Chart *profileChart() const;
+    QButtonGroup *loadKeyButtons() const { return m_keys; }
+    QComboBox *windowSelector() const { return m_window; }
+
+signals:
+    /// The user chose another window width (ns; 0 for automatic): recompute and call setData().
+    void windowWidthChanged(qint64 ns);
+
+private:
+    void updateSentence();
+    void updateAutoText();
+
+    std::shared_ptr<const LoadChartData> m_data;
+    LoadDecompositionChart *m_decomposition = nullptr;
+    LoadProfileChart *m_profile = nullptr;
+    QButtonGroup *m_keys = nullptr;
+    QComboBox *m_window = nullptr;
+    QLabel *m_sentence = nullptr;
+};
