@@ -5,14 +5,14 @@
 #include "cdf_view.h"
 #include "dominant_breakdown.h"
 #include "dominant_view.h"
+#include "load_chart_data.h"
+#include "load_view.h"
 #include "waterfall_data.h"
 #include "waterfall_view.h"
 
 #include <QApplication>
 #include <QFile>
 #include <QTemporaryDir>
-
-#include <memory>
 
 namespace {
 
@@ -25,34 +25,41 @@ struct ChartName {
 constexpr ChartName kNames[] = {
     {ChartKind::Waterfall, "waterfall", "Waterfall timeline"},
     {ChartKind::Cdf, "cdf", "Per-segment CDFs"},
-    {ChartKind::Dominant, "dominant", "Dominant segment"},
+    {ChartKind::Dominant, "dominant", "Dominant segment by e2e latency band"},
+    {ChartKind::Load, "load", "Decomposition under load"},
 };
 
-/// The view of `kind` with its data, laid out at about `size` without appearing on a screen.
-std::unique_ptr<QWidget> makeView(ChartKind kind, const lx::Store &store, const lx::RequestFilter &filter, QSize size,
-                                  Chart **chart)
+/// The view of the data's kind, laid out at about `size` without appearing on a screen.
+std::unique_ptr<QWidget> makeView(const ChartData &data, QSize size, Chart **chart)
 {
     std::unique_ptr<QWidget> view;
-    switch (kind) {
+    switch (data.kind) {
     case ChartKind::Waterfall: {
         auto waterfall = std::make_unique<WaterfallView>();
-        waterfall->setData(lx::loadWaterfall(store, filter));
+        waterfall->setData(data.waterfall);
         *chart = waterfall->chart();
         view = std::move(waterfall);
         break;
     }
     case ChartKind::Cdf: {
         auto cdf = std::make_unique<CdfView>();
-        cdf->setData(std::make_shared<const lx::CdfData>(lx::computeCdfData(store, filter)));
+        cdf->setData(data.cdf);
         *chart = cdf->chart();
         view = std::move(cdf);
         break;
     }
     case ChartKind::Dominant: {
         auto dominant = std::make_unique<DominantView>();
-        dominant->setData(std::make_shared<const lx::DominantBreakdown>(lx::computeDominantBreakdown(store, filter)));
+        dominant->setData(data.dominant);
         *chart = dominant->chart();
         view = std::move(dominant);
+        break;
+    }
+    case ChartKind::Load: {
+        auto load = std::make_unique<LoadView>();
+        load->setData(data.load);
+        *chart = load->decompositionChart();
+        view = std::move(load);
         break;
     }
     }
@@ -101,23 +108,58 @@ QString chartKindTitle(ChartKind kind)
     return {};
 }
 
-bool renderChart(ChartKind kind, const lx::Store &store, const lx::RequestFilter &filter, QSize size,
-                 const QString &path, QString *error)
+ChartData computeChartData(ChartKind kind, const lx::Store &store, const lx::RequestFilter &filter)
+{
+    ChartData data;
+    data.kind = kind;
+    switch (kind) {
+    case ChartKind::Waterfall:
+        data.waterfall = lx::loadWaterfall(store, filter);
+        break;
+    case ChartKind::Cdf:
+        data.cdf = std::make_shared<const lx::CdfData>(lx::computeCdfData(store, filter));
+        break;
+    case ChartKind::Dominant:
+        data.dominant = std::make_shared<const lx::DominantBreakdown>(lx::computeDominantBreakdown(store, filter));
+        break;
+    case ChartKind::Load:
+        data.load = std::make_shared<const LoadChartData>(computeLoadChartData(store, filter));
+        break;
+    }
+    return data;
+}
+
+bool renderChart(const ChartData &data, QSize size, const QString &path, QString *error)
 {
     Chart *chart = nullptr;
-    const std::unique_ptr<QWidget> view = makeView(kind, store, filter, size, &chart);
+    const std::unique_ptr<QWidget> view = makeView(data, size, &chart);
     return chart->exportTo(path, size, error);
 }
 
-QByteArray renderChartBytes(ChartKind kind, const lx::Store &store, const lx::RequestFilter &filter, QSize size,
-                            const QString &format)
+QByteArray renderChartBytes(const ChartData &data, QSize size, const QString &format)
 {
     // Through a file, so that the bytes are exactly what exportTo() writes for `plot`.
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("chart.") + format);
     QString error;
-    if (!dir.isValid() || !renderChart(kind, store, filter, size, path, &error))
+    if (!dir.isValid() || !renderChart(data, size, path, &error))
         return {};
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+std::vector<ChartKind> reportChartKinds()
+{
+    return {ChartKind::Load, ChartKind::Dominant, ChartKind::Cdf, ChartKind::Waterfall};
+}
+
+std::vector<lx::ReportFigure> renderReportFigures(const std::vector<ChartData> &charts, QSize size)
+{
+    std::vector<lx::ReportFigure> figures;
+    for (const ChartData &data : charts) {
+        const QByteArray png = renderChartBytes(data, size, QStringLiteral("png"));
+        if (!png.isEmpty())
+            figures.push_back({chartKindTitle(data.kind).toStdString(), "image/png", png.toStdString()});
+    }
+    return figures;
 }

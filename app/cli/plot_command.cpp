@@ -4,24 +4,24 @@
 #include "chart_render.h"
 #include "cli_args.h"
 #include "filter_expression.h"
+#include "headless_charts.h"
 #include "open_investigation.h"
 #include "store.h"
 
-#include <QApplication>
 #include <QFileInfo>
 
 #include <charconv>
-#include <cstdio>
 
 namespace {
 
 constexpr const char *kPlotUsage =
-    "Usage: latency-explorer-cli plot --chart waterfall|cdf|dominant --out FILE.{png,svg,pdf}\n"
+    "Usage: latency-explorer-cli plot --chart waterfall|cdf|dominant|load --out FILE.{png,svg,pdf}\n"
     "                                 [--filter EXPR] [--size WxH] FILE_OR_STORE...\n"
     "Draws one of the desktop app's charts, by the same code, without a display.\n"
     "\n"
-    "  --chart NAME           waterfall (requests on a time axis), cdf (per-segment CDFs) or dominant\n"
-    "                         (the share of requests each segment dominates)\n"
+    "  --chart NAME           waterfall (requests on a time axis), cdf (per-segment CDFs), dominant\n"
+    "                         (the share of requests each segment dominates, per e2e band) or load\n"
+    "                         (the decomposition under load, with the knee)\n"
     "  --out FILE             the picture; its suffix chooses the format: .png, .svg or .pdf\n"
     "  --filter EXPR          only the requests the expression selects (docs/FILTER.md)\n"
     "  --size WxH             in pixels (default 1600x900)\n";
@@ -64,7 +64,7 @@ std::string parsePlotArgs(const std::vector<std::string> &arguments, PlotRequest
         }
         if (args.option("--chart", value)) {
             if (!chartKindFromName(QString::fromStdString(value)))
-                return "--chart takes waterfall, cdf or dominant, not '" + value + "'";
+                return "--chart takes waterfall, cdf, dominant or load, not '" + value + "'";
             request.chart = QString::fromStdString(value);
         } else if (args.option("--out", value)) {
             request.out = QString::fromStdString(value);
@@ -124,23 +124,10 @@ int runPlotCommand(const std::vector<std::string> &arguments, std::ostream &out,
     if (!opened.store)
         return opened.exitStatus;
 
-    // Widgets need an application; a headless command needs no display server.
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    // The offscreen platform's notes ("does not support propagateSizeHints()", XDG_RUNTIME_DIR) are no news
-    // for a script; Qt's errors still come through, and LX_QT_MESSAGES=1 shows everything.
-    if (qEnvironmentVariableIsEmpty("LX_QT_MESSAGES")) {
-        qInstallMessageHandler([](QtMsgType type, const QMessageLogContext &, const QString &message) {
-            if (type == QtCriticalMsg || type == QtFatalMsg)
-                std::fprintf(stderr, "plot: %s\n", qPrintable(message));
-        });
-    }
-    int argc = 1;
-    char name[] = "latency-explorer-cli";
-    char *argv[] = {name, nullptr};
-    QApplication app(argc, argv);
+    ensureHeadlessApplication();
     QString error;
-    if (!renderChart(*chartKindFromName(request.chart), *opened.store, filter, request.size, request.out, &error)) {
+    const ChartData data = computeChartData(*chartKindFromName(request.chart), *opened.store, filter);
+    if (!renderChart(data, request.size, request.out, &error)) {
         err << "plot: " << error.toStdString() << '\n';
         return 2;
     }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "report_diagnosis.h"
 
+#include "diagnosis.h"
 #include "duration_parse.h"
 #include "findings.h"
+#include "headless_charts.h"
 #include "incident_report.h"
 #include "report_format.h"
 #include "report_sections.h"
@@ -80,24 +82,16 @@ int writeDiagnosedReport(const lx::Store &store, const lx::RequestFilter &filter
             return 1;
         }
     }
-    // The load profile's rows come from the report's own scan.
-    lx::LatencyRowCollector collector;
-    collector.reserve(lx::requestIdRange(store));
-    lx::AnalysisOptions withRows = options;
-    withRows.alsoVisit = std::ref(collector);
-    const lx::Report report = lx::analyze(store, filter, withRows);
-    const std::vector<lx::LatencyRow> rows = collector.take();
-    lx::LoadOptions loadOptions;
-    loadOptions.windowNs = request.windowNs;
-    loadOptions.includeErrors = options.includeErrors;
-    lx::KneeOptions kneeOptions;
-    kneeOptions.bucketBy = request.bucketBy;
-    kneeOptions.includeErrors = options.includeErrors;
-    const lx::LoadAnalysis load = lx::analyzeLoad(lx::computeLoadProfile(rows, loadOptions), rows, kneeOptions);
-    lx::FindingsOptions findingsOptions;
-    findingsOptions.includeErrors = options.includeErrors;
-    const std::vector<lx::Finding> findings = lx::findFindings(rows, &load, findingsOptions);
-    const std::vector<lx::SloResult> slos = lx::evaluateSlos(store, filter, targets, options.includeErrors);
+    lx::DiagnosisOptions diagnosisOptions;
+    diagnosisOptions.analysis = options;
+    diagnosisOptions.slos = targets;
+    diagnosisOptions.windowNs = request.windowNs;
+    diagnosisOptions.bucketBy = request.bucketBy;
+    const lx::Diagnosis diagnosis = lx::diagnose(store, filter, diagnosisOptions);
+    const lx::Report &report = diagnosis.report;
+    const lx::LoadAnalysis &load = diagnosis.load;
+    const std::vector<lx::Finding> &findings = diagnosis.findings;
+    const std::vector<lx::SloResult> &slos = diagnosis.slos;
 
     std::string text;
     std::vector<std::pair<std::string, std::string>> figureFiles;
@@ -113,7 +107,7 @@ int writeDiagnosedReport(const lx::Store &store, const lx::RequestFilter &filter
         incident.load = &load;
         incident.slos = slos;
         incident.findings = findings;
-        // The CLI draws no charts: incident.figures stays empty until the GUI's chart widgets hand theirs in.
+        incident.figures = drawReportFigures(store, filter); // the GUI's own charts, drawn offscreen
         if (request.format == "html") {
             text = lx::incidentReportHtml(incident);
         } else {

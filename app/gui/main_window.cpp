@@ -4,6 +4,10 @@
 #include "chart_tabs.h"
 #include "filter_bar.h"
 #include "import_progress.h"
+#include "incident_export.h"
+#include "load_tab.h"
+#include "slo_panel.h"
+#include "store.h"
 #include "investigation.h"
 #include "rejected_dialog.h"
 #include "request_detail_view.h"
@@ -63,6 +67,7 @@ MainWindow::MainWindow(QWidget *parent)
     , m_detailDock(new QDockWidget(tr("Request detail"), this))
     , m_progress(new ImportProgress(this))
     , m_charts(nullptr)
+    , m_incidentExport(new IncidentExport(this))
     , m_statusCounts(new QLabel(this))
 {
     setObjectName(QStringLiteral("MainWindow"));
@@ -125,6 +130,12 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_charts, &ChartTabs::filterNarrowed, this, [this](const QString &description) {
         statusBar()->showMessage(tr("%1 · Back (Alt+Left) undoes it").arg(description), 10000);
     });
+    connect(m_incidentExport, &IncidentExport::finished, this, [this](const QString &path, const QString &error) {
+        m_reportAction->setEnabled(true);
+        statusBar()->showMessage(error.isEmpty() ? tr("Incident report written to %1").arg(path)
+                                                 : tr("Incident report not written: %1").arg(error),
+                                 error.isEmpty() ? 8000 : 15000);
+    });
     connect(m_filterBar, &FilterBar::historyChanged, this, [this] {
         m_backAction->setEnabled(m_filterBar->canGoBack());
         m_forwardAction->setEnabled(m_filterBar->canGoForward());
@@ -161,6 +172,7 @@ void MainWindow::createActions()
     m_addAction = make(tr("&Add Files to Investigation…"), QKeySequence(tr("Ctrl+Shift+O")), [this] { openDialog(true); });
     m_saveAsAction = make(tr("Sa&ve Investigation As…"), QKeySequence::SaveAs, &MainWindow::saveAsDialog);
     m_exportAction = make(tr("&Export Filtered Requests to CSV…"), QKeySequence(tr("Ctrl+E")), &MainWindow::exportCsvDialog);
+    m_reportAction = make(tr("Export &Incident Report…"), QKeySequence(tr("Ctrl+Shift+E")), &MainWindow::exportReportDialog);
     m_closeAction = make(tr("&Close Investigation"), QKeySequence::Close, [this] {
         m_filterBar->clear(true);
         m_investigation->close();
@@ -213,6 +225,7 @@ void MainWindow::createMenus()
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addAction(m_saveAsAction);
     file->addAction(m_exportAction);
+    file->addAction(m_reportAction);
     file->addSeparator();
     file->addAction(m_closeAction);
     file->addAction(action("&Quit"));
@@ -384,6 +397,24 @@ void MainWindow::exportCsvDialog()
     m_requests->exportCsv(path);
 }
 
+void MainWindow::exportReportDialog()
+{
+    if (!m_investigation->hasStore() || m_investigation->importing())
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export the incident report"), QString(),
+                                                      tr("HTML, self-contained (*.html);;Markdown, charts beside it (*.md)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!m_incidentExport->start(m_investigation->store()->fileName(), m_investigation->filter(),
+                                 m_charts->loadTab()->sloPanel()->targets(), path, &error)) {
+        QMessageBox::warning(this, tr("Export the incident report"), error);
+        return;
+    }
+    m_reportAction->setEnabled(false);
+    statusBar()->showMessage(tr("Writing the incident report to %1…").arg(path));
+}
+
 void MainWindow::showRejected()
 {
     if (!m_investigation->store() || m_investigation->importing())
@@ -419,6 +450,7 @@ void MainWindow::updateTitle()
     m_saveAsAction->setEnabled(open);
     m_addAction->setEnabled(!m_investigation->importing());
     m_exportAction->setEnabled(open);
+    m_reportAction->setEnabled(open && !m_incidentExport->running());
     m_closeAction->setEnabled(open);
     m_rejectedAction->setEnabled(open);
 }

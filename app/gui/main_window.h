@@ -9,6 +9,7 @@
 class ChartTabs;
 class FilterBar;
 class ImportProgress;
+class IncidentExport;
 class Investigation;
 class QActionGroup;
 class QDockWidget;
@@ -65,6 +66,7 @@ private:
     void openDialog(bool add);
     void saveAsDialog();
     void exportCsvDialog();
+    void exportReportDialog();
     void showRejected();
     void showAbout();
     void setDurationUnit(lx::DurationUnit unit);
@@ -80,6 +82,7 @@ private:
     QDockWidget *m_detailDock;
     ImportProgress *m_progress;
     ChartTabs *m_charts;
+    IncidentExport *m_incidentExport;
     QLabel *m_statusCounts;
     QMenu *m_recentMenu = nullptr;
     QStringList m_recentFiles;
@@ -90,6 +93,7 @@ private:
     QAction *m_addAction = nullptr;
     QAction *m_saveAsAction = nullptr;
     QAction *m_exportAction = nullptr;
+    QAction *m_reportAction = nullptr;
     QAction *m_closeAction = nullptr;
     QAction *m_rejectedAction = nullptr;
     QAction *m_backAction = nullptr;

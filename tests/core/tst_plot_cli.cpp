@@ -49,6 +49,7 @@ private slots:
         QTest::newRow("cdf svg") << "cdf" << "c.svg" << "" << QByteArray("<?xml");
         QTest::newRow("dominant pdf") << "dominant" << "d.pdf" << "" << QByteArray("%PDF");
         QTest::newRow("cdf png filtered") << "cdf" << "c.png" << "e2e > 2s and dominant = queue" << QByteArray("\x89PNG");
+        QTest::newRow("load svg") << "load" << "l.svg" << "" << QByteArray("<?xml");
         QTest::newRow("waterfall of nothing") << "waterfall" << "n.png" << "e2e > 10h" << QByteArray("\x89PNG");
     }
 
@@ -91,7 +92,7 @@ private slots:
         const QString out = QStringLiteral("x.png");
         QTest::newRow("no chart") << QStringList{QStringLiteral("--out"), out, kSample} << 1 << "--chart is required";
         QTest::newRow("unknown chart") << QStringList{QStringLiteral("--chart"), QStringLiteral("pie"), QStringLiteral("--out"), out, kSample}
-                                       << 1 << "--chart takes waterfall, cdf or dominant, not 'pie'";
+                                       << 1 << "--chart takes waterfall, cdf, dominant or load, not 'pie'";
         QTest::newRow("no out") << QStringList{QStringLiteral("--chart"), QStringLiteral("cdf"), kSample} << 1 << "--out is required";
         QTest::newRow("unknown format") << QStringList{QStringLiteral("--chart"), QStringLiteral("cdf"), QStringLiteral("--out"), QStringLiteral("x.gif"), kSample}
                                         << 1 << "must end in .png, .svg or .pdf";

@@ -107,6 +107,20 @@ private slots:
         const QByteArray text = file.readAll();
         QVERIFY(text.startsWith(starts));
         QVERIFY(text.contains("Findings"));
+        // The four charts of the desktop app, drawn offscreen: embedded in the HTML, files beside the .md.
+        const QStringList titles{QStringLiteral("Decomposition under load"), QStringLiteral("Dominant segment by e2e latency band"),
+                                 QStringLiteral("Per-segment CDFs"), QStringLiteral("Waterfall timeline")};
+        for (const QString &title : titles)
+            QVERIFY2(text.contains(title.toUtf8()), qPrintable(title));
+        if (format == QLatin1String("html")) {
+            QCOMPARE(text.count("data:image/png;base64,iVBORw0KGgo"), 4);
+        } else {
+            for (int n = 1; n <= 4; ++n) {
+                QFile figure(dir.filePath(QStringLiteral("incident-%1.png").arg(n)));
+                QVERIFY2(figure.open(QIODevice::ReadOnly), qPrintable(figure.fileName()));
+                QVERIFY(figure.read(4) == QByteArray("\x89PNG"));
+            }
+        }
     }
 
     void compareTwoWindows()

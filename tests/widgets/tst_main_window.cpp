@@ -14,8 +14,11 @@
 #include "filter_bar.h"
 #include "filter_expression.h"
 #include "import_progress.h"
+#include "incident_export.h"
 #include "investigation.h"
+#include "findings_view.h"
 #include "load_tab.h"
+#include "slo_panel.h"
 #include "main_window.h"
 #include "request_detail_view.h"
 #include "requests_view.h"
@@ -478,6 +481,48 @@ private slots:
                                   std::size_t(3), 30000);
         QCOMPARE(QSettings().value(QStringLiteral("slo/targets")).toStringList().size(), 3);
         QSettings().remove(QStringLiteral("slo/targets"));
+    }
+
+    /// The GUI's incident report is the CLI's document, with the four charts embedded.
+    void incidentReportExport_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<bool>("ok");
+        QTest::newRow("html") << "incident.html" << true;
+        QTest::newRow("md") << "incident.md" << true;
+        QTest::newRow("unknown suffix") << "incident.docx" << false;
+    }
+
+    void incidentReportExport()
+    {
+        QFETCH(QString, file);
+        QFETCH(bool, ok);
+        MainWindow window;
+        QSignalSpy settled(&window, &MainWindow::viewsSettled);
+        window.openFiles({kSample});
+        QVERIFY(waitSettled(window, settled));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(file);
+        IncidentExport exporter;
+        QSignalSpy finished(&exporter, &IncidentExport::finished);
+        QString error;
+        const bool started = exporter.start(window.investigation()->store()->fileName(), window.investigation()->filter(),
+                                            {QStringLiteral("e2e.p95<=2s")}, path, &error);
+        QCOMPARE(started, ok);
+        if (!ok) {
+            QVERIFY2(error.contains(path), qPrintable(error));
+            return;
+        }
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(finished.first().at(1).toString(), QString());
+        QFile written(path);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        const QByteArray text = written.readAll();
+        QVERIFY(text.contains("e2e.p95"));
+        if (file.endsWith(QLatin1String(".html")))
+            QCOMPARE(text.count("data:image/png;base64,"), 4);
+        else
+            QVERIFY(QFile::exists(dir.filePath(QStringLiteral("incident-4.png"))));
     }
 
     void screenshot_data()

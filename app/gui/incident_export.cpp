@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "incident_export.h"
+
+#include "chart_render.h"
+#include "diagnosis.h"
+#include "incident_report.h"
+#include "store.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <memory>
+
+namespace {
+
+struct Computed {
+    lx::Diagnosis diagnosis;
+    std::vector<ChartData> charts;
+    QString error;
+};
+
+bool writeBytes(const QString &path, const std::string &bytes)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) &&
+           file.write(bytes.data(), qint64(bytes.size())) == qint64(bytes.size()) && file.flush();
+}
+
+} // namespace
+
+IncidentExport::IncidentExport(QObject *parent)
+    : QObject(parent)
+{
+}
+
+bool IncidentExport::start(const std::string &storeFile, const lx::RequestFilter &filter, const QStringList &sloTargets,
+                           const QString &path, QString *error)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (m_running) {
+        *error = tr("A report is being written already");
+        return false;
+    }
+    if (suffix != QLatin1String("html") && suffix != QLatin1String("md")) {
+        *error = tr("%1: the report is written as .html or .md").arg(path);
+        return false;
+    }
+    lx::DiagnosisOptions options;
+    for (const QString &text : sloTargets) {
+        std::string why;
+        if (auto target = lx::parseSlo(text.toStdString(), &why))
+            options.slos.push_back(std::move(*target));
+    }
+    m_running = true;
+    auto *watcher = new QFutureWatcher<std::shared_ptr<Computed>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path, suffix] {
+        const std::shared_ptr<Computed> computed = watcher->result();
+        watcher->deleteLater();
+        m_running = false;
+        if (!computed->error.isEmpty()) {
+            emit finished(path, computed->error);
+            return;
+        }
+        lx::IncidentReport incident;
+        incident.report = &computed->diagnosis.report;
+        incident.load = &computed->diagnosis.load;
+        incident.slos = computed->diagnosis.slos;
+        incident.findings = computed->diagnosis.findings;
+        incident.figures = renderReportFigures(computed->charts);
+        bool written = false;
+        if (suffix == QLatin1String("html")) {
+            written = writeBytes(path, lx::incidentReportHtml(incident));
+        } else {
+            const QFileInfo info(path);
+            const std::string base = info.dir().filePath(info.completeBaseName()).toStdString();
+            written = writeBytes(path, lx::incidentReportMarkdown(incident, base));
+            for (const auto &[figurePath, bytes] : lx::incidentFigureFiles(incident, base))
+                written = written && writeBytes(QString::fromStdString(figurePath), bytes);
+        }
+        emit finished(path, written ? QString() : tr("%1: could not be written").arg(path));
+    });
+    watcher->setFuture(QtConcurrent::run([storeFile, filter, options]() {
+        auto computed = std::make_shared<Computed>();
+        std::string why;
+        const auto store = lx::Store::openExisting(storeFile, &why);
+        if (!store) {
+            computed->error = QString::fromStdString(why);
+            return computed;
+        }
+        computed->diagnosis = lx::diagnose(*store, filter, options);
+        for (ChartKind kind : reportChartKinds())
+            computed->charts.push_back(computeChartData(kind, *store, filter));
+        return computed;
+    }));
+    return true;
+}

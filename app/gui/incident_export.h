@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "request_filter.h"
+
+#include <QObject>
+#include <QStringList>
+
+#include <string>
+
+/// Writes the incident report of the current filter (.html, self-contained, or .md with the charts as
+/// PNG files beside it), the same document as `latency-explorer-cli report --format html|md`. The analysis
+/// and the charts' data are computed on a worker; only the drawing of the charts runs on the UI thread.
+class IncidentExport : public QObject {
+    Q_OBJECT
+
+public:
+    explicit IncidentExport(QObject *parent = nullptr);
+
+    /// Starts writing `path`; false (with the reason) when one is running or the suffix is not .html/.md.
+    bool start(const std::string &storeFile, const lx::RequestFilter &filter, const QStringList &sloTargets,
+               const QString &path, QString *error);
+    bool running() const { return m_running; }
+
+signals:
+    /// `error` is empty on success.
+    void finished(const QString &path, const QString &error);
+
+private:
+    bool m_running = false;
+};
