@@ -21,8 +21,11 @@ double WaterfallBand::meanPart(Segment s) const
 namespace {
 
 /// Adds the time of a segment span to the columns it covers, in bins: `at` holds kSegmentCount values a
-/// column. Widens [lo, hi], the columns touched.
-void addSpan(std::vector<double> &at, int segment, double x0, double x1, int columns, int &lo, int &hi)
+/// column, the partial bins at the ends; a run of whole bins between them goes into `runs` as +1 where it
+/// begins and -1 where it ends (summed when the band is done), so that a request spanning hours of a
+/// zoomed-out view costs as much as a short one. Widens [lo, hi], the columns touched.
+void addSpan(std::vector<double> &at, std::vector<double> &runs, int segment, double x0, double x1, int columns, int &lo,
+             int &hi)
 {
     x0 = std::max(x0, 0.0);
     x1 = std::min(x1, static_cast<double>(columns));
@@ -32,17 +35,17 @@ void addSpan(std::vector<double> &at, int segment, double x0, double x1, int col
     const int c1 = std::min(static_cast<int>(x1), columns - 1);
     lo = std::min(lo, c0);
     hi = std::max(hi, c1);
-    const auto cell = [&](int c) -> double & {
-        return at[static_cast<std::size_t>(c) * kSegmentCount + static_cast<std::size_t>(segment)];
-    };
+    const auto index = [&](int c) { return static_cast<std::size_t>(c) * kSegmentCount + static_cast<std::size_t>(segment); };
     if (c0 == c1) {
-        cell(c0) += x1 - x0;
+        at[index(c0)] += x1 - x0;
         return;
     }
-    cell(c0) += c0 + 1 - x0;
-    for (int c = c0 + 1; c < c1; ++c)
-        cell(c) += 1.0;
-    cell(c1) += x1 - c1;
+    at[index(c0)] += c0 + 1 - x0;
+    if (c1 > c0 + 1) {
+        runs[index(c0 + 1)] += 1.0;
+        runs[index(c1)] -= 1.0;
+    }
+    at[index(c1)] += x1 - c1;
 }
 
 } // namespace
@@ -62,7 +65,7 @@ WaterfallDensity aggregateWaterfall(const WaterfallData &data, const WaterfallRo
     out.bandInfo.resize(static_cast<std::size_t>(out.bands));
 
     const double binNs = static_cast<double>(view.toNs - view.fromNs) / view.columns;
-    std::vector<double> at(static_cast<std::size_t>(out.columns) * kSegmentCount, 0.0);
+    std::vector<double> at(static_cast<std::size_t>(out.columns) * kSegmentCount, 0.0), runs(at.size(), 0.0);
     for (int b = 0; b < out.bands; ++b) {
         WaterfallBand &band = out.bandInfo[static_cast<std::size_t>(b)];
         band.firstRow = grid.bandBegin(b);
@@ -75,16 +78,21 @@ WaterfallDensity aggregateWaterfall(const WaterfallData &data, const WaterfallRo
                 band.measured[s] += isMeasured(data.segments[s][i]) ? 1 : 0;
             }
             forEachSegmentSpan(data, i, [&](int s, std::int64_t begin, std::int64_t end) {
-                addSpan(at, s, static_cast<double>(begin - view.fromNs) / binNs,
+                addSpan(at, runs, s, static_cast<double>(begin - view.fromNs) / binNs,
                         static_cast<double>(end - view.fromNs) / binNs, out.columns, lo, hi);
             });
         });
         const double bandRows = static_cast<double>(std::max<std::size_t>(band.endRow - band.firstRow, 1));
+        std::array<double, kSegmentCount> running{};
         for (int c = lo; c <= hi; ++c) {
             double *segments = &at[static_cast<std::size_t>(c) * kSegmentCount];
+            double *starts = &runs[static_cast<std::size_t>(c) * kSegmentCount];
             double total = 0, most = 0;
             int dominant = -1;
             for (int s = 0; s < kSegmentCount; ++s) {
+                running[static_cast<std::size_t>(s)] += starts[s];
+                starts[s] = 0;
+                segments[s] += running[static_cast<std::size_t>(s)];
                 total += segments[s];
                 if (segments[s] > most) {
                     most = segments[s];
