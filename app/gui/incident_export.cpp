@@ -6,6 +6,7 @@
 #include "incident_report.h"
 #include "store.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QFutureWatcher>

@@ -119,7 +119,8 @@ private slots:
         const Run run = cli(QStringList{QStringLiteral("plot")} + args);
         QCOMPARE(run.exitCode, status);
         QVERIFY2(QString::fromUtf8(run.err).contains(reason), run.err.constData());
-        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("x.png"))));
+        if (status == 1) // a usage error draws nothing; an unreadable input is reported after the others are drawn
+            QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("x.png"))));
     }
 
     void help()
