@@ -22,6 +22,21 @@ QString DurationTicker::getTickLabel(double tick, const QLocale &, QChar, int)
     return durationLabel(tick);
 }
 
+double DurationTicker::getTickStep(const QCPRange &range)
+{
+    const double wanted = range.size() / (tickCount() + 1e-10);
+    if (wanted < 1e9)
+        return QCPAxisTicker::getTickStep(range); // 1-2-2.5-5 steps of ns, us, ms read well
+    // From a second on, "50.0 s, 1 min 40 s" would not: steps of whole seconds, minutes and hours.
+    static constexpr std::array<double, 19> kSeconds = {1, 2, 5, 10, 15, 20, 30, 60, 120, 300, 600, 900, 1200, 1800,
+                                                        3600, 7200, 10800, 21600, 43200};
+    for (double step : kSeconds) {
+        if (step * 1e9 >= wanted)
+            return step * 1e9;
+    }
+    return std::ceil(wanted / 86400e9) * 86400e9; // whole days
+}
+
 QString LogDurationTicker::getTickLabel(double tick, const QLocale &, QChar, int)
 {
     return durationLabel(tick);

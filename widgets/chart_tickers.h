@@ -10,10 +10,12 @@
 /// that "183 ms" on an axis is "183 ms" in a cell. Duration axes hold nanoseconds; time axes hold seconds
 /// since an origin (a double cannot hold epoch nanoseconds exactly).
 
-/// A linear duration axis in ns: ticks at 1-2-2.5-5 steps of the value range, labelled "250 ms", "1.50 s".
+/// A linear duration axis in ns: ticks at 1-2-2.5-5 steps below a second, then at steps people count time
+/// in (5, 10, 15, 30 s, 1, 2, 5, 10, 15, 30 min, hours), labelled "250 ms", "1.50 s", "1 min 30 s".
 class DurationTicker : public QCPAxisTicker {
 public:
     QString getTickLabel(double tick, const QLocale &locale, QChar formatChar, int precision) override;
+    double getTickStep(const QCPRange &range) override;
 };
 
 /// A logarithmic duration axis in ns: ticks at powers of ten, labelled as durations ("100 µs", "1 s").

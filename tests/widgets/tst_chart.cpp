@@ -20,6 +20,8 @@ private slots:
     void exportRefuses();
     void durationLabels_data();
     void durationLabels();
+    void durationSteps_data();
+    void durationSteps();
     void timeLabels_data();
     void timeLabels();
     void paletteChangeRecolours();
@@ -108,6 +110,29 @@ void TestChart::durationLabels()
     LogDurationTicker log;
     QCOMPARE(linear.getTickLabel(ns, QLocale::c(), QLatin1Char('g'), 6), label);
     QCOMPARE(log.getTickLabel(ns, QLocale::c(), QLatin1Char('g'), 6), label);
+}
+
+void TestChart::durationSteps_data()
+{
+    QTest::addColumn<double>("rangeNs");
+    QTest::addColumn<double>("stepNs");
+    // The default 5 ticks: the step is the smallest round one of at least a fifth of the range.
+    QTest::newRow("milliseconds: 1-2-2.5-5") << 500e6 << 100e6;
+    QTest::newRow("seconds") << 40e9 << 10e9;
+    QTest::newRow("minutes, not 50 s") << 300e9 << 60e9;
+    QTest::newRow("five minutes, not 100 s") << 25 * 60e9 << 300e9;
+    QTest::newRow("hours") << 5 * 3600e9 << 3600e9;
+    QTest::newRow("days") << 12 * 86400e9 << 3 * 86400e9;
+}
+
+void TestChart::durationSteps()
+{
+    QFETCH(double, rangeNs);
+    QFETCH(double, stepNs);
+    struct Probe : DurationTicker {
+        using DurationTicker::getTickStep;
+    } ticker;
+    QCOMPARE(ticker.getTickStep(QCPRange(0, rangeNs)), stepNs);
 }
 
 void TestChart::timeLabels_data()
