@@ -496,6 +496,17 @@ private:
 
 } // namespace
 
+std::variant<RequestFilter, FilterError> filterFromExpression(std::string_view text)
+{
+    auto compiled = compileFilterExpression(text);
+    if (auto *error = std::get_if<FilterError>(&compiled))
+        return std::move(*error);
+    RequestFilter filter;
+    if (auto &condition = std::get<SqlCondition>(compiled); condition.sql != "1")
+        filter.expression = std::move(condition);
+    return filter;
+}
+
 std::variant<SqlCondition, FilterError> compileFilterExpression(std::string_view text)
 {
     if (const std::size_t bad = invalidUtf8At(text); bad != std::string_view::npos)

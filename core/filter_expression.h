@@ -31,6 +31,11 @@ struct FilterError {
 /// Comparisons never match a value that was not measured (docs/FILTER.md, "Not measured").
 std::variant<SqlCondition, FilterError> compileFilterExpression(std::string_view text);
 
+/// A filter of the requests the expression selects: its compiled condition, or no condition at all for
+/// an empty text (so that an unfiltered query stays the plain one). What the filter bar, `plot --filter`
+/// and the CDF comparison apply.
+std::variant<RequestFilter, FilterError> filterFromExpression(std::string_view text);
+
 /// The field names the language knows, in the order of docs/FILTER.md, for completion in the GUI.
 /// Any other name is an attribute of the request (`region`, `attr."odd name"`).
 std::vector<std::string_view> filterFieldNames();

@@ -150,11 +150,9 @@ void FilterBar::apply()
     validate();
     if (!m_valid)
         return; // the last valid filter stays in force while the text is being fixed
-    lx::RequestFilter filter;
     const QByteArray text = m_expression->text().toUtf8();
-    const auto compiled = lx::compileFilterExpression(std::string_view(text.constData(), std::size_t(text.size())));
-    if (const auto *condition = std::get_if<lx::SqlCondition>(&compiled); condition && condition->sql != "1")
-        filter.expression = *condition;
+    lx::RequestFilter filter = std::get<lx::RequestFilter>(
+        lx::filterFromExpression(std::string_view(text.constData(), std::size_t(text.size())))); // valid: checked above
     if (m_useFrom->isChecked())
         filter.fromNs = toNs(m_from->dateTime());
     if (m_useTo->isChecked())

@@ -107,14 +107,12 @@ int runPlotCommand(const std::vector<std::string> &arguments, std::ostream &out,
         out << kPlotUsage << kSpanMappingUsage;
         return 0;
     }
-    lx::RequestFilter filter;
-    const auto compiled = lx::compileFilterExpression(request.filterText);
+    const auto compiled = lx::filterFromExpression(request.filterText);
     if (const auto *error = std::get_if<lx::FilterError>(&compiled)) {
         err << "plot: --filter: " << error->message << " (at character " << error->position + 1 << ")\n";
         return 1;
     }
-    if (const auto &condition = std::get<lx::SqlCondition>(compiled); condition.sql != "1")
-        filter.expression = condition;
+    const lx::RequestFilter &filter = std::get<lx::RequestFilter>(compiled);
     if (const std::string why = checkSpanMapping(request.mapping); !why.empty()) {
         err << "plot: " << why << '\n';
         return 2;

@@ -79,15 +79,13 @@ void CdfComparisonBar::apply()
         clear();
         return;
     }
-    const auto compiled = lx::compileFilterExpression(std::string_view(text.constData(), std::size_t(text.size())));
+    const auto compiled = lx::filterFromExpression(std::string_view(text.constData(), std::size_t(text.size())));
     if (const auto *error = std::get_if<lx::FilterError>(&compiled)) {
         m_status->setText(QStringLiteral("<span style='color:#d55e00'>%1</span>")
                               .arg(QString::fromStdString(error->message).toHtmlEscaped()));
         return; // the last valid comparison stays
     }
-    m_filter = lx::RequestFilter{};
-    if (const auto &condition = std::get<lx::SqlCondition>(compiled); condition.sql != "1")
-        m_filter.expression = condition;
+    m_filter = std::get<lx::RequestFilter>(compiled);
     m_status->clear();
     m_active = true;
     emit comparisonChanged();

@@ -149,6 +149,32 @@ private:
     std::unique_ptr<Store> m_store;
 
 private slots:
+    void filterFromExpression_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("valid");
+        QTest::addColumn<bool>("hasCondition");
+        QTest::newRow("empty: no condition") << QString() << true << false;
+        QTest::newRow("blank: no condition") << QStringLiteral("   ") << true << false;
+        QTest::newRow("a condition") << QStringLiteral("e2e > 2s") << true << true;
+        QTest::newRow("an error") << QStringLiteral("e2e >") << false << false;
+    }
+
+    void filterFromExpression()
+    {
+        QFETCH(QString, text);
+        QFETCH(bool, valid);
+        QFETCH(bool, hasCondition);
+        const auto result = lx::filterFromExpression(text.toStdString());
+        QCOMPARE(std::holds_alternative<RequestFilter>(result), valid);
+        if (!valid)
+            return;
+        const RequestFilter &filter = std::get<RequestFilter>(result);
+        QCOMPARE(filter.expression.has_value(), hasCondition);
+        if (hasCondition)
+            QCOMPARE(filter.expression->sql, std::get<SqlCondition>(compileFilterExpression(text.toStdString())).sql);
+    }
+
     void initTestCase()
     {
         std::string why;

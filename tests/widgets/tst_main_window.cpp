@@ -64,12 +64,9 @@ bool waitSettled(MainWindow &window, QSignalSpy &settled, int timeoutMs = 60000)
 
 lx::Report coreReport(const MainWindow &window, const QString &expression)
 {
-    lx::RequestFilter filter;
     const QByteArray text = expression.toUtf8();
-    const auto compiled = lx::compileFilterExpression(std::string_view(text.constData(), std::size_t(text.size())));
-    if (const auto *condition = std::get_if<lx::SqlCondition>(&compiled); condition && condition->sql != "1")
-        filter.expression = *condition;
-    return lx::analyze(*window.investigation()->store(), filter);
+    const auto filter = lx::filterFromExpression(std::string_view(text.constData(), std::size_t(text.size())));
+    return lx::analyze(*window.investigation()->store(), std::get<lx::RequestFilter>(filter));
 }
 
 } // namespace
