@@ -139,4 +139,21 @@ StoreFixture::StoreFixture(const QByteArray &jsonLines)
         lx::importFiles(*store, {path});
 }
 
+CliRun runCli(const QString &cliPath, const QStringList &args, const QProcessEnvironment &environment)
+{
+    QProcess process;
+    process.setProcessEnvironment(environment);
+    process.start(cliPath, args);
+    CliRun run;
+    if (!process.waitForFinished(180000)) {
+        process.kill();
+        process.waitForFinished();
+        return run;
+    }
+    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    run.out = process.readAllStandardOutput();
+    run.err = process.readAllStandardError();
+    return run;
+}
+
 } // namespace lxtest

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 
@@ -57,5 +58,17 @@ struct StoreFixture {
     std::unique_ptr<QTemporaryDir> dir;
     std::unique_ptr<lx::Store> store;
 };
+
+/// What a run of latency-explorer-cli printed and how it ended.
+struct CliRun {
+    int exitCode = -1; ///< -1 when it crashed or hung
+    QByteArray out;
+    QByteArray err;
+};
+
+/// Runs the CLI at `cliPath` (each suite's LX_CLI_PATH) with `args`, in `environment`; a run that takes
+/// more than three minutes is killed and reported as exit -1.
+CliRun runCli(const QString &cliPath, const QStringList &args,
+              const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment());
 
 } // namespace lxtest

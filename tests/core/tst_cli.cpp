@@ -23,27 +23,9 @@ namespace {
 
 QString cliPath() { return QString::fromUtf8(LX_CLI_PATH); }
 
-struct CliRun {
-    int exitCode = -1; // -1 when it crashed or hung
-    QByteArray out;
-    QByteArray err;
-};
+using lxtest::CliRun;
 
-CliRun runCli(const QStringList &args)
-{
-    QProcess process;
-    process.start(cliPath(), args);
-    CliRun run;
-    if (!process.waitForFinished(120000)) {
-        process.kill();
-        process.waitForFinished();
-        return run;
-    }
-    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    run.out = process.readAllStandardOutput();
-    run.err = process.readAllStandardError();
-    return run;
-}
+CliRun runCli(const QStringList &args) { return lxtest::runCli(cliPath(), args); }
 
 /// One request of the fixture, its segments in ms (network split evenly between in and out).
 struct FixtureRequest {

@@ -2,33 +2,24 @@
 // `latency-explorer-cli plot`: each chart in each format is a real file of that format at the asked size,
 // drawn without a display; usage errors exit 1 with the reason, unreadable inputs exit 2.
 
+#include "test_support.h"
+
 #include <QDir>
 #include <QFile>
-#include <QProcess>
+#include <QProcessEnvironment>
 #include <QTemporaryDir>
 #include <QTest>
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out, err;
-};
+using Run = lxtest::CliRun;
 
 Run cli(const QStringList &args)
 {
-    QProcess process;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(QStringLiteral("QT_QPA_PLATFORM")); // plot must choose a headless platform by itself
     env.remove(QStringLiteral("DISPLAY"));
-    process.setProcessEnvironment(env);
-    process.start(QString::fromUtf8(LX_CLI_PATH), args);
-    Run run;
-    if (process.waitForFinished(180000) && process.exitStatus() == QProcess::NormalExit)
-        run.exitCode = process.exitCode();
-    run.out = process.readAllStandardOutput();
-    run.err = process.readAllStandardError();
-    return run;
+    return lxtest::runCli(QString::fromUtf8(LX_CLI_PATH), args, env);
 }
 
 const QString kSample = QStringLiteral(LX_SOURCE_DIR "/sample_traces/rising_load.jsonl");

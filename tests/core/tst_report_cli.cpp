@@ -2,31 +2,19 @@
 // The CLI faces of issue 6: `report --json` with its load, knee, findings and SLOs on a sample trace whose
 // knee is known; the incident report files; `compare`; and the usage errors of the new options.
 
+#include "test_support.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out, err;
-};
+using Run = lxtest::CliRun;
 
-Run cli(const QStringList &args)
-{
-    QProcess process;
-    process.start(QString::fromUtf8(LX_CLI_PATH), args);
-    Run run;
-    if (process.waitForFinished(120000) && process.exitStatus() == QProcess::NormalExit)
-        run.exitCode = process.exitCode();
-    run.out = process.readAllStandardOutput();
-    run.err = process.readAllStandardError();
-    return run;
-}
+Run cli(const QStringList &args) { return lxtest::runCli(QString::fromUtf8(LX_CLI_PATH), args); }
 
 QString sample(const char *name) { return QStringLiteral(LX_SOURCE_DIR "/sample_traces/") + QLatin1String(name); }
 
