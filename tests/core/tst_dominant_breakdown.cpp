@@ -110,10 +110,9 @@ private slots:
         QFETCH(bool, includeErrors);
         static const lxtest::StoreFixture fixture(risingLoad(3000, 5));
         QVERIFY(fixture.store);
-        RequestFilter filter;
-        auto compiled = compileFilterExpression(expression.toStdString());
-        QVERIFY(std::holds_alternative<SqlCondition>(compiled));
-        filter.expression = std::get<SqlCondition>(compiled);
+        const auto compiled = filterFromExpression(expression.toStdString());
+        QVERIFY(std::holds_alternative<RequestFilter>(compiled));
+        const RequestFilter &filter = std::get<RequestFilter>(compiled);
         AnalysisOptions options;
         options.includeErrors = includeErrors;
         options.percentiles = {50, 90, 99};

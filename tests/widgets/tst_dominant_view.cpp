@@ -121,10 +121,9 @@ private slots:
         QVERIFY(!requested.at(0).at(1).toString().isEmpty());
 
         // The expression selects exactly the requests the cell counts.
-        auto compiled = compileFilterExpression(expression.toStdString());
-        QVERIFY(std::holds_alternative<SqlCondition>(compiled));
-        RequestFilter filter;
-        filter.expression = std::get<SqlCondition>(compiled);
+        const auto compiled = filterFromExpression(expression.toStdString());
+        QVERIFY(std::holds_alternative<RequestFilter>(compiled));
+        const RequestFilter &filter = std::get<RequestFilter>(compiled);
         QCOMPARE(analyze(*sample().store, filter).total, clicked.counts[std::size_t(segment)]);
     }
 
