@@ -10,6 +10,7 @@ packages=(
   libzstd-dev zstd                   # compressed traces (the zstd tool makes test fixtures)
   libsimdjson-dev                    # the JSON readers
   libprotobuf-dev                    # OTLP/protobuf traces (the wire-format reader of the lite runtime)
+  libqcustomplot-dev qt6-svg-dev     # the charts (QCustomPlot, Qt 6 build), and their SVG export
   fonts-dejavu-core                  # text in offscreen renders (GUI tests, --screenshot)
 )
 
