@@ -66,13 +66,14 @@ struct WaterfallDensity {
 };
 
 /// Lays the segments of request i one after another from its start, in pipeline order, and calls
-/// visit(segment, begin, end) for each one that takes time (measured and positive).
-template<class Visit>
-void forEachSegmentSpan(const WaterfallData &data, std::size_t i, Visit &&visit)
+/// visit(segment, begin, end) for each one that takes time (measured and positive). `columns` is the
+/// WaterfallData (i a request) or a WaterfallFrameColumns (i a display position).
+template<class Columns, class Visit>
+void forEachSegmentSpan(const Columns &columns, std::size_t i, Visit &&visit)
 {
-    std::int64_t at = data.starts[i];
+    std::int64_t at = columns.starts[i];
     for (int s = 0; s < kSegmentCount; ++s) {
-        const std::int64_t d = data.part(i, s);
+        const std::int64_t d = columns.part(i, s);
         if (d <= 0)
             continue;
         visit(s, at, at + d);

@@ -46,6 +46,7 @@ WaterfallRows WaterfallRows::sorted(const WaterfallData &data, const WaterfallSo
         rows.m_requests.push_back(sortedItems[i].index);
     rows.m_requests.insert(rows.m_requests.end(), missing.begin(), missing.end());
     rows.m_measured = items.size();
+    rows.orderColumns(data);
     return rows;
 }
 
@@ -63,7 +64,49 @@ WaterfallRows WaterfallRows::lanes(const WaterfallData &data)
     for (std::size_t i = 0; i < data.size(); ++i)
         rows.m_requests[next[data.lanes[i]]++] = static_cast<std::uint32_t>(i);
     rows.m_measured = data.laneCount;
+    rows.orderColumns(data);
     return rows;
+}
+
+void WaterfallRows::orderColumns(const WaterfallData &data)
+{
+    m_inDataOrder = true;
+    for (std::size_t p = 0; p < m_requests.size() && m_inDataOrder; ++p)
+        m_inDataOrder = m_requests[p] == p;
+    if (m_inDataOrder)
+        return;
+    // One pass: for each position, the request's values of all the columns (independent loads the CPU
+    // overlaps), written in order.
+    std::array<const std::int64_t *, 2 + kSegmentCount> from{data.starts.data(), data.ends.data()};
+    std::array<std::int64_t *, 2 + kSegmentCount> to{};
+    for (std::size_t s = 0; s < kSegmentCount; ++s)
+        from[2 + s] = data.segments[s].data();
+    for (std::size_t k = 0; k < m_ordered.size(); ++k) {
+        m_ordered[k].resize(m_requests.size());
+        to[k] = m_ordered[k].data();
+    }
+    for (std::size_t p = 0; p < m_requests.size(); ++p) {
+        const std::uint32_t i = m_requests[p];
+        for (std::size_t k = 0; k < from.size(); ++k)
+            to[k][p] = from[k][i];
+    }
+}
+
+WaterfallFrameColumns WaterfallRows::columns(const WaterfallData &data) const
+{
+    WaterfallFrameColumns c;
+    if (m_inDataOrder) {
+        c.starts = data.starts.data();
+        c.ends = data.ends.data();
+        for (std::size_t s = 0; s < kSegmentCount; ++s)
+            c.segments[s] = data.segments[s].data();
+        return c;
+    }
+    c.starts = m_ordered[0].data();
+    c.ends = m_ordered[1].data();
+    for (std::size_t s = 0; s < kSegmentCount; ++s)
+        c.segments[s] = m_ordered[2 + s].data();
+    return c;
 }
 
 std::optional<std::size_t> WaterfallRows::rowOf(const WaterfallData &data, std::size_t request) const
@@ -84,12 +127,13 @@ std::optional<std::size_t> WaterfallRows::requestAt(const WaterfallData &data, s
     std::optional<std::size_t> best;
     double bestRowDistance = std::numeric_limits<double>::infinity();
     std::int64_t bestTimeDistance = std::numeric_limits<std::int64_t>::max();
-    forEachIn(data, first, end, t - slackNs, t + slackNs + 1, [&](std::uint32_t i, std::size_t row) {
+    const WaterfallFrameColumns c = columns(data);
+    forEachIn(data, first, end, t - slackNs, t + slackNs + 1, [&](std::size_t p, std::size_t row) {
         const double rowDistance = std::abs(static_cast<double>(row) + 0.5 - preferredRow);
-        const std::int64_t barEnd = std::max(data.ends[i], data.starts[i] + 1);
-        const std::int64_t timeDistance = t < data.starts[i] ? data.starts[i] - t : t >= barEnd ? t - barEnd + 1 : 0;
+        const std::int64_t start = c.starts[p], barEnd = std::max(c.ends[p], start + 1);
+        const std::int64_t timeDistance = t < start ? start - t : t >= barEnd ? t - barEnd + 1 : 0;
         if (rowDistance < bestRowDistance || (rowDistance == bestRowDistance && timeDistance < bestTimeDistance)) {
-            best = i;
+            best = m_requests[p];
             bestRowDistance = rowDistance;
             bestTimeDistance = timeDistance;
         }

@@ -36,6 +36,7 @@ std::unique_ptr<QWidget> makeView(const ChartData &data, QSize size, Chart **cha
     switch (data.kind) {
     case ChartKind::Waterfall: {
         auto waterfall = std::make_unique<WaterfallView>();
+        waterfall->chart()->setArrangeInBackgroundFrom(SIZE_MAX); // drawn straight away
         waterfall->setData(data.waterfall);
         *chart = waterfall->chart();
         view = std::move(waterfall);

@@ -5,8 +5,10 @@
 #include "segment_colors.h"
 #include "waterfall_tooltip.h"
 
+#include <QFutureWatcher>
 #include <QKeyEvent>
 #include <QToolTip>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
 
@@ -153,9 +155,8 @@ void WaterfallChart::setData(std::shared_ptr<const lx::WaterfallData> data)
     m_marking = false;
     const auto &d = m_plottable->waterfall();
     m_timeTicker->setOrigin(d ? d->firstStart : 0, d && d->relativeTime);
-    rebuildRows();
-    updateMessage();
-    fit();
+    fit(); // the time axis now; the rows when they are arranged
+    arrangeRows(RowsView::Fit);
 }
 
 void WaterfallChart::setSort(const lx::WaterfallSort &sort)
@@ -163,11 +164,8 @@ void WaterfallChart::setSort(const lx::WaterfallSort &sort)
     if (sort == m_sort)
         return;
     m_sort = sort;
-    if (!m_lanes) {
-        rebuildRows();
-        yAxis->setRange(0, yAxis->range().size()); // a new order: from its top
-        replot(rpQueuedReplot);
-    }
+    if (!m_lanes)
+        arrangeRows(RowsView::FromTop); // a new order: from its top
 }
 
 void WaterfallChart::setLanes(bool lanes)
@@ -175,21 +173,52 @@ void WaterfallChart::setLanes(bool lanes)
     if (lanes == m_lanes)
         return;
     m_lanes = lanes;
-    rebuildRows();
-    yAxis->setRange(0, std::max(static_cast<double>(rows().rowCount()), kFitRows));
-    replot(rpQueuedReplot);
+    arrangeRows(RowsView::AllRows);
 }
 
-void WaterfallChart::rebuildRows()
+void WaterfallChart::arrangeRows(RowsView then)
+{
+    const int job = ++m_arrangeJob;
+    auto data = m_plottable->waterfall();
+    const auto arrange = [data, lanes = m_lanes, sort = m_sort] {
+        auto rows = std::make_shared<lx::WaterfallRows>();
+        if (data)
+            *rows = lanes ? lx::WaterfallRows::lanes(*data) : lx::WaterfallRows::sorted(*data, sort);
+        return rows;
+    };
+    updateAxes();
+    if (!data || data->size() < m_backgroundFrom) {
+        m_arranging = false;
+        installRows(std::move(*arrange()), then);
+        return;
+    }
+    m_arranging = true;
+    updateMessage();
+    replot(rpQueuedReplot);
+    auto *watcher = new QFutureWatcher<std::shared_ptr<lx::WaterfallRows>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job, then] {
+        watcher->deleteLater();
+        if (job != m_arrangeJob)
+            return; // newer data, order or mode was asked for since
+        m_arranging = false;
+        installRows(std::move(*watcher->result()), then);
+    });
+    watcher->setFuture(QtConcurrent::run(arrange));
+}
+
+void WaterfallChart::installRows(lx::WaterfallRows rows, RowsView then)
 {
     const std::optional<std::size_t> selected = m_plottable->selected();
-    auto data = m_plottable->waterfall();
-    lx::WaterfallRows rows;
-    if (data)
-        rows = m_lanes ? lx::WaterfallRows::lanes(*data) : lx::WaterfallRows::sorted(*data, m_sort);
-    m_plottable->setData(std::move(data), std::move(rows));
+    m_plottable->setData(m_plottable->waterfall(), std::move(rows));
     m_plottable->setSelected(selected);
-    updateAxes();
+    updateMessage();
+    switch (then) {
+    case RowsView::Fit: fit(); break;
+    case RowsView::FromTop: yAxis->setRange(0, yAxis->range().size()); break;
+    case RowsView::AllRows: yAxis->setRange(0, std::max(static_cast<double>(this->rows().rowCount()), kFitRows)); break;
+    }
+    replot(rpQueuedReplot);
+    emit rowsArranged();
 }
 
 void WaterfallChart::updateAxes()
@@ -212,9 +241,14 @@ void WaterfallChart::updateMessage()
     const auto &data = m_plottable->waterfall();
     const QLocale locale;
     m_message->setVisible(data && data->empty());
-    m_note->setVisible(data && !data->empty() && data->withoutStart > 0);
+    m_note->setVisible(data && !data->empty() && (data->withoutStart > 0 || m_arranging));
     if (!data)
         return;
+    if (m_arranging && !data->empty()) {
+        m_note->setText(m_lanes ? tr("Packing %1 requests into lanes…").arg(locale.toString(static_cast<qint64>(data->size())))
+                                : tr("Sorting %1 requests…").arg(locale.toString(static_cast<qint64>(data->size()))));
+        return;
+    }
     if (data->empty()) {
         m_message->setText(data->withoutStart > 0
                                ? tr("The %1 requests that match have no start time (a benchmark client's results carry durations only):\n"

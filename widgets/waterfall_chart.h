@@ -32,6 +32,12 @@ public:
     void setLanes(bool lanes);
     bool lanes() const { return m_lanes; }
     const lx::WaterfallRows &rows() const { return m_plottable->rows(); }
+    /// Rows of at least this many requests are arranged (sorted, packed into lanes, their columns put in
+    /// display order: 150-250 ms for a million) on a worker thread, the rows before shown meanwhile; fewer,
+    /// at once. SIZE_MAX: always at once, for a chart drawn offscreen straight after its data is set.
+    void setArrangeInBackgroundFrom(std::size_t requests) { m_backgroundFrom = requests; }
+    /// Rows are being arranged on a worker: rows() are the previous ones (or none after setData()).
+    bool arranging() const { return m_arranging; }
 
     /// Highlights the request with that row id and scrolls it into view; an unknown id clears the selection.
     void setSelectedRequest(qint64 rowId);
@@ -67,6 +73,8 @@ signals:
     void requestClicked(qint64 rowId);
     /// The user marked the time range [startNs, endNs) with Shift+drag.
     void timeRangeSelected(qint64 startNs, qint64 endNs);
+    /// The rows of the current data, order and mode are in place (at once or from the worker).
+    void rowsArranged();
 
 public:
     void applyPalette() override;
@@ -79,7 +87,10 @@ protected:
     void mouseReleaseEvent(QMouseEvent *event) override;
 
 private:
-    void rebuildRows();
+    /// What a new arrangement does to the rows in view once it is in place.
+    enum class RowsView { Fit, FromTop, AllRows };
+    void arrangeRows(RowsView then);
+    void installRows(lx::WaterfallRows rows, RowsView then);
     void updateAxes();
     void updateMessage();
     /// Sets `axis` back within bounds when `range` strays: a size in [least, most], a lower end in the
@@ -98,6 +109,9 @@ private:
     QCPItemRect *m_selection = nullptr; ///< the time range being marked
     lx::WaterfallSort m_sort;
     bool m_lanes = false;
+    std::size_t m_backgroundFrom = 200'000;
+    bool m_arranging = false;
+    int m_arrangeJob = 0; ///< the newest arrangement asked for: a worker's older result is dropped
     bool m_marking = false; ///< a Shift+drag is under way
     double m_markFrom = 0;  ///< where it began, in time coordinates
     QPoint m_pressPos;

@@ -17,6 +17,7 @@
 #include <cmath>
 #include <numeric>
 #include <random>
+#include <tuple>
 
 using namespace lx;
 
@@ -150,6 +151,8 @@ private slots:
     void lanesHandMade_data();
     void lanesHandMade();
     void lanesOfAStore();
+    void frameColumnsAndVisits_data();
+    void frameColumnsAndVisits();
     void density_data();
     void density();
     void notMeasuredIsNotZero();
@@ -297,6 +300,75 @@ void TestWaterfallData::lanesOfAStore()
                 QVERIFY(data->ends[requests[k - 1]] <= data->starts[requests[k]]);
         }
     }
+}
+
+void TestWaterfallData::frameColumnsAndVisits_data()
+{
+    QTest::addColumn<QByteArray>("trace");
+    QTest::addColumn<int>("mode"); // -1: lanes; otherwise a WaterfallSort::Key, longest first
+    QTest::addColumn<double>("fromFraction");
+    QTest::addColumn<double>("toFraction");
+    // Back-to-back requests: a lane of 60 or more beside the random trace's short ones.
+    QByteArray serial;
+    for (int i = 0; i < 60; ++i)
+        serial += line("s" + QByteArray::number(i), i * 100, {0, 5, 10, 20, 30, 80, 85, 90});
+    serial += randomTrace(120, 11);
+    const QByteArray random = randomTrace(400, 5);
+    for (const auto &[name, trace] : {std::pair("random", random), std::pair("serial", serial)}) {
+        for (const auto &[window, from, to] : {std::tuple("everything", -0.1, 1.1), std::tuple("middle", 0.4, 0.55),
+                                               std::tuple("a sliver", 0.3, 0.3001), std::tuple("before", -0.5, -0.2)}) {
+            QTest::addRow("%s, lanes, %s", name, window) << trace << -1 << from << to;
+            QTest::addRow("%s, by start, %s", name, window) << trace << int(WaterfallSort::Key::Start) << from << to;
+            QTest::addRow("%s, by e2e, %s", name, window) << trace << int(WaterfallSort::Key::E2e) << from << to;
+        }
+    }
+}
+
+void TestWaterfallData::frameColumnsAndVisits()
+{
+    QFETCH(QByteArray, trace);
+    QFETCH(int, mode);
+    QFETCH(double, fromFraction);
+    QFETCH(double, toFraction);
+    lxtest::StoreFixture f(trace);
+    const auto data = load(*f.store);
+    QVERIFY(data);
+    const WaterfallRows lanes = WaterfallRows::lanes(*data);
+    std::size_t longest = 0, shortest = data->size();
+    for (std::size_t lane = 0; lane < lanes.rowCount(); ++lane) {
+        longest = std::max(longest, lanes.requestsOf(lane, lane + 1).size());
+        shortest = std::min(shortest, lanes.requestsOf(lane, lane + 1).size());
+    }
+    QVERIFY(longest > 16 && shortest <= 16); // lanes searched by halving and in a line
+    const WaterfallRows rows = mode < 0 ? WaterfallRows::lanes(*data) : WaterfallRows::sorted(*data, sortBy(WaterfallSort::Key(mode), true));
+    // The frame's columns hold, at each display position, that request's values.
+    const WaterfallFrameColumns columns = rows.columns(*data);
+    const auto order = rows.requests();
+    for (std::size_t p = 0; p < order.size(); ++p) {
+        const std::uint32_t i = order[p];
+        QCOMPARE(columns.starts[p], data->starts[i]);
+        QCOMPARE(columns.ends[p], data->ends[i]);
+        for (int s = 0; s < kSegmentCount; ++s) {
+            QCOMPARE(columns.segments[std::size_t(s)][p], data->segment(i, Segment(s)));
+            QCOMPARE(columns.part(p, s), data->part(i, s));
+        }
+    }
+    // forEachIn visits what a brute force over the rows finds, in display order, each with its row.
+    const double span = static_cast<double>(data->lastEnd - data->firstStart);
+    const std::int64_t fromNs = data->firstStart + static_cast<std::int64_t>(fromFraction * span);
+    const std::int64_t toNs = std::max(fromNs + 1, data->firstStart + static_cast<std::int64_t>(toFraction * span));
+    const std::size_t first = rows.rowCount() / 5, end = rows.rowCount() - rows.rowCount() / 7;
+    std::vector<std::pair<std::uint32_t, std::size_t>> expected, visited;
+    for (std::size_t row = first; row < end; ++row) {
+        for (std::uint32_t i : rows.requestsOf(row, row + 1)) {
+            if (inTime(data->starts[i], data->ends[i], fromNs, toNs))
+                expected.emplace_back(i, row);
+        }
+    }
+    rows.forEachIn(*data, first, end, fromNs, toNs, [&](std::size_t p, std::size_t row) { visited.emplace_back(order[p], row); });
+    QCOMPARE(visited, expected);
+    if (fromFraction < 0 && toFraction > 1)
+        QVERIFY(!expected.empty());
 }
 
 void TestWaterfallData::density_data()

@@ -74,6 +74,8 @@ class TestWaterfallView : public QObject {
 
 private slots:
     void holdsCoreRows();
+    void arrangesOnAWorker_data();
+    void arrangesOnAWorker();
     void clickSelects_data();
     void clickSelects();
     void keyboard_data();
@@ -111,6 +113,67 @@ void TestWaterfallView::holdsCoreRows()
         QCOMPARE(chart->rows().rowOf(*s.data, i), std::optional<std::size_t>(s.data->lanes[i]));
     s.view.setData(nullptr);
     QCOMPARE(chart->rows().rowCount(), std::size_t(0));
+}
+
+void TestWaterfallView::arrangesOnAWorker_data()
+{
+    QTest::addColumn<QByteArray>("change"); // what is asked for while the worker runs
+    QTest::newRow("a sort") << QByteArray("sort");
+    QTest::newRow("two sorts, the second wins") << QByteArray("sorts");
+    QTest::newRow("lanes") << QByteArray("lanes");
+    QTest::newRow("lanes, then back to rows") << QByteArray("lanes and back");
+    QTest::newRow("new data while the old is sorted") << QByteArray("data");
+}
+
+void TestWaterfallView::arrangesOnAWorker()
+{
+    QFETCH(QByteArray, change);
+    Shown s(trace(300, 15));
+    WaterfallChart *chart = s.view.chart();
+    chart->setArrangeInBackgroundFrom(1); // as a million requests would be
+    const std::vector<std::uint32_t> before = asVector(chart->rows().requests());
+    QSignalSpy arranged(chart, &WaterfallChart::rowsArranged);
+    const auto choices = WaterfallView::sortChoices();
+    lx::WaterfallSort expectedSort;
+    bool expectLanes = false;
+    std::shared_ptr<const WaterfallData> expectedData = s.data;
+    if (change == "sort" || change == "sorts") {
+        s.view.sortSelector()->setCurrentIndex(1);
+        expectedSort = choices[1];
+        if (change == "sorts") {
+            s.view.sortSelector()->setCurrentIndex(4);
+            expectedSort = choices[4];
+        }
+    } else if (change.startsWith("lanes")) {
+        s.view.lanesButton()->setChecked(true);
+        expectLanes = true;
+        if (change == "lanes and back") {
+            s.view.lanesButton()->setChecked(false);
+            expectLanes = false;
+        }
+    } else {
+        s.view.sortSelector()->setCurrentIndex(2);
+        expectedSort = choices[2];
+        lxtest::StoreFixture other(trace(120, 30));
+        expectedData = load(*other.store);
+        s.view.setData(expectedData);
+        QCOMPARE(chart->rows().rowCount(), std::size_t(0)); // the old rows do not fit the new data
+    }
+    // Until the worker is done the window goes on showing the rows it had, and says what is under way.
+    QVERIFY(chart->arranging());
+    if (change != "data")
+        QCOMPARE(asVector(chart->rows().requests()), before);
+    s.redraw();
+    QVERIFY(arranged.wait(10000));
+    QTest::qWait(50); // a superseded job's result would arrive now: it must be dropped
+    QCOMPARE(arranged.size(), 1);
+    QVERIFY(!chart->arranging());
+    QCOMPARE(chart->data(), expectedData);
+    const WaterfallRows expected = expectLanes ? WaterfallRows::lanes(*expectedData) : WaterfallRows::sorted(*expectedData, expectedSort);
+    QCOMPARE(chart->rows().isLanes(), expectLanes);
+    QCOMPARE(asVector(chart->rows().requests()), asVector(expected.requests()));
+    s.redraw();
+    QVERIFY(chart->lod() != WaterfallLod::None);
 }
 
 void TestWaterfallView::clickSelects_data()
