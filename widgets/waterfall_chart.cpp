@@ -430,6 +430,14 @@ void WaterfallChart::keyPressEvent(QKeyEvent *event)
     case Qt::Key_Underscore: zoomTime(1.25); break;
     case Qt::Key_Home: fit(); break;
     case Qt::Key_Escape: clearTimeSelection(); break;
+    case Qt::Key_L:
+        if (event->modifiers() & ~Qt::KeypadModifier) {
+            Chart::keyPressEvent(event);
+            return;
+        }
+        setLanes(!m_lanes);
+        emit lanesToggled(m_lanes);
+        break;
     default: Chart::keyPressEvent(event); return;
     }
     event->accept();

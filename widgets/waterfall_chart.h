@@ -13,7 +13,7 @@ class TimeTicker;
 /// \file waterfall_chart.h
 /// The waterfall timeline: requests as rows on an absolute time axis, each a stacked bar of its segments,
 /// or lanes of concurrent requests. Zoom and pan with the wheel (Ctrl: rows; Shift: scroll rows), by
-/// dragging and from the keyboard (arrows, +/-, Ctrl+Up/Down for rows, Home to fit); Shift+drag selects a
+/// dragging and from the keyboard (arrows, +/-, Ctrl+Up/Down for rows, Home to fit, L for lanes); Shift+drag selects a
 /// time range; a click selects a request. The time axis holds seconds since the first start (a double
 /// cannot hold epoch nanoseconds exactly), labelled as wall-clock times or offsets.
 class WaterfallChart : public Chart {
@@ -73,6 +73,8 @@ signals:
     void requestClicked(qint64 rowId);
     /// The user marked the time range [startNs, endNs) with Shift+drag.
     void timeRangeSelected(qint64 startNs, qint64 endNs);
+    /// The user switched lanes on or off from the keyboard (L).
+    void lanesToggled(bool lanes);
     /// The rows of the current data, order and mode are in place (at once or from the worker).
     void rowsArranged();
 

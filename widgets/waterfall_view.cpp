@@ -52,7 +52,7 @@ WaterfallView::WaterfallView(QWidget *parent)
     m_sort->setToolTip(tr("The order of the rows; requests without that segment measured come last"));
     m_lanes->setText(tr("Lanes"));
     m_lanes->setCheckable(true);
-    m_lanes->setToolTip(tr("Pack concurrent requests into lanes that never overlap: concurrency and queue pile-ups over time"));
+    m_lanes->setToolTip(tr("Pack concurrent requests into lanes that never overlap: concurrency and queue pile-ups over time (L)"));
     m_fit->setText(tr("Fit"));
     m_fit->setToolTip(tr("Show every request (Home)"));
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -83,6 +83,7 @@ WaterfallView::WaterfallView(QWidget *parent)
         m_sort->setEnabled(!on);
         updateSummary();
     });
+    connect(m_chart, &WaterfallChart::lanesToggled, m_lanes, &QToolButton::setChecked);
     connect(m_fit, &QToolButton::clicked, m_chart, &WaterfallChart::fit);
     connect(m_chart, &WaterfallChart::requestClicked, this, &WaterfallView::requestSelected);
     connect(m_chart, &WaterfallChart::timeRangeSelected, this, &WaterfallView::timeRangeSelected);

@@ -80,6 +80,7 @@ private slots:
     void clickSelects();
     void keyboard_data();
     void keyboard();
+    void lanesKey();
     void marksTimeRange();
     void selectionScrollsIntoView();
     void densityWhenRowsOutnumberPixels();
@@ -248,6 +249,23 @@ void TestWaterfallView::keyboard()
     QVERIFY(fitFrom <= s.data->firstStart && fitTo >= s.data->lastEnd);
     QCOMPARE(chart->rowRange().first, 0.0);
     QVERIFY(chart->rowRange().second >= double(s.data->size()));
+}
+
+void TestWaterfallView::lanesKey()
+{
+    Shown s(trace(300, 20));
+    WaterfallChart *chart = s.view.chart();
+    QTest::keyClick(chart, Qt::Key_L);
+    QVERIFY(chart->lanes());
+    QVERIFY(chart->rows().isLanes());
+    QVERIFY(s.view.lanesButton()->isChecked()); // the toolbar follows
+    QVERIFY(!s.view.sortSelector()->isEnabled());
+    QTest::keyClick(chart, Qt::Key_L, Qt::ControlModifier); // not ours
+    QVERIFY(chart->lanes());
+    QTest::keyClick(chart, Qt::Key_L);
+    QVERIFY(!chart->lanes());
+    QVERIFY(!s.view.lanesButton()->isChecked());
+    QVERIFY(s.view.sortSelector()->isEnabled());
 }
 
 void TestWaterfallView::marksTimeRange()
