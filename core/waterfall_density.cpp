@@ -2,6 +2,8 @@
 #include "waterfall_density.h"
 
 #include <algorithm>
+#include <functional>
+#include <thread>
 
 namespace lx {
 
@@ -48,36 +50,25 @@ void addSpan(std::vector<double> &at, std::vector<double> &runs, int segment, do
     at[index(c1)] += x1 - c1;
 }
 
-} // namespace
-
-WaterfallDensity aggregateWaterfall(const WaterfallData &data, const WaterfallRows &rows, const WaterfallViewport &view)
+/// Fills the bands [bandFrom, bandTo) of `out` (sized already): each band's requests in one pass, then
+/// its cells. Bands are independent, so that ranges of them can go to threads of their own.
+void aggregateBands(const WaterfallData &data, const WaterfallRows &rows, const WaterfallViewport &grid, int bandFrom,
+                    int bandTo, WaterfallDensity &out)
 {
-    WaterfallDensity out;
-    if (view.columns <= 0 || view.bands <= 0 || view.toNs <= view.fromNs || view.rowCount == 0)
-        return out;
-    out.columns = view.columns;
-    out.bands = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(view.bands), view.rowCount));
-    WaterfallViewport grid = view;
-    grid.bands = out.bands;
-    const std::size_t cells = static_cast<std::size_t>(out.bands) * static_cast<std::size_t>(out.columns);
-    out.fill.assign(cells, 0.0f);
-    out.dominant.assign(cells, -1);
-    out.bandInfo.resize(static_cast<std::size_t>(out.bands));
-
-    const double binsPerNs = view.columns / static_cast<double>(view.toNs - view.fromNs);
+    const double binsPerNs = grid.columns / static_cast<double>(grid.toNs - grid.fromNs);
     const WaterfallFrameColumns columns = rows.columns(data);
     std::vector<double> at(static_cast<std::size_t>(out.columns) * kSegmentCount, 0.0), runs(at.size(), 0.0);
-    for (int b = 0; b < out.bands; ++b) {
+    for (int b = bandFrom; b < bandTo; ++b) {
         WaterfallBand &band = out.bandInfo[static_cast<std::size_t>(b)];
         band.firstRow = grid.bandBegin(b);
         band.endRow = grid.bandBegin(b + 1);
         int lo = out.columns, hi = -1;
-        rows.forEachIn(data, band.firstRow, band.endRow, view.fromNs, view.toNs, [&](std::size_t p, std::size_t) {
+        rows.forEachIn(data, band.firstRow, band.endRow, grid.fromNs, grid.toNs, [&](std::size_t p, std::size_t) {
             ++band.requests;
             // forEachSegmentSpan's walk, fused with the sums: a million requests pass here in a frame, and
             // each boundary's column is worked out once (by a product: a division cost a fifth of a frame).
             std::int64_t end = columns.starts[p];
-            double x0 = static_cast<double>(end - view.fromNs) * binsPerNs;
+            double x0 = static_cast<double>(end - grid.fromNs) * binsPerNs;
             for (std::size_t s = 0; s < kSegmentCount; ++s) {
                 const std::int64_t d = columns.segments[s][p];
                 if (!isMeasured(d))
@@ -87,7 +78,7 @@ WaterfallDensity aggregateWaterfall(const WaterfallData &data, const WaterfallRo
                 if (d <= 0)
                     continue;
                 end += d;
-                const double x1 = static_cast<double>(end - view.fromNs) * binsPerNs;
+                const double x1 = static_cast<double>(end - grid.fromNs) * binsPerNs;
                 addSpan(at, runs, static_cast<int>(s), x0, x1, out.columns, lo, hi);
                 x0 = x1;
             }
@@ -114,6 +105,50 @@ WaterfallDensity aggregateWaterfall(const WaterfallData &data, const WaterfallRo
             out.dominant[out.cell(b, c)] = static_cast<std::int8_t>(dominant);
         }
     }
+}
+
+/// Below this many requests in the rows of a frame, one thread does it all (starting threads costs more).
+constexpr std::size_t kRequestsPerThread = 50'000;
+
+} // namespace
+
+WaterfallDensity aggregateWaterfall(const WaterfallData &data, const WaterfallRows &rows, const WaterfallViewport &view,
+                                    std::size_t threads)
+{
+    WaterfallDensity out;
+    if (view.columns <= 0 || view.bands <= 0 || view.toNs <= view.fromNs || view.rowCount == 0)
+        return out;
+    out.columns = view.columns;
+    out.bands = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(view.bands), view.rowCount));
+    WaterfallViewport grid = view;
+    grid.bands = out.bands;
+    const std::size_t cells = static_cast<std::size_t>(out.bands) * static_cast<std::size_t>(out.columns);
+    out.fill.assign(cells, 0.0f);
+    out.dominant.assign(cells, -1);
+    out.bandInfo.resize(static_cast<std::size_t>(out.bands));
+
+    // A frame of a million requests takes 20-30 ms on one core: the bands are shared among threads by the
+    // requests in their rows (lanes hold very different numbers of them), the UI thread taking the last share.
+    const std::size_t requests = rows.requestsOf(view.firstRow, view.firstRow + view.rowCount).size();
+    if (threads == 0)
+        threads = std::clamp<std::size_t>(requests / kRequestsPerThread, 1,
+                                          std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), 8));
+    std::vector<int> cuts{0};
+    const std::size_t base = view.firstRow; // requestsOf(base, row) counts the requests before a band
+    for (std::size_t t = 1; t < threads; ++t) {
+        const std::size_t target = requests * t / threads;
+        int b = cuts.back();
+        while (b < out.bands && rows.requestsOf(base, grid.bandBegin(b + 1)).size() <= target)
+            ++b;
+        cuts.push_back(b);
+    }
+    cuts.push_back(out.bands);
+    std::vector<std::thread> workers;
+    for (std::size_t t = 0; t + 1 < threads; ++t)
+        workers.emplace_back(aggregateBands, std::cref(data), std::cref(rows), std::cref(grid), cuts[t], cuts[t + 1], std::ref(out));
+    aggregateBands(data, rows, grid, cuts[threads - 1], cuts[threads], out);
+    for (std::thread &worker : workers)
+        worker.join();
     return out;
 }
 

@@ -81,8 +81,10 @@ void forEachSegmentSpan(const Columns &columns, std::size_t i, Visit &&visit)
     }
 }
 
-/// The density of the requests of `rows` in the viewport.
-WaterfallDensity aggregateWaterfall(const WaterfallData &data, const WaterfallRows &rows, const WaterfallViewport &view);
+/// The density of the requests of `rows` in the viewport. Many requests in view are shared among
+/// `threads` threads (0: one per 50,000 requests, up to the cores and 8); the result is the same on any number.
+WaterfallDensity aggregateWaterfall(const WaterfallData &data, const WaterfallRows &rows, const WaterfallViewport &view,
+                                    std::size_t threads = 0);
 
 /// A request to draw as a bar and its display row.
 struct WaterfallBar {

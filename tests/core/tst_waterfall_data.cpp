@@ -155,6 +155,8 @@ private slots:
     void frameColumnsAndVisits();
     void density_data();
     void density();
+    void densityOnThreads_data();
+    void densityOnThreads();
     void notMeasuredIsNotZero();
     void filterRespected_data();
     void filterRespected();
@@ -481,6 +483,47 @@ void TestWaterfallData::density()
         }
     }
     QCOMPARE(nextRow, view.firstRow + view.rowCount);
+}
+
+void TestWaterfallData::densityOnThreads_data()
+{
+    QTest::addColumn<bool>("lanes");
+    QTest::addColumn<int>("threads");
+    QTest::addColumn<int>("bands");
+    for (bool lanes : {false, true}) {
+        for (int threads : {2, 3, 7}) {
+            QTest::addRow("%s, %d threads", lanes ? "lanes" : "rows", threads) << lanes << threads << 40;
+            QTest::addRow("%s, %d threads, more than the bands", lanes ? "lanes" : "rows", threads) << lanes << threads << 2;
+        }
+    }
+}
+
+void TestWaterfallData::densityOnThreads()
+{
+    QFETCH(bool, lanes);
+    QFETCH(int, threads);
+    QFETCH(int, bands);
+    lxtest::StoreFixture f(randomTrace(700, 9));
+    const auto data = load(*f.store);
+    QVERIFY(data);
+    const WaterfallRows rows = lanes ? WaterfallRows::lanes(*data) : WaterfallRows::sorted(*data, sortBy(WaterfallSort::Key::E2e, true));
+    const WaterfallViewport view{data->firstStart, data->lastEnd + 1, 0, rows.rowCount(), 90, bands};
+    const WaterfallDensity one = aggregateWaterfall(*data, rows, view, 1);
+    const WaterfallDensity many = aggregateWaterfall(*data, rows, view, std::size_t(threads));
+    QCOMPARE(many.bands, one.bands);
+    QVERIFY(one.bands > 0);
+    QVERIFY(many.fill == one.fill);
+    QVERIFY(many.dominant == one.dominant);
+    std::int64_t requests = 0;
+    for (std::size_t b = 0; b < one.bandInfo.size(); ++b) {
+        QCOMPARE(many.bandInfo[b].firstRow, one.bandInfo[b].firstRow);
+        QCOMPARE(many.bandInfo[b].endRow, one.bandInfo[b].endRow);
+        QCOMPARE(many.bandInfo[b].requests, one.bandInfo[b].requests);
+        QVERIFY(many.bandInfo[b].partSums == one.bandInfo[b].partSums);
+        QVERIFY(many.bandInfo[b].measured == one.bandInfo[b].measured);
+        requests += one.bandInfo[b].requests;
+    }
+    QCOMPARE(requests, std::int64_t(data->size())); // every request, once
 }
 
 void TestWaterfallData::notMeasuredIsNotZero()
