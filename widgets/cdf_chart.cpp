@@ -2,6 +2,7 @@
 #include "cdf_chart.h"
 
 #include "chart_tickers.h"
+#include "count_text.h"
 #include "duration_format.h"
 #include "plot_frame.h"
 #include "segment_colors.h"
@@ -230,8 +231,8 @@ void CdfChart::rebuildCurves()
         else if (!comparing)
             key->removeFromLegend();
     }
-    const QString requests = m_data ? QLocale().toString(static_cast<qlonglong>(m_data->requests)) : QStringLiteral("0");
-    m_title->setText(m_data ? tr("Cumulative distribution per segment · %1 requests%2")
+    const QString requests = requestsText(m_data ? m_data->requests : 0);
+    m_title->setText(m_data ? tr("Cumulative distribution per segment · %1%2")
                                   .arg(requests, m_data->includeErrors ? tr(" (errors included)") : QString())
                             : tr("Cumulative distribution per segment"));
     styleCurves();

@@ -2,6 +2,7 @@
 #include "dominant_chart.h"
 
 #include "chart_tickers.h"
+#include "count_text.h"
 #include "duration_format.h"
 #include "plot_frame.h"
 #include "segment_colors.h"
@@ -233,7 +234,7 @@ void DominantChart::layOutStacked()
             below += share;
         }
         if (!time)
-            addCellLabel(key, 1.0, tr("%1 requests").arg(count(bar.total)), Qt::AlignHCenter | Qt::AlignBottom,
+            addCellLabel(key, 1.0, requestsText(bar.total), Qt::AlignHCenter | Qt::AlignBottom,
                          palette().color(QPalette::WindowText));
         m_volume->addData(key, static_cast<double>(bar.total));
         busiest = std::max(busiest, bar.total);
@@ -262,19 +263,19 @@ QString DominantChart::titleText() const
 {
     if (!m_data)
         return tr("Dominant segment");
-    const QString requests = count(m_data->overall.total);
+    const QString requests = requestsText(m_data->overall.total);
     switch (m_grouping) {
     case Grouping::Overall:
-        return tr("Dominant segment · %1 requests").arg(requests);
+        return tr("Dominant segment · %1").arg(requests);
     case Grouping::LatencyBand:
-        return tr("Dominant segment by e2e latency band · %1 requests").arg(requests);
+        return tr("Dominant segment by e2e latency band · %1").arg(requests);
     case Grouping::TimeWindow:
         break;
     }
     QString title = tr("Dominant segment over time · %1 windows")
                         .arg(QString::fromStdString(lx::formatDuration(static_cast<double>(m_data->windowNs))));
     if (m_data->withoutStart > 0)
-        title += tr(" · %1 requests without a start time not shown").arg(count(m_data->withoutStart));
+        title += tr(" · %1 without a start time not shown").arg(requestsText(m_data->withoutStart));
     return title;
 }
 

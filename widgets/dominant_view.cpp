@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dominant_view.h"
 
+#include "count_text.h"
 #include "plot_frame.h"
 
 #include <QButtonGroup>
@@ -63,7 +64,9 @@ void DominantView::updateNote()
     const lx::DominantBreakdown *data = m_chart->data();
     QString note = tr("Click a bar to filter to its requests.");
     if (data && m_chart->grouping() == DominantChart::Grouping::TimeWindow && data->withoutStart > 0)
-        note = tr("%1 requests have no start time and are in no window. ").arg(QLocale().toString(static_cast<qlonglong>(data->withoutStart)))
+        note = tr("%1 %2 no start time and %3 in no window. ")
+                   .arg(requestsText(data->withoutStart), agreeing(data->withoutStart, tr("has"), tr("have")),
+                        agreeing(data->withoutStart, tr("is"), tr("are")))
                + note;
     m_note->setText(note);
 }

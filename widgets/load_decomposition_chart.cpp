@@ -2,6 +2,7 @@
 #include "load_decomposition_chart.h"
 
 #include "chart_tickers.h"
+#include "count_text.h"
 #include "load_chart_text.h"
 #include "plot_frame.h"
 #include "segment_colors.h"
@@ -161,8 +162,8 @@ void LoadDecompositionChart::rebuild()
         applyPalette();
         return;
     }
-    m_title->setText(tr("Decomposition under load · %1 requests in %2 buckets by %3")
-                         .arg(loadtext::count(requests))
+    m_title->setText(tr("Decomposition under load · %1 in %2 buckets by %3")
+                         .arg(requestsText(requests))
                          .arg(load->buckets.size())
                          .arg(m_key == lx::LoadKey::ArrivalRate ? tr("arrival rate") : tr("requests in flight")));
     const lx::LoadBucket &first = load->buckets.front();
@@ -223,7 +224,7 @@ QString LoadDecompositionChart::tooltipFor(int bucket) const
 {
     const lx::LoadBucket &b = analysis()->buckets[static_cast<std::size_t>(bucket)];
     QString text = QStringLiteral("<b>%1</b><br>").arg(loadtext::loadRange(b.loadLo, b.loadHi, m_key).toHtmlEscaped());
-    text += tr("%1 requests in %2 windows").arg(loadtext::count(b.count), loadtext::count(b.windows));
+    text += tr("%1 in %2 windows").arg(requestsText(b.count), loadtext::count(b.windows));
     if (b.count == 0)
         return text;
     text += QStringLiteral("<br>") + tr("e2e p95 <b>%1</b>, mean %2").arg(loadtext::duration(*b.e2eP95Ns), loadtext::duration(*b.e2eMeanNs));

@@ -2,6 +2,7 @@
 #include "load_profile_chart.h"
 
 #include "chart_tickers.h"
+#include "count_text.h"
 #include "duration_format.h"
 #include "load_chart_text.h"
 #include "plot_frame.h"
@@ -155,8 +156,8 @@ QString LoadProfileChart::tooltipFor(int window) const
                      QString::number(w.throughputRps, 'f', 2), QString::number(w.meanInFlight, 'f', 1));
     if (!w.e2eMeanNs)
         return text;
-    text += QStringLiteral("<br>") + tr("%1 requests started: e2e p95 <b>%2</b>, mean %3")
-                                         .arg(loadtext::count(w.count), loadtext::duration(w.e2eP95Ns.value_or(0.0)),
+    text += QStringLiteral("<br>") + tr("%1 started: e2e p95 <b>%2</b>, mean %3")
+                                         .arg(requestsText(w.count), loadtext::duration(w.e2eP95Ns.value_or(0.0)),
                                               loadtext::duration(*w.e2eMeanNs));
     return text + loadtext::segmentRows(w.segmentMeanNs, *w.e2eMeanNs);
 }

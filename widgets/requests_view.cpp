@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "requests_view.h"
 
+#include "count_text.h"
 #include "request_table.h"
 #include "requests_model.h"
 #include "store.h"
@@ -111,7 +112,7 @@ void RequestsView::updateStatus()
         return;
     }
     m_status->setText(m_model->isBusy() ? tr("Sorting and filtering %L1 requests…").arg(m_model->rowCount())
-                                        : tr("%L1 requests").arg(m_model->rowCount()));
+                                        : requestsText(m_model->rowCount()));
 }
 
 void RequestsView::selectRow(int row)

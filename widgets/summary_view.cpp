@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "summary_view.h"
 
+#include "count_text.h"
+
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -157,7 +159,7 @@ void SummaryView::fill()
             shares << QStringLiteral("<b>%1</b> %2%").arg(QString::fromUtf8(lx::segmentName(lx::Segment(s)).data()))
                           .arg(100.0 * r.dominantShare(s), 0, 'f', 1);
     }
-    m_dominant->setText(tr("Dominant segment, share of %L1 requests: %2").arg(r.dominantTotal).arg(shares.join(QStringLiteral(" · "))));
+    m_dominant->setText(tr("Dominant segment, share of %1: %2").arg(requestsText(r.dominantTotal)).arg(shares.join(QStringLiteral(" · "))));
 
     m_inputs->clear();
     m_inputs->setColumnCount(6);

@@ -2,6 +2,7 @@
 #include "waterfall_chart.h"
 
 #include "chart_tickers.h"
+#include "count_text.h"
 #include "segment_colors.h"
 #include "waterfall_tooltip.h"
 
@@ -255,7 +256,7 @@ void WaterfallChart::updateMessage()
                                     "they cannot be placed on a time axis.").arg(locale.toString(data->withoutStart))
                                : tr("No requests match the filter."));
     } else if (data->withoutStart > 0) {
-        m_note->setText(tr("%1 requests without a start time are not shown").arg(locale.toString(data->withoutStart)));
+        m_note->setText(tr("%1 without a start time not shown").arg(requestsText(data->withoutStart)));
     }
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "waterfall_view.h"
 
+#include "count_text.h"
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -106,7 +108,7 @@ void WaterfallView::updateSummary()
         return;
     }
     const QLocale locale;
-    QString text = tr("%1 requests").arg(locale.toString(static_cast<qint64>(data->size())));
+    QString text = requestsText(static_cast<std::int64_t>(data->size()));
     if (m_chart->lanes())
         text += tr(" in %1 lanes").arg(locale.toString(static_cast<qint64>(data->laneCount)));
     m_summary->setText(text + tr("  ·  wheel: zoom, drag: pan, Shift+drag: select a time range"));

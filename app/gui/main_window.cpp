@@ -2,6 +2,7 @@
 #include "main_window.h"
 
 #include "chart_tabs.h"
+#include "count_text.h"
 #include "filter_bar.h"
 #include "import_progress.h"
 #include "incident_export.h"
@@ -478,8 +479,11 @@ void MainWindow::onReportChanged()
     m_summary->setReport(report);
     if (lx::isMeasured(report.firstStartNs))
         m_filterBar->setTimeBounds(report.firstStartNs, report.lastStartNs);
-    m_statusCounts->setText(tr("%L1 requests match (%L2 ok, %L3 error) · %L4 rejected at import")
-                                .arg(report.total).arg(report.ok).arg(report.error).arg(report.rejected));
+    m_statusCounts->setText(tr("%1 %2 (%L3 ok, %L4 error) · %L5 rejected at import")
+                                .arg(requestsText(report.total), agreeing(report.total, tr("matches"), tr("match")))
+                                .arg(report.ok)
+                                .arg(report.error)
+                                .arg(report.rejected));
     checkSettled();
 }
 

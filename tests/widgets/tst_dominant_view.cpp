@@ -162,6 +162,25 @@ private slots:
         QVERIFY(view.chart()->xAxis->label().contains(QStringLiteral("relative")));
     }
 
+    void oneRequestIsSingular() // the bar's label and the title read "1 request", not "1 requests"
+    {
+        auto data = std::make_shared<DominantBreakdown>();
+        data->overall.counts[std::size_t(Segment::Queue)] = data->overall.total = 1;
+        data->bands[3] = data->overall; // the p99+ band
+        DominantView view;
+        view.setData(data);
+        view.setGrouping(Grouping::LatencyBand);
+        QStringList labels;
+        for (int i = 0; i < view.chart()->itemCount(); ++i) {
+            if (auto *text = qobject_cast<QCPItemText *>(view.chart()->item(i)))
+                labels << text->text();
+        }
+        QVERIFY2(labels.contains(QStringLiteral("1 request")), qPrintable(labels.join(QLatin1Char('|'))));
+        auto *title = qobject_cast<QCPTextElement *>(view.chart()->plotLayout()->element(0, 0));
+        QVERIFY(title);
+        QVERIFY2(title->text().endsWith(QStringLiteral("· 1 request")), qPrintable(title->text()));
+    }
+
     void emptyAndCleared()
     {
         DominantView view;

@@ -8,6 +8,7 @@
 
 #include "chart_checks.h"
 #include "chart_tickers.h"
+#include "count_text.h"
 #include "load_chart_text.h"
 #include "load_decomposition_chart.h"
 #include "load_profile_chart.h"
@@ -275,7 +276,7 @@ private slots:
         QCOMPARE(chart->bucketAt(chart->bucketCentre(bucket)), std::optional<int>(bucket));
         const LoadBucket &b = withKnee().data->byArrivalRate.buckets[std::size_t(bucket)];
         const QString tip = chart->tooltipFor(bucket);
-        QVERIFY2(tip.contains(loadtext::count(b.count) + QStringLiteral(" requests")), qPrintable(tip));
+        QVERIFY2(tip.contains(requestsText(b.count)), qPrintable(tip));
         QVERIFY2(tip.contains(loadtext::duration(*b.e2eP95Ns)), qPrintable(tip));
         QVERIFY2(tip.contains(loadtext::duration(b.segmentMeanNs[std::size_t(Segment::Decode)])), qPrintable(tip));
         QVERIFY(!chart->bucketAt(QPointF(2, 2))); // the title
