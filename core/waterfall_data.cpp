@@ -176,6 +176,7 @@ std::shared_ptr<const WaterfallData> loadWaterfall(const Store &store, const Req
         for (int s = 0; s < kSegmentCount; ++s)
             end += std::max<std::int64_t>(d->part(i, s), 0);
         d->ends[i] = end;
+        d->withoutTime += end == d->starts[i] ? 1 : 0;
         d->relativeTime = d->relativeTime || (d->flags[i] & kFlagRelativeTime) != 0;
     }
     if (n > 0) {

@@ -45,6 +45,9 @@ struct WaterfallData {
     /// Requests that match the filter but have no start time (client benchmark files carry durations
     /// only): they cannot be placed on a time axis and are not in the columns.
     std::int64_t withoutStart = 0;
+    /// Placed requests with no measured time (a start only, as in arrival traces such as Mooncake's): bars
+    /// of no length, which the density cannot show.
+    std::int64_t withoutTime = 0;
     /// The times are offsets from an unknown origin (kFlagRelativeTime), not wall-clock times.
     bool relativeTime = false;
     RequestFilter filter; ///< what was read

@@ -99,6 +99,12 @@ CdfChart::CdfChart(QWidget *parent)
     m_readout->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
     m_readout->setPadding(QMargins(8, 4, 8, 4));
     m_readout->setVisible(false);
+    m_message = new QCPItemText(this);
+    m_message->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_message->position->setCoords(0.5, 0.45);
+    m_message->setPositionAlignment(Qt::AlignCenter);
+    m_message->setTextAlignment(Qt::AlignCenter);
+    m_message->setVisible(false);
 
     connect(this, &QCustomPlot::afterLayout, this, &CdfChart::placeGuideLabels); // in exports too
     setMouseTracking(true);
@@ -235,6 +241,16 @@ void CdfChart::rebuildCurves()
     m_title->setText(m_data ? tr("Cumulative distribution per segment · %1%2")
                                   .arg(requests, m_data->includeErrors ? tr(" (errors included)") : QString())
                             : tr("Cumulative distribution per segment"));
+    // An arrival trace (Mooncake's) has start times and no durations: say so rather than show bare axes.
+    bool anyCurve = false;
+    for (int m = 0; m < lx::kCdfMetricCount; ++m) {
+        const lx::CdfCurve *c = curveOf(m_data, m);
+        anyCurve = anyCurve || (c && c->count > 0);
+    }
+    m_message->setVisible(m_data && !anyCurve);
+    m_message->setText(m_data && m_data->requests > 0
+                           ? tr("No time is measured in the %1 that match (an arrival trace?):\nthere is no distribution to draw.").arg(requests)
+                           : tr("No requests match the filter."));
     styleCurves();
     rescaleX();
     updateGuides();
@@ -374,6 +390,8 @@ void CdfChart::applyPalette()
     }
     m_readout->setColor(text);
     m_readout->setBrush(panel);
+    m_message->setColor(text);
+    m_message->setFont(font());
     QColor frame = text;
     frame.setAlphaF(0.3);
     m_readout->setPen(QPen(frame));
@@ -381,6 +399,8 @@ void CdfChart::applyPalette()
     updateGuides();
     replot(rpQueuedReplot);
 }
+
+QString CdfChart::message() const { return m_message->visible() ? m_message->text() : QString(); }
 
 std::optional<CdfChart::Readout> CdfChart::readoutAt(const QPointF &pixel) const
 {

@@ -18,6 +18,8 @@ class CdfChart : public Chart {
 
 public:
     explicit CdfChart(QWidget *parent = nullptr);
+    /// The text shown over the plot when no curve can be drawn (nothing measured); empty otherwise.
+    QString message() const;
 
     /// The data set drawn in solid lines, called `label` where a comparison needs the distinction. Null clears.
     void setData(std::shared_ptr<const lx::CdfData> data, const QString &label = {});
@@ -102,5 +104,6 @@ private:
     std::array<QCPItemStraightLine *, lx::kCdfGuidePercentiles.size()> m_levels{}; ///< faint lines at 50, 90, 99 %
     QCPItemTracer *m_tracer = nullptr;
     QCPItemText *m_readout = nullptr;
+    QCPItemText *m_message = nullptr; ///< centred: why there is no curve
     QCPTextElement *m_title = nullptr;
 };

@@ -53,6 +53,14 @@ DominantChart::DominantChart(QWidget *parent)
     m_volume->setName(tr("requests per window"));
     m_volume->setLineStyle(QCPGraph::lsStepCenter);
     legend->setIconSize(14, 14);
+    m_message = new QCPItemText(this);
+    m_message->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_message->position->setCoords(0.5, 0.45);
+    m_message->setPositionAlignment(Qt::AlignCenter);
+    m_message->setTextAlignment(Qt::AlignCenter);
+    m_message->setText(tr("No request here has a measured segment (an arrival trace, or a filter that\n"
+                          "leaves none): there is nothing to break down."));
+    m_message->setVisible(false);
     connect(this, &QCustomPlot::afterLayout, this, [this] {
         // Cell labels depend on pixel heights: once the layout is known, hide those that do not fit.
         for (QCPItemText *label : m_labels) {
@@ -134,8 +142,11 @@ void DominantChart::rebuild()
     else
         layOutStacked();
     m_title->setText(titleText());
+    m_message->setVisible(m_data && m_data->overall.total == 0);
     applyPalette();
 }
+
+QString DominantChart::message() const { return m_message->visible() ? m_message->text() : QString(); }
 
 void DominantChart::layOutOverall()
 {
@@ -341,6 +352,8 @@ void DominantChart::applyPalette()
     QColor volume = text;
     volume.setAlphaF(0.7);
     m_volume->setPen(QPen(volume, 1.5));
+    m_message->setColor(text);
+    m_message->setFont(font());
     for (QCPItemText *label : m_labels) {
         if (!label->property("share").isValid()) // labels on a segment's colour keep their contrast colour
             label->setColor(text);

@@ -43,6 +43,9 @@ public:
     /// The middle of a cell in pixels, nullopt for an empty one: where a click selects it.
     std::optional<QPointF> cellCentre(int bar, int segment) const;
 
+    /// The text shown over the plot when no request has a dominant segment; empty otherwise.
+    QString message() const;
+
     void applyPalette() override;
 
 signals:
@@ -70,4 +73,5 @@ private:
     QCPGraph *m_volume = nullptr; ///< requests per window, on the right axis (time windows only)
     std::vector<QCPItemText *> m_labels;
     QCPTextElement *m_title = nullptr;
+    QCPItemText *m_message = nullptr; ///< centred: why there are no bars
 };

@@ -241,7 +241,8 @@ void WaterfallChart::updateMessage()
 {
     const auto &data = m_plottable->waterfall();
     const QLocale locale;
-    m_message->setVisible(data && data->empty());
+    const bool nothingToDraw = data && (data->empty() || data->withoutTime == static_cast<std::int64_t>(data->size()));
+    m_message->setVisible(nothingToDraw);
     m_note->setVisible(data && !data->empty() && (data->withoutStart > 0 || m_arranging));
     if (!data)
         return;
@@ -250,7 +251,11 @@ void WaterfallChart::updateMessage()
                                 : tr("Sorting %1 requests…").arg(locale.toString(static_cast<qint64>(data->size()))));
         return;
     }
-    if (data->empty()) {
+    if (!data->empty() && nothingToDraw) {
+        m_message->setText(tr("The %1 that match have a start time only, no measured duration (an arrival trace):\n"
+                              "there are no bars to draw. The Load tab shows how they arrived.")
+                               .arg(requestsText(static_cast<std::int64_t>(data->size()))));
+    } else if (data->empty()) {
         m_message->setText(data->withoutStart > 0
                                ? tr("The %1 requests that match have no start time (a benchmark client's results carry durations only):\n"
                                     "they cannot be placed on a time axis.").arg(locale.toString(data->withoutStart))

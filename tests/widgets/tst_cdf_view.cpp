@@ -41,6 +41,42 @@ class TestCdfView : public QObject {
     Q_OBJECT
 
 private slots:
+    void saysWhyNothingIsDrawn_data()
+    {
+        QTest::addColumn<QByteArray>("lines"); // empty: the shipped sample
+        QTest::addColumn<QByteArray>("model"); // a filter on the model; empty: none
+        QTest::addColumn<QString>("message");  // the start of the message; empty: none
+        QByteArray arrivals; // Mooncake's form: arrival times and lengths, no durations
+        for (int i = 0; i < 3; ++i)
+            arrivals += "{\"timestamp\": " + QByteArray::number(i * 10) + ", \"input_length\": 10, \"output_length\": 5}\n";
+        QTest::newRow("an arrival trace") << arrivals << QByteArray() << QStringLiteral("No time is measured in the 3 requests");
+        QTest::newRow("measured") << QByteArray() << QByteArray() << QString();
+        QTest::newRow("nothing matches") << QByteArray() << QByteArray("no-such-model") << QStringLiteral("No requests match");
+    }
+
+    void saysWhyNothingIsDrawn()
+    {
+        QFETCH(QByteArray, lines);
+        QFETCH(QByteArray, model);
+        QFETCH(QString, message);
+        RequestFilter filter;
+        if (!model.isEmpty())
+            filter.models = {model.toStdString()};
+        std::shared_ptr<const CdfData> data;
+        if (lines.isEmpty()) {
+            const lxtest::Imported &imported = lxtest::risingLoadSample();
+            QVERIFY(imported.store);
+            data = std::make_shared<const CdfData>(computeCdfData(*imported.store, filter));
+        } else {
+            lxtest::StoreFixture f(lines);
+            data = std::make_shared<const CdfData>(computeCdfData(*f.store, filter));
+        }
+        CdfView view;
+        view.setData(data);
+        const QString shown = view.chart()->message();
+        QVERIFY2(message.isEmpty() ? shown.isEmpty() : shown.startsWith(message), qPrintable(shown));
+    }
+
     void guidesSitAtCorePercentiles_data()
     {
         QTest::addColumn<int>("metric");

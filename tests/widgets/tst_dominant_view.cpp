@@ -181,6 +181,25 @@ private slots:
         QVERIFY2(title->text().endsWith(QStringLiteral("· 1 request")), qPrintable(title->text()));
     }
 
+    void saysWhenNothingDominates_data()
+    {
+        QTest::addColumn<int>("grouping");
+        QTest::newRow("overall") << int(Grouping::Overall);
+        QTest::newRow("latency bands") << int(Grouping::LatencyBand);
+        QTest::newRow("time windows") << int(Grouping::TimeWindow);
+    }
+
+    void saysWhenNothingDominates() // an arrival trace: requests, but no measured segment in any
+    {
+        QFETCH(int, grouping);
+        DominantView view;
+        view.setData(std::make_shared<DominantBreakdown>());
+        view.setGrouping(Grouping(grouping));
+        QVERIFY2(view.chart()->message().contains(QLatin1String("nothing to break down")), qPrintable(view.chart()->message()));
+        view.setData(sampleData());
+        QVERIFY(view.chart()->message().isEmpty());
+    }
+
     void emptyAndCleared()
     {
         DominantView view;

@@ -85,6 +85,8 @@ private slots:
     void selectionScrollsIntoView();
     void densityWhenRowsOutnumberPixels();
     void noStartTime();
+    void startsOnly_data();
+    void startsOnly();
     void exports_data();
     void exports();
     void paletteChangeRecolours();
@@ -344,6 +346,33 @@ void TestWaterfallView::noStartTime()
 
     Shown withStarts(trace(5, 10));
     QVERIFY(withStarts.view.chart()->message().isEmpty());
+}
+
+void TestWaterfallView::startsOnly_data()
+{
+    QTest::addColumn<QByteArray>("lines");
+    QTest::addColumn<qint64>("withoutTime");
+    QTest::addColumn<bool>("said"); // "a start time only": nothing can be drawn
+    QByteArray arrivals; // Mooncake's form: arrival times (ms) and lengths, no durations
+    for (int i = 0; i < 4; ++i)
+        arrivals += "{\"timestamp\": " + QByteArray::number(i * 10) + ", \"input_length\": 10, \"output_length\": 5}\n";
+    QTest::newRow("an arrival trace") << arrivals << qint64(4) << true;
+    QTest::newRow("measured requests") << trace(4, 10) << qint64(0) << false;
+}
+
+void TestWaterfallView::startsOnly()
+{
+    QFETCH(QByteArray, lines);
+    QFETCH(qint64, withoutTime);
+    QFETCH(bool, said);
+    Shown s(lines);
+    QVERIFY(s.data);
+    QCOMPARE(s.data->size(), std::size_t(4));
+    QCOMPARE(s.data->withoutTime, withoutTime);
+    const QString message = s.view.chart()->message();
+    QCOMPARE(message.contains(QLatin1String("a start time only")), said);
+    if (said)
+        QVERIFY2(message.startsWith(QLatin1String("The 4 requests that match")), qPrintable(message));
 }
 
 void TestWaterfallView::exports_data()
