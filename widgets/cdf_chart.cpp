@@ -99,12 +99,7 @@ CdfChart::CdfChart(QWidget *parent)
     m_readout->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
     m_readout->setPadding(QMargins(8, 4, 8, 4));
     m_readout->setVisible(false);
-    m_message = new QCPItemText(this);
-    m_message->position->setType(QCPItemPosition::ptAxisRectRatio);
-    m_message->position->setCoords(0.5, 0.45);
-    m_message->setPositionAlignment(Qt::AlignCenter);
-    m_message->setTextAlignment(Qt::AlignCenter);
-    m_message->setVisible(false);
+    m_message = addCentredMessage(*this);
 
     connect(this, &QCustomPlot::afterLayout, this, &CdfChart::placeGuideLabels); // in exports too
     setMouseTracking(true);

@@ -53,14 +53,9 @@ DominantChart::DominantChart(QWidget *parent)
     m_volume->setName(tr("requests per window"));
     m_volume->setLineStyle(QCPGraph::lsStepCenter);
     legend->setIconSize(14, 14);
-    m_message = new QCPItemText(this);
-    m_message->position->setType(QCPItemPosition::ptAxisRectRatio);
-    m_message->position->setCoords(0.5, 0.45);
-    m_message->setPositionAlignment(Qt::AlignCenter);
-    m_message->setTextAlignment(Qt::AlignCenter);
+    m_message = addCentredMessage(*this);
     m_message->setText(tr("No request here has a measured segment (an arrival trace, or a filter that\n"
                           "leaves none): there is nothing to break down."));
-    m_message->setVisible(false);
     connect(this, &QCustomPlot::afterLayout, this, [this] {
         // Cell labels depend on pixel heights: once the layout is known, hide those that do not fit.
         for (QCPItemText *label : m_labels) {

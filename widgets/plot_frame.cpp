@@ -40,3 +40,14 @@ QHBoxLayout *addToolbarAbove(QWidget &view, QWidget *chart)
     layout->addWidget(chart, 1);
     return toolbar;
 }
+
+QCPItemText *addCentredMessage(QCustomPlot &plot)
+{
+    auto *message = new QCPItemText(&plot);
+    message->position->setType(QCPItemPosition::ptAxisRectRatio);
+    message->position->setCoords(0.5, 0.45);
+    message->setPositionAlignment(Qt::AlignCenter);
+    message->setTextAlignment(Qt::AlignCenter);
+    message->setVisible(false);
+    return message;
+}

@@ -12,6 +12,10 @@ class QHBoxLayout;
 /// Puts a bold title row above the plot; the caller sets its text. Chart::applyPalette() colours it.
 QCPTextElement *addPlotTitle(QCustomPlot &plot);
 
+/// A hidden text centred over the plot, a little above the middle: why nothing is drawn. The caller
+/// sets its text, shows it and colours it in applyPalette().
+QCPItemText *addCentredMessage(QCustomPlot &plot);
+
 /// Moves the legend out of the axis rect into a column to its right, at the top, and shows it. Call after
 /// addPlotTitle(): the legend takes the axis rect's row.
 void placeLegendBeside(QCustomPlot &plot);

@@ -3,6 +3,7 @@
 
 #include "chart_tickers.h"
 #include "count_text.h"
+#include "plot_frame.h"
 #include "segment_colors.h"
 #include "waterfall_tooltip.h"
 
@@ -93,12 +94,7 @@ WaterfallChart::WaterfallChart(QWidget *parent)
     legend->setColumnSpacing(14);
     legend->setMargins(QMargins(4, 2, 4, 2));
 
-    m_message = new QCPItemText(this);
-    m_message->position->setType(QCPItemPosition::ptAxisRectRatio);
-    m_message->position->setCoords(0.5, 0.45);
-    m_message->setPositionAlignment(Qt::AlignCenter);
-    m_message->setTextAlignment(Qt::AlignCenter);
-    m_message->setVisible(false);
+    m_message = addCentredMessage(*this);
     m_note = new QCPItemText(this);
     m_note->position->setType(QCPItemPosition::ptAxisRectRatio);
     m_note->position->setCoords(1, 0);
