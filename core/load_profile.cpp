@@ -41,25 +41,29 @@ std::int64_t chooseWindowWidth(std::int64_t spanNs)
 LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptions &options)
 {
     LoadProfile profile;
-    std::int64_t first = INT64_MAX, last = INT64_MIN;
+    std::int64_t first = INT64_MAX, last = INT64_MIN, lastEnd = INT64_MIN;
     for (const LatencyRow &r : rows) {
         if (isMeasured(r.start)) {
             first = std::min(first, r.start);
             last = std::max(last, r.start);
+            lastEnd = std::max(lastEnd, isMeasured(r.e2e) && r.e2e > 0 ? r.start + r.e2e : r.start);
         }
     }
     if (first > last)
         return profile;
-    const std::int64_t width = options.windowNs > 0 ? options.windowNs : chooseWindowWidth(last - first);
+    const std::int64_t until = options.untilLastEnd ? lastEnd : last;
+    const std::int64_t width = options.untilLastEnd ? std::max(options.windowNs, chooseWindowWidth(until - first))
+        : options.windowNs > 0                      ? options.windowNs
+                                                    : chooseWindowWidth(last - first);
     profile.windowNs = width;
     const std::int64_t origin = floorDiv(first, width) * width;
-    const auto count = static_cast<std::size_t>(floorDiv(last - origin, width) + 1);
+    const auto count = static_cast<std::size_t>(floorDiv(until - origin, width) + 1);
     std::vector<LoadWindow> &windows = profile.windows;
     windows.resize(count);
     for (std::size_t i = 0; i < count; ++i) {
         LoadWindow &w = windows[i];
         w.startNs = origin + static_cast<std::int64_t>(i) * width;
-        w.coveredNs = std::min(w.startNs + width, last + 1) - std::max(w.startNs, first);
+        w.coveredNs = std::max<std::int64_t>(std::min(w.startNs + width, last + 1) - std::max(w.startNs, first), 0);
     }
     const std::int64_t end = origin + static_cast<std::int64_t>(count) * width;
     const auto windowOf = [&](std::int64_t t) { return static_cast<std::size_t>(floorDiv(t - origin, width)); };

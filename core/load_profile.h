@@ -19,6 +19,10 @@ namespace lx {
 struct LoadOptions {
     std::int64_t windowNs = 0;  ///< window width; 0 chooses a round width giving at most 200 windows
     bool includeErrors = false; ///< latency figures over error requests too (arrivals always count them)
+    /// Windows on to the last completion rather than the last start: the load over time as it drained (a
+    /// burst of requests that all arrive in a second and run for ten). The width is then at least the
+    /// automatic one over that longer span, so that they stay at most 200. The knee reads the default.
+    bool untilLastEnd = false;
 };
 
 struct LoadWindow {
@@ -37,7 +41,7 @@ struct LoadWindow {
 
 struct LoadProfile {
     std::int64_t windowNs = 0;
-    std::vector<LoadWindow> windows; ///< in time order, covering the first to the last start
+    std::vector<LoadWindow> windows; ///< in time order, covering the first to the last start (or end)
 };
 
 /// The round width (1, 2, 5 × 10^k ms up to seconds, then 10 s, 15 s, 30 s, 1, 2, 5, 10, 15, 30 min, 1, 2, 3,

@@ -16,6 +16,8 @@ LoadChartData computeLoadChartData(std::span<const lx::LatencyRow> rows, std::in
     data.byArrivalRate = lx::analyzeLoad(profile, rows, kneeOptions);
     kneeOptions.bucketBy = lx::LoadKey::InFlight;
     data.byInFlight = lx::analyzeLoad(profile, rows, kneeOptions);
+    loadOptions.untilLastEnd = true;
+    data.overTime = lx::computeLoadProfile(rows, loadOptions);
     // As the other time axes decide it (core/dominant_breakdown.cpp): relative when every start is.
     std::int64_t withStart = 0, relative = 0;
     for (const lx::LatencyRow &row : rows) {

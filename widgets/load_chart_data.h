@@ -20,6 +20,9 @@ struct RequestFilter;
 struct LoadChartData {
     lx::LoadAnalysis byArrivalRate;
     lx::LoadAnalysis byInFlight;
+    /// The load over time on to the last completion (LoadOptions::untilLastEnd), for the profile chart: a
+    /// burst that arrives in a second and runs for ten shows as it drains. The analyses use start windows.
+    lx::LoadProfile overTime;
     bool relativeTime = false; ///< every request with a start carries lx::kFlagRelativeTime
 
     const lx::LoadAnalysis &analysis(lx::LoadKey key) const

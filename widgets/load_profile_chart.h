@@ -24,7 +24,7 @@ public:
 
     /// Null clears.
     void setData(std::shared_ptr<const LoadChartData> data);
-    const lx::LoadProfile *profile() const { return m_data ? &m_data->byArrivalRate.profile : nullptr; }
+    const lx::LoadProfile *profile() const { return m_data ? &m_data->overTime : nullptr; }
 
     int windowCount() const { return profile() ? static_cast<int>(profile()->windows.size()) : 0; }
     QCPGraph *arrivalLine() const { return m_arrivals; }

@@ -82,6 +82,45 @@ private slots:
         QCOMPARE(*w1.e2eP95Ns, 200e6);
     }
 
+    void untilTheLastEnd_data()
+    {
+        QTest::addColumn<qint64>("windowNs");     // asked for; 0: automatic
+        QTest::addColumn<qint64>("expectedWidth");
+        QTest::addColumn<int>("windows");
+        QTest::newRow("1 s, as asked") << S << S << 3;
+        // Starts span 1.5 s (10 ms windows), the last end is at 2 s: the automatic width over 2 s.
+        QTest::newRow("automatic: over the whole span") << qint64(0) << qint64(chooseWindowWidth(2 * S)) << 101;
+        QTest::newRow("too narrow a width is widened") << qint64(1'000'000) << qint64(chooseWindowWidth(2 * S)) << 101;
+    }
+
+    void untilTheLastEnd() // the same requests as handWorkedWindows, the windows on to A's end at 2 s
+    {
+        QFETCH(qint64, windowNs);
+        QFETCH(qint64, expectedWidth);
+        QFETCH(int, windows);
+        const std::vector<LatencyRow> rows = {row(0, 1500, 500), row(500, 0, 1000), row(1500, 200, 0), row(200, 0, 100, false)};
+        LoadOptions options;
+        options.windowNs = windowNs;
+        options.untilLastEnd = true;
+        const LoadProfile p = computeLoadProfile(rows, options);
+        QCOMPARE(p.windowNs, expectedWidth);
+        QCOMPARE(int(p.windows.size()), windows);
+        std::int64_t arrivals = 0, completions = 0;
+        double busy = 0;
+        for (const LoadWindow &w : p.windows) {
+            arrivals += w.arrivals;
+            completions += w.completions;
+            busy += w.meanInFlight * double(p.windowNs);
+            QVERIFY(w.coveredNs >= 0);
+            if (w.startNs > T0 + 1500 * 1'000'000) // past the last start: no arrivals, no rate
+                QCOMPARE(w.arrivalRps, 0.0);
+        }
+        QCOMPARE(arrivals, qint64(4));
+        QCOMPARE(completions, qint64(4)); // A's at 2 s too, now inside the last window
+        QCOMPARE(busy, 3.3e9);            // 2 s + 1 s + 0.2 s + 0.1 s in flight, all of it
+        QVERIFY(p.windows.back().completions >= 1); // the last window holds the last end
+    }
+
     void errorsInTheFiguresWhenAsked()
     {
         const std::vector<LatencyRow> rows = {row(0, 0, 100), row(10, 0, 300, false)};

@@ -164,7 +164,7 @@ private slots:
         QVERIFY2(view.sentence().compare(sentence + QLatin1Char('.'), Qt::CaseInsensitive) == 0, qPrintable(view.sentence()));
         QVERIFY(sentence.startsWith(QStringLiteral("below the knee decode dominates")));
         // The profile marks when the load first passed it.
-        const LoadProfile &profile = withKnee().data->byArrivalRate.profile;
+        const LoadProfile &profile = withKnee().data->overTime;
         QVERIFY(view.profileView()->kneeTime());
         QCOMPARE(*view.profileView()->kneeTime(), double(knee.timeNs - profile.windows.front().startNs) / 1e9);
         QCOMPARE(view.profileView()->kneeRate(), std::optional<double>(knee.rateRps));
@@ -189,7 +189,7 @@ private slots:
     {
         LoadView view;
         view.setData(withKnee().data);
-        const LoadProfile &profile = withKnee().data->byArrivalRate.profile;
+        const LoadProfile &profile = withKnee().data->overTime;
         LoadProfileChart *chart = view.profileView();
         QCOMPARE(chart->windowCount(), int(profile.windows.size()));
         for (int i = 0; i < chart->windowCount(); ++i) {
