@@ -65,20 +65,45 @@ struct WaterfallDensity {
     }
 };
 
-/// Lays the segments of request i one after another from its start, in pipeline order, and calls
-/// visit(segment, begin, end) for each one that takes time (measured and positive). `columns` is the
-/// WaterfallData (i a request) or a WaterfallFrameColumns (i a display position).
+/// Where a request's unattributed time is laid in its bar: before the first server segment in pipeline
+/// order that is not measured, since that is where the missing time was spent (a benchmark client measures
+/// decode only: its unattributed time is mostly the time to the first token, before decode); at the end
+/// when every one is measured (then it is the gaps between them). Network is not asked: a server-side
+/// record does not measure it, and its e2e does not hold it. Unattributed itself when last.
+template<class Columns>
+int unattributedPlace(const Columns &columns, std::size_t i)
+{
+    constexpr int kUnattributed = static_cast<int>(Segment::Unattributed);
+    for (int s = static_cast<int>(Segment::Preprocess); s < kUnattributed; ++s) {
+        if (!isMeasured(columns.segments[static_cast<std::size_t>(s)][i]))
+            return s;
+    }
+    return kUnattributed;
+}
+
+/// Lays the segments of request i one after another from its start, in pipeline order with unattributed
+/// at unattributedPlace(), and calls visit(segment, begin, end) for each one that takes time (measured and
+/// positive). `columns` is the WaterfallData (i a request) or a WaterfallFrameColumns (i a display position).
 template<class Columns, class Visit>
 void forEachSegmentSpan(const Columns &columns, std::size_t i, Visit &&visit)
 {
+    constexpr int kUnattributed = static_cast<int>(Segment::Unattributed);
+    const int place = unattributedPlace(columns, i);
     std::int64_t at = columns.starts[i];
-    for (int s = 0; s < kSegmentCount; ++s) {
+    const auto lay = [&](int s) {
         const std::int64_t d = columns.part(i, s);
         if (d <= 0)
-            continue;
+            return;
         visit(s, at, at + d);
         at += d;
+    };
+    for (int s = 0; s < kUnattributed; ++s) {
+        if (s == place)
+            lay(kUnattributed);
+        lay(s);
     }
+    if (place == kUnattributed)
+        lay(kUnattributed);
 }
 
 /// The density of the requests of `rows` in the viewport. Many requests in view are shared among

@@ -130,6 +130,24 @@ bool lanesDisjoint(std::span<const std::int64_t> starts, std::span<const std::in
     return true;
 }
 
+/// The order of a request's parts in its bar, worked out here: pipeline order, with unattributed moved
+/// before the first server segment that is not measured (where the missing time was spent), else last.
+std::vector<int> barOrder(const WaterfallData &data, std::size_t i)
+{
+    std::vector<int> order;
+    bool placed = false;
+    for (int s = 0; s < int(Segment::Unattributed); ++s) {
+        if (!placed && s != int(Segment::Network) && !isMeasured(data.segment(i, Segment(s)))) {
+            order.push_back(int(Segment::Unattributed));
+            placed = true;
+        }
+        order.push_back(s);
+    }
+    if (!placed)
+        order.push_back(int(Segment::Unattributed));
+    return order;
+}
+
 WaterfallSort sortBy(WaterfallSort::Key key, bool descending, Segment segment = Segment::Network)
 {
     WaterfallSort s;
@@ -157,6 +175,8 @@ private slots:
     void density();
     void densityOnThreads_data();
     void densityOnThreads();
+    void unattributedWhereTimeWasMissing_data();
+    void unattributedWhereTimeWasMissing();
     void notMeasuredIsNotZero();
     void filterRespected_data();
     void filterRespected();
@@ -454,7 +474,7 @@ void TestWaterfallData::density()
         }
         for (std::uint32_t i : covered) {
             std::int64_t at = data->starts[i];
-            for (int s = 0; s < kSegmentCount; ++s) {
+            for (int s : barOrder(*data, i)) {
                 const std::int64_t d = data->part(i, s);
                 if (d <= 0)
                     continue;
@@ -524,6 +544,47 @@ void TestWaterfallData::densityOnThreads()
         requests += one.bandInfo[b].requests;
     }
     QCOMPARE(requests, std::int64_t(data->size())); // every request, once
+}
+
+void TestWaterfallData::unattributedWhereTimeWasMissing_data()
+{
+    QTest::addColumn<QByteArray>("record");
+    QTest::addColumn<QList<int>>("segments"); // the spans laid, in order
+    QTest::addColumn<QList<qint64>>("boundariesMs"); // from the start: where each span ends
+    const int N = int(Segment::Network), P = int(Segment::Preprocess), Q = int(Segment::Queue), F = int(Segment::Prefill),
+              D = int(Segment::Decode), O = int(Segment::Postprocess), U = int(Segment::Unattributed);
+    QTest::newRow("every stamp: no unattributed")
+        << line("a", 0, {0, 2, 5, 9, 20, 120, 121, 124}) << QList<int>{N, P, Q, F, D, O} << QList<qint64>{5, 8, 12, 23, 123, 124};
+    QTest::newRow("no scheduler stamp: between preprocess and decode")
+        << line("b", 0, {-1, 0, 5, -1, 20, 120, 121, -1}) << QList<int>{P, U, D, O} << QList<qint64>{5, 20, 120, 121};
+    QTest::newRow("client and server, no scheduler stamp: after network and preprocess")
+        << line("d", 0, {0, 2, 5, -1, 20, 120, 121, 124}) << QList<int>{N, P, U, D, O} << QList<qint64>{5, 8, 23, 123, 124};
+    // A client that sees its own send and receive and the tokens: the time to the first token comes first.
+    QTest::newRow("client and tokens only: first")
+        << line("c", 0, {0, -1, -1, -1, 30, 130, -1, 133}) << QList<int>{U, D} << QList<qint64>{33, 133};
+}
+
+void TestWaterfallData::unattributedWhereTimeWasMissing()
+{
+    QFETCH(QByteArray, record);
+    QFETCH(QList<int>, segments);
+    QFETCH(QList<qint64>, boundariesMs);
+    lxtest::StoreFixture f(record);
+    const auto data = load(*f.store);
+    QVERIFY(data);
+    QCOMPARE(data->size(), std::size_t(1));
+    QList<int> laid;
+    QList<qint64> ends;
+    std::int64_t previous = data->starts[0];
+    lx::forEachSegmentSpan(*data, 0, [&](int s, std::int64_t begin, std::int64_t end) {
+        QCOMPARE(begin, previous); // one after another
+        previous = end;
+        laid << s;
+        ends << (end - data->starts[0]) / MS;
+    });
+    QCOMPARE(laid, segments);
+    QCOMPARE(ends, boundariesMs);
+    QCOMPARE(previous, data->ends[0]);
 }
 
 void TestWaterfallData::notMeasuredIsNotZero()
