@@ -120,7 +120,7 @@ void Investigation::startImport(const QStringList &traces, const QStringList &st
     QPointer<Investigation> self(this);
     const auto started = std::chrono::steady_clock::now();
 
-    auto job = [self, fileName, tracePaths, storePaths, started, cancel = m_cancel]() {
+    auto job = [self, fileName, tracePaths, storePaths, started, cancel = m_cancel, mapping = m_spanMapping.toStdString()]() {
         ImportOutcome outcome;
         std::string why;
         auto store = lx::Store::openExisting(fileName, &why);
@@ -133,6 +133,7 @@ void Investigation::startImport(const QStringList &traces, const QStringList &st
                 outcome.errors << QString::fromStdString(path + ": " + why);
         }
         lx::ImportOptions options;
+        options.spanMapping = mapping;
         auto lastPost = std::chrono::steady_clock::time_point{};
         options.progress = [&](const lx::ImportProgress &p) {
             const auto now = std::chrono::steady_clock::now();

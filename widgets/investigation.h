@@ -47,6 +47,10 @@ public:
     /// reason) when it cannot start: nothing open, an import running, or `path` is the open file.
     bool saveAs(const QString &path, QString *error);
 
+    /// How OTLP spans become requests in the imports from now on (lx::ImportOptions::spanMapping).
+    void setSpanMapping(const QString &mapping) { m_spanMapping = mapping; }
+    const QString &spanMapping() const { return m_spanMapping; }
+
     const lx::RequestFilter &filter() const { return m_filter; }
     void setFilter(const lx::RequestFilter &filter);
     bool hasReport() const { return m_hasReport; }
@@ -74,6 +78,7 @@ private:
 
     std::unique_ptr<lx::Store> m_store;
     QString m_firstInput;
+    QString m_spanMapping;
     lx::RequestFilter m_filter;
     lx::Report m_report;
     bool m_hasReport = false;

@@ -7,6 +7,7 @@
 #include "investigation.h"
 #include "main_window.h"
 #include "screenshot.h"
+#include "span_mapping_menu.h"
 #include "theme.h"
 
 #include <QCommandLineParser>
@@ -42,6 +43,11 @@ int main(int argc, char **argv)
     const QCommandLineOption themeOption(QStringLiteral("theme"), QStringLiteral("light, dark or system (for this run)."),
                                          QStringLiteral("THEME"));
     parser.addOption(themeOption);
+    const QCommandLineOption mappingOption(QStringLiteral("mapping"),
+                                           QStringLiteral("How OTLP spans become requests, for this run: auto, vllm, sglang, tgi, "
+                                                          "http-gateway or a mapping file (docs/OTLP.md)."),
+                                           QStringLiteral("NAME|FILE"));
+    parser.addOption(mappingOption);
     parser.addOption(screenshotOption);
     parser.addOption(viewOption);
     parser.addOption(probeOption);
@@ -60,9 +66,17 @@ int main(int argc, char **argv)
         qputenv("LX_THEME_FROM_COMMAND_LINE", "1"); // the window does not override it with the saved theme
     }
     if (parser.isSet(screenshotOption))
-        return takeScreenshot(parser.value(screenshotOption), view, parser.positionalArguments(), parser.value(filterOption));
+        return takeScreenshot(parser.value(screenshotOption), view, parser.positionalArguments(), parser.value(filterOption),
+                              parser.value(mappingOption));
 
     MainWindow window;
+    if (parser.isSet(mappingOption)) {
+        QString why;
+        if (!window.spanMappingMenu()->setMapping(parser.value(mappingOption), &why, false)) {
+            std::fprintf(stderr, "latency-explorer: --mapping: %s\n", qPrintable(why));
+            return 1;
+        }
+    }
     EventLoopProbe probe;
     if (parser.isSet(probeOption)) {
         QObject::connect(window.investigation(), &Investigation::importStarted, &probe, [&probe] { probe.start(); });

@@ -8,6 +8,7 @@
 #include "incident_export.h"
 #include "load_tab.h"
 #include "slo_panel.h"
+#include "span_mapping_menu.h"
 #include "store.h"
 #include "investigation.h"
 #include "rejected_dialog.h"
@@ -89,6 +90,10 @@ MainWindow::MainWindow(QWidget *parent)
     m_detailDock->setWidget(m_detail);
     addDockWidget(Qt::RightDockWidgetArea, m_detailDock);
     resizeDocks({m_detailDock}, {480}, Qt::Horizontal);
+
+    m_spanMappingMenu = new SpanMappingMenu(this);
+    m_investigation->setSpanMapping(m_spanMappingMenu->mapping());
+    connect(m_spanMappingMenu, &SpanMappingMenu::mappingChanged, m_investigation, &Investigation::setSpanMapping);
 
     statusBar()->addWidget(m_statusCounts, 1);
     statusBar()->addPermanentWidget(m_progress);
@@ -224,6 +229,7 @@ void MainWindow::createMenus()
     file->addAction(m_openAction);
     file->addAction(m_addAction);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addMenu(m_spanMappingMenu);
     file->addAction(m_saveAsAction);
     file->addAction(m_exportAction);
     file->addAction(m_reportAction);

@@ -18,6 +18,7 @@ class QMenu;
 class QTabWidget;
 class RequestDetailView;
 class RequestsView;
+class SpanMappingMenu;
 class SummaryView;
 
 /// The window of one investigation: the filter bar on top, the views as tabs, the request detail docked
@@ -43,6 +44,7 @@ public:
     RequestDetailView *detailView() const { return m_detail; }
     ImportProgress *importProgress() const { return m_progress; }
     ChartTabs *charts() const { return m_charts; }
+    SpanMappingMenu *spanMappingMenu() const { return m_spanMappingMenu; }
 
 signals:
     /// The data of the current filter is on screen: the report and the table are both up to date.
@@ -85,6 +87,7 @@ private:
     IncidentExport *m_incidentExport;
     QLabel *m_statusCounts;
     QMenu *m_recentMenu = nullptr;
+    SpanMappingMenu *m_spanMappingMenu = nullptr;
     QStringList m_recentFiles;
     lx::DurationUnit m_unit = lx::DurationUnit::Auto;
     Theme m_theme = Theme::System;

@@ -4,6 +4,7 @@
 #include "filter_bar.h"
 #include "investigation.h"
 #include "requests_view.h"
+#include "span_mapping_menu.h"
 
 #include <QApplication>
 #include <QPixmap>
@@ -14,7 +15,8 @@
 
 #include <cstdio>
 
-int takeScreenshot(const QString &out, MainWindow::View view, const QStringList &files, const QString &filter)
+int takeScreenshot(const QString &out, MainWindow::View view, const QStringList &files, const QString &filter,
+                   const QString &mapping)
 {
     qputenv("LX_NO_DIALOGS", "1"); // an error goes to the status bar, where the screenshot shows it
     // Keep the user's settings (window layout, recent files) out of it, both ways.
@@ -22,6 +24,11 @@ int takeScreenshot(const QString &out, MainWindow::View view, const QStringList 
     QSettings::setDefaultFormat(QSettings::IniFormat);
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir.path());
     MainWindow window;
+    QString why;
+    if (!mapping.isEmpty() && !window.spanMappingMenu()->setMapping(mapping, &why, false)) {
+        std::fprintf(stderr, "latency-explorer: --mapping: %s\n", qPrintable(why));
+        return 1;
+    }
     window.resize(1600, 1000);
     window.show();
     window.showView(view);
