@@ -331,7 +331,15 @@ std::vector<FileImport> importFiles(Store &store, const std::vector<std::string>
     // index by id only when there are client and server records to join.
     if (options.joinClientServer && !cancelled && !results.empty()) {
         std::string why;
-        if (!joinClientServer(store, nullptr, &why))
+        const auto joining = [&] {
+            if (options.progress) {
+                ImportProgress report = progress;
+                report.bytesDone = report.bytesTotal;
+                report.joining = true;
+                options.progress(report); // the join runs to its end: a cancel now would leave it half done
+            }
+        };
+        if (!joinClientServer(store, nullptr, &why, joining))
             results.back().message += (results.back().message.empty() ? "" : "; ") + why;
     }
     if (options.progress) {

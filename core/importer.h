@@ -21,6 +21,9 @@ struct ImportProgress {
     std::int64_t records = 0;     ///< records read so far, accepted and rejected
     std::size_t file = 0;         ///< 0-based index of the file being read
     std::size_t files = 0;
+    /// The files are read and their client and server records are being joined (request_join.h): one
+    /// report before that work, whose length the bytes cannot tell.
+    bool joining = false;
 };
 
 /// Called about every thousand records from the importing thread; returning false cancels.

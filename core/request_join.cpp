@@ -157,7 +157,7 @@ constexpr const char *kDropTempSql =
 
 class Join {
 public:
-    explicit Join(Store &store) : m_store(store), m_db(store.db()) {}
+    Join(Store &store, const std::function<void()> &joining) : m_store(store), m_db(store.db()), m_joining(joining) {}
 
     bool run(std::string *error)
     {
@@ -198,6 +198,8 @@ private:
             return true; // one side only: nothing is unmatched either
         bool allMatched = false;
         if (clients && servers) {
+            if (m_joining)
+                m_joining();
             if (!pair(allMatched) || !exec(kApplySql)
                 || (scalar(m_db, "SELECT EXISTS (SELECT 1 FROM token_times)") && !exec(kMoveTokenTimesSql)))
                 return false;
@@ -232,15 +234,16 @@ private:
 
     Store &m_store;
     sqlite3 *m_db;
+    const std::function<void()> &m_joining;
     std::string m_error;
 };
 
 } // namespace
 
-bool joinClientServer(Store &store, JoinSummary *summary, std::string *error)
+bool joinClientServer(Store &store, JoinSummary *summary, std::string *error, const std::function<void()> &joining)
 {
     std::string why;
-    const bool ok = Join(store).run(&why);
+    const bool ok = Join(store, joining).run(&why);
     if (!ok && error)
         *error = why;
     if (summary)

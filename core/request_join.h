@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -40,8 +41,9 @@ struct JoinSummary {
 
 /// Joins every client record of the store with the server record of the same request. Records joined by an
 /// earlier join stay joined; the unmatched ones are listed anew (table join_unmatched). False and the reason
-/// when the store cannot be written; the store is then as before.
-bool joinClientServer(Store &store, JoinSummary *summary, std::string *error);
+/// when the store cannot be written; the store is then as before. `joining` is called when both sides
+/// have records, before the work that takes seconds for millions of them (a progress bar can say so).
+bool joinClientServer(Store &store, JoinSummary *summary, std::string *error, const std::function<void()> &joining = {});
 
 /// The counts as the store holds them (no join is run).
 JoinSummary readJoinSummary(const Store &store);

@@ -138,14 +138,15 @@ void Investigation::startImport(const QStringList &traces, const QStringList &st
         options.progress = [&](const lx::ImportProgress &p) {
             const auto now = std::chrono::steady_clock::now();
             // Ten updates a second are plenty for a progress bar, and keep the event queue short.
-            if (now - lastPost >= std::chrono::milliseconds(100) || p.bytesDone >= p.bytesTotal) {
+            if (now - lastPost >= std::chrono::milliseconds(100) || p.bytesDone >= p.bytesTotal || p.joining) {
                 lastPost = now;
                 const double elapsed = std::chrono::duration<double>(now - started).count();
                 const double fraction = p.bytesTotal ? double(p.bytesDone) / double(p.bytesTotal) : 0.0;
                 const double rate = elapsed > 0 ? double(p.records) / elapsed : 0.0;
-                const double left = fraction > 0.02 ? elapsed * (1 - fraction) / fraction : -1.0;
-                const QString stage = p.files > 1 ? Investigation::tr("Reading file %1 of %2").arg(p.file + 1).arg(p.files)
-                                                  : Investigation::tr("Reading");
+                const double left = !p.joining && fraction > 0.02 ? elapsed * (1 - fraction) / fraction : -1.0;
+                const QString stage = p.joining      ? Investigation::tr("Joining client and server records")
+                    : p.files > 1                      ? Investigation::tr("Reading file %1 of %2").arg(p.file + 1).arg(p.files)
+                                                       : Investigation::tr("Reading");
                 // qApp as the context: a QPointer may only be read on its own thread, inside the call.
                 QMetaObject::invokeMethod(qApp, [self, stage, fraction, rate, left] {
                     if (self)

@@ -57,6 +57,11 @@ lx::ProgressCallback terminalProgress(std::ostream &err)
         if (!finished && now - state->lastDraw < std::chrono::milliseconds(100))
             return !interrupted();
         state->lastDraw = now;
+        if (progress.joining) {
+            err << "\rjoining client and server records\033[K" << std::flush;
+            state->drawn = true;
+            return true;
+        }
         if (finished) {
             if (state->drawn)
                 err << "\r\033[K" << std::flush; // clear the line for the summary that follows

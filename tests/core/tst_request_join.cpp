@@ -122,7 +122,53 @@ private Q_SLOTS:
     void joinKeyOfVllmIds();
     void cliReport_data();
     void cliReport();
+    void progressSaysTheJoin_data();
+    void progressSaysTheJoin();
 };
+
+void TestRequestJoin::progressSaysTheJoin_data()
+{
+    QTest::addColumn<QByteArray>("clients");
+    QTest::addColumn<QByteArray>("servers");
+    QTest::addColumn<bool>("joins");
+    QTest::newRow("both sides") << clientLine("r1", 1000, 101000) << serverLine("r1", 5000) << true;
+    QTest::newRow("both sides, nothing matches") << clientLine("r1", 1000, 101000) << serverLine("r2", 5000) << true;
+    QTest::newRow("a benchmark alone") << clientLine("r1", 1000, 101000) << QByteArray() << false;
+    QTest::newRow("a trace dump alone") << QByteArray() << serverLine("r1", 5000) << false;
+}
+
+void TestRequestJoin::progressSaysTheJoin()
+{
+    QFETCH(QByteArray, clients);
+    QFETCH(QByteArray, servers);
+    QFETCH(bool, joins);
+    QTemporaryDir dir;
+    std::vector<std::string> paths;
+    for (const QByteArray &content : {clients, servers}) {
+        if (!content.isEmpty())
+            paths.push_back(lxtest::writeFile(dir, QStringLiteral("input%1.jsonl").arg(paths.size()), content));
+    }
+    std::string why;
+    const auto store = lx::Store::openTemporary(&why);
+    QVERIFY2(store, why.c_str());
+    std::vector<lx::ImportProgress> reports;
+    lx::ImportOptions options;
+    options.progress = [&](const lx::ImportProgress &p) {
+        reports.push_back(p);
+        return true;
+    };
+    lx::importFiles(*store, paths, options);
+    QVERIFY(!reports.empty());
+    const auto joining = std::count_if(reports.begin(), reports.end(), [](const lx::ImportProgress &p) { return p.joining; });
+    QCOMPARE(joining, joins ? 1 : 0);
+    QVERIFY(!reports.back().joining); // the last report: everything done
+    QCOMPARE(reports.back().bytesDone, reports.back().bytesTotal);
+    if (joins) { // said after every byte is read, just before the end
+        const lx::ImportProgress &said = reports[reports.size() - 2];
+        QVERIFY(said.joining);
+        QCOMPARE(said.bytesDone, said.bytesTotal);
+    }
+}
 
 void TestRequestJoin::simulated_data()
 {
