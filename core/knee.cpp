@@ -165,17 +165,31 @@ void fillBuckets(LoadAnalysis &out, std::span<const LatencyRow> rows, const std:
     if (!(lo <= hi) || options.buckets < 1)
         return;
     const int n = hi > lo ? options.buckets : 1;
-    const double step = hi > lo ? (hi - lo) / n : 1.0;
+    // In flight, an overloaded trace spans hundreds while its knee is in the tens: equal widths put
+    // everything up to past the knee in the first bucket. Over a tenfold range the widths grow by a
+    // constant factor instead (the knee search works on the logarithm of the load too).
+    out.geometricBuckets = options.bucketBy == LoadKey::InFlight && lo > 0 && hi >= 10 * lo && n > 1;
+    const auto edge = [&](int b) {
+        if (b >= n)
+            return hi;
+        return out.geometricBuckets ? lo * std::pow(hi / lo, static_cast<double>(b) / n) : lo + b * (hi - lo) / n;
+    };
+    const auto bucketOf = [&](double x) {
+        if (n == 1)
+            return 0;
+        const double at = out.geometricBuckets ? std::log(x / lo) / std::log(hi / lo) : (x - lo) / (hi - lo);
+        return std::clamp(static_cast<int>(at * n), 0, n - 1);
+    };
     out.buckets.resize(static_cast<std::size_t>(n));
     for (int b = 0; b < n; ++b) {
-        out.buckets[static_cast<std::size_t>(b)].loadLo = lo + b * step;
-        out.buckets[static_cast<std::size_t>(b)].loadHi = b + 1 == n ? hi : lo + (b + 1) * step;
+        out.buckets[static_cast<std::size_t>(b)].loadLo = edge(b);
+        out.buckets[static_cast<std::size_t>(b)].loadHi = edge(b + 1);
     }
     std::vector<int> bucketOfWindow(windows.size(), -1);
     for (std::size_t i = 0; i < windows.size(); ++i) {
         if (!inFit[i])
             continue;
-        const int b = std::min(n - 1, static_cast<int>((keyOf(windows[i], options.bucketBy) - lo) / step));
+        const int b = bucketOf(keyOf(windows[i], options.bucketBy));
         bucketOfWindow[i] = b;
         ++out.buckets[static_cast<std::size_t>(b)].windows;
     }

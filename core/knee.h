@@ -54,6 +54,9 @@ struct LoadAnalysis {
     LoadProfile profile;
     LoadKey bucketBy = LoadKey::ArrivalRate;
     std::vector<LoadBucket> buckets;
+    /// The buckets' widths grow by a constant factor rather than being equal: requests in flight over more
+    /// than a tenfold range (an overloaded trace's queue grows to hundreds; its knee is in the tens).
+    bool geometricBuckets = false;
     std::optional<Knee> knee;
     SegmentShare below; ///< under the knee; every request when there is no knee
     SegmentShare above; ///< past the knee; segment -1 when there is no knee

@@ -63,7 +63,7 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
     for (std::size_t i = 0; i < count; ++i) {
         LoadWindow &w = windows[i];
         w.startNs = origin + static_cast<std::int64_t>(i) * width;
-        w.coveredNs = std::max<std::int64_t>(std::min(w.startNs + width, last + 1) - std::max(w.startNs, first), 0);
+        w.coveredNs = std::max<std::int64_t>(std::min(w.startNs + width, until + 1) - std::max(w.startNs, first), 0);
     }
     const std::int64_t end = origin + static_cast<std::int64_t>(count) * width;
     const auto windowOf = [&](std::int64_t t) { return static_cast<std::size_t>(floorDiv(t - origin, width)); };

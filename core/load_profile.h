@@ -27,7 +27,9 @@ struct LoadOptions {
 
 struct LoadWindow {
     std::int64_t startNs = 0;   ///< windows are aligned to multiples of the width since the epoch
-    std::int64_t coveredNs = 0; ///< the part of the window inside the trace's span of start times
+    /// The part of the window inside the trace's span of start times (to the last end with untilLastEnd:
+    /// the time after the last arrival was watched too, and saw none)
+    std::int64_t coveredNs = 0;
     std::int64_t arrivals = 0;    ///< requests (ok and error) that started in the window
     std::int64_t completions = 0; ///< requests (with a known e2e) that ended in it
     double arrivalRps = 0;        ///< arrivals per second of covered time

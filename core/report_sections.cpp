@@ -62,7 +62,8 @@ std::string loadToJson(const LoadAnalysis &load)
                + ", \"e2e_p95\": " + ms(w.e2eP95Ns) + '}';
     }
     out += load.profile.windows.empty() ? "]" : "\n  ]";
-    out += ",\n  \"bucket_by\": \"" + std::string(loadKeyName(load.bucketBy)) + "\", \"buckets\": [";
+    out += ",\n  \"bucket_by\": \"" + std::string(loadKeyName(load.bucketBy)) + "\", \"geometric_buckets\": "
+           + (load.geometricBuckets ? "true" : "false") + ", \"buckets\": [";
     for (std::size_t i = 0; i < load.buckets.size(); ++i) {
         const LoadBucket &b = load.buckets[i];
         out += i ? ",\n    " : "\n    ";

@@ -98,7 +98,7 @@ int LoadDecompositionChart::bucketCount() const
 
 double LoadDecompositionChart::keyOf(const lx::LoadBucket &bucket) const
 {
-    return bucket.loadLo + spanOf(bucket) / 2;
+    return m_logAxis ? std::sqrt(bucket.loadLo * bucket.loadHi) : bucket.loadLo + spanOf(bucket) / 2;
 }
 
 double LoadDecompositionChart::drawnSegmentMean(int bucket, int segment) const
@@ -126,6 +126,7 @@ void LoadDecompositionChart::rebuild()
     m_p95->data()->clear();
     const lx::LoadAnalysis *load = analysis();
     xAxis->setLabel(loadtext::loadAxisLabel(m_key));
+    useLogAxis(load && !load->buckets.empty() && load->geometricBuckets);
     std::int64_t requests = 0;
     double top = 0;
     std::array<bool, lx::kSegmentCount> used{};
@@ -136,7 +137,8 @@ void LoadDecompositionChart::rebuild()
             for (int s = 0; s < lx::kSegmentCount; ++s) {
                 const double mean = bucket.segmentMeanNs[static_cast<std::size_t>(s)];
                 QCPBars *bars = m_bars[static_cast<std::size_t>(s)];
-                bars->setWidth(spanOf(bucket) * kBarFill);
+                bars->setWidthType(m_logAxis ? QCPBars::wtAxisRectRatio : QCPBars::wtPlotCoords);
+                bars->setWidth(spanOf(bucket) * kBarFill); // on a logarithmic axis: set with the range below
                 bars->addData(key, mean);
                 stacked += mean;
                 used[static_cast<std::size_t>(s)] = used[static_cast<std::size_t>(s)] || mean != 0;
@@ -168,15 +170,39 @@ void LoadDecompositionChart::rebuild()
                          .arg(m_key == lx::LoadKey::ArrivalRate ? tr("arrival rate") : tr("requests in flight")));
     const lx::LoadBucket &first = load->buckets.front();
     const lx::LoadBucket &last = load->buckets.back();
-    const double margin = spanOf(first) * 0.6;
-    const double lo = std::max(0.0, first.loadLo - margin);
-    double hi = last.loadLo + spanOf(last) + margin;
-    if (load->knee)
-        hi = std::max(hi, (m_key == lx::LoadKey::ArrivalRate ? load->knee->rateRps : load->knee->inFlight) + margin);
+    const double kneeLoad = load->knee ? (m_key == lx::LoadKey::ArrivalRate ? load->knee->rateRps : load->knee->inFlight) : 0.0;
+    double lo, hi;
+    if (load->geometricBuckets) {
+        const double factor = std::sqrt(last.loadHi / first.loadLo); // half a bucket's factor, twice over 12
+        lo = first.loadLo / std::pow(factor, 1.2 / static_cast<double>(load->buckets.size()));
+        hi = std::max(last.loadHi, kneeLoad) * std::pow(factor, 1.2 / static_cast<double>(load->buckets.size()));
+    } else {
+        const double margin = spanOf(first) * 0.6;
+        lo = std::max(0.0, first.loadLo - margin);
+        hi = std::max(last.loadLo + spanOf(last) + margin, load->knee ? kneeLoad + margin : 0.0);
+    }
     xAxis->setRange(lo, hi);
+    if (m_logAxis) { // every bucket spans the same factor, so the same share of the axis
+        const double share = std::log(last.loadHi / first.loadLo) / static_cast<double>(load->buckets.size()) / std::log(hi / lo);
+        for (QCPBars *bars : m_bars)
+            bars->setWidth(share * kBarFill);
+    }
     yAxis->setRange(0, top > 0 ? top * kHeadroom : 1.0);
     placeKnee(lo, hi);
     applyPalette();
+}
+
+void LoadDecompositionChart::useLogAxis(bool log)
+{
+    // Buckets whose widths grow by a factor sit on a logarithmic axis, where they are equally wide.
+    if (log == m_logAxis)
+        return;
+    m_logAxis = log;
+    xAxis->setScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    if (log)
+        xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    else
+        xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
 }
 
 void LoadDecompositionChart::placeKnee(double lo, double hi)
@@ -208,7 +234,7 @@ std::optional<int> LoadDecompositionChart::bucketAt(const QPointF &pixel) const
     const double x = xAxis->pixelToCoord(pixel.x());
     for (int b = 0; b < static_cast<int>(load->buckets.size()); ++b) {
         const lx::LoadBucket &bucket = load->buckets[static_cast<std::size_t>(b)];
-        if (std::abs(x - keyOf(bucket)) <= spanOf(bucket) / 2)
+        if (m_logAxis ? x >= bucket.loadLo && x <= bucket.loadHi : std::abs(x - keyOf(bucket)) <= spanOf(bucket) / 2)
             return b;
     }
     return std::nullopt;

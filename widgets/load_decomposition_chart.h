@@ -55,6 +55,7 @@ protected:
 
 private:
     void rebuild();
+    void useLogAxis(bool log);
     void placeKnee(double lo, double hi);
     double keyOf(const lx::LoadBucket &bucket) const;
 
@@ -65,6 +66,7 @@ private:
     QCPItemStraightLine *m_kneeLine = nullptr;
     QCPItemRect *m_pastKnee = nullptr;
     QCPItemText *m_kneeText = nullptr;
+    bool m_logAxis = false; ///< the load axis is logarithmic (geometric buckets)
     std::optional<double> m_kneeX;
     QCPTextElement *m_title = nullptr;
 };

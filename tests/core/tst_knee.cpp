@@ -88,6 +88,55 @@ private slots:
         qInfo("%s (capacity %.2f req/s)", load.sentence().c_str(), capacity);
     }
 
+    void bucketWidths_data()
+    {
+        QTest::addColumn<int>("key");
+        QTest::addColumn<double>("endRate"); // from 1 req/s; 32 slots make about 9 req/s
+        QTest::addColumn<bool>("geometric");
+        QTest::newRow("in flight, overloaded: hundreds against a knee in the tens") << int(LoadKey::InFlight) << 18.0 << true;
+        QTest::newRow("arrival rate, overloaded: equal widths") << int(LoadKey::ArrivalRate) << 18.0 << false;
+        QTest::newRow("in flight, under capacity: within tenfold") << int(LoadKey::InFlight) << 5.0 << false;
+    }
+    void bucketWidths()
+    {
+        QFETCH(int, key);
+        QFETCH(double, endRate);
+        QFETCH(bool, geometric);
+        sim::SimConfig config;
+        config.startRateRps = endRate > 10 ? 1.0 : 3.0;
+        config.endRateRps = endRate;
+        config.requests = 3000;
+        SimulatedStore sim(config);
+        QVERIFY2(sim.imported.store, sim.imported.error.c_str());
+        KneeOptions options;
+        options.bucketBy = LoadKey(key);
+        const LoadAnalysis load = analyzeLoad(*sim.imported.store, {}, {}, options);
+        QCOMPARE(load.geometricBuckets, geometric);
+        QCOMPARE(int(load.buckets.size()), options.buckets);
+        const LoadBucket &first = load.buckets.front(), &last = load.buckets.back();
+        QCOMPARE(last.loadHi >= 10 * first.loadLo, geometric || LoadKey(key) == LoadKey::ArrivalRate);
+        std::int64_t windows = 0;
+        for (std::size_t b = 0; b < load.buckets.size(); ++b) {
+            const LoadBucket &bucket = load.buckets[b];
+            if (b > 0)
+                QCOMPARE(bucket.loadLo, load.buckets[b - 1].loadHi); // they tile the range
+            const double expected = geometric ? first.loadLo * std::pow(last.loadHi / first.loadLo, double(b + 1) / double(load.buckets.size()))
+                                              : first.loadLo + (last.loadHi - first.loadLo) * double(b + 1) / double(load.buckets.size());
+            QVERIFY2(std::abs(bucket.loadHi - expected) <= 1e-9 * expected, qPrintable(QString::number(bucket.loadHi)));
+            windows += bucket.windows;
+        }
+        // Every window of the fit is in the bucket that holds its load.
+        std::int64_t usable = 0;
+        for (const LoadWindow &w : load.profile.windows) {
+            const double x = LoadKey(key) == LoadKey::InFlight ? w.meanInFlight : w.arrivalRps;
+            if (2 * w.coveredNs < load.profile.windowNs || w.count < options.minWindowRequests || !w.e2eP95Ns)
+                continue;
+            ++usable;
+            QVERIFY(x >= first.loadLo && x <= last.loadHi);
+        }
+        QCOMPARE(windows, usable);
+    }
+
     void underCapacityHasNoKnee()
     {
         sim::SimConfig config;

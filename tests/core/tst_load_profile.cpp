@@ -111,7 +111,7 @@ private slots:
             arrivals += w.arrivals;
             completions += w.completions;
             busy += w.meanInFlight * double(p.windowNs);
-            QVERIFY(w.coveredNs >= 0);
+            QCOMPARE(w.coveredNs, std::min<std::int64_t>(w.startNs + p.windowNs, T0 + 2 * S + 1) - std::max<std::int64_t>(w.startNs, T0)); // to the last end
             if (w.startNs > T0 + 1500 * 1'000'000) // past the last start: no arrivals, no rate
                 QCOMPARE(w.arrivalRps, 0.0);
         }

@@ -36,6 +36,8 @@ private slots:
         const QJsonObject load = json[QLatin1String("load")].toObject();
         QVERIFY(load[QLatin1String("windows")].toArray().size() >= 100);
         QVERIFY(load[QLatin1String("windows")].toArray().size() <= 200);
+        QCOMPARE(load[QLatin1String("bucket_by")].toString(), QStringLiteral("arrival_rate"));
+        QCOMPARE(load[QLatin1String("geometric_buckets")].toBool(true), false); // by rate: equal widths
         const QJsonObject knee = load[QLatin1String("knee")].toObject();
         QVERIFY2(std::abs(knee[QLatin1String("rate_rps")].toDouble() - 9.11) <= 0.2 * 9.11, run.out.left(2000));
         QVERIFY(knee[QLatin1String("time_ns")].toInteger() > 0);
@@ -53,6 +55,23 @@ private slots:
         // The decomposition is still there, unchanged in shape.
         QVERIFY(json[QLatin1String("segments")].isObject());
         QVERIFY(json[QLatin1String("inputs")].isArray());
+    }
+
+    void inFlightBucketsGrowByAFactor()
+    {
+        // The sample's in-flight loads span 4 to 734, its knee at about 26: the buckets grow by a factor.
+        const Run run = cli({QStringLiteral("report"), QStringLiteral("--json"), QStringLiteral("--buckets-by"), QStringLiteral("in-flight"),
+                             sample("rising_load.jsonl.zst")});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject load = QJsonDocument::fromJson(run.out).object()[QLatin1String("load")].toObject();
+        QCOMPARE(load[QLatin1String("geometric_buckets")].toBool(false), true);
+        const QJsonArray buckets = load[QLatin1String("buckets")].toArray();
+        QCOMPARE(buckets.size(), 12);
+        const auto ratio = [&](int b) {
+            const QJsonObject o = buckets[b].toObject();
+            return o[QLatin1String("load_to")].toDouble() / o[QLatin1String("load_from")].toDouble();
+        };
+        QVERIFY(std::abs(ratio(0) - ratio(11)) < 0.01 * ratio(0)); // the same factor, up to the JSON's 3 digits
     }
 
     void noSlosNoKey()
