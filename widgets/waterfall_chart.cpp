@@ -249,7 +249,7 @@ void WaterfallChart::updateMessage()
     }
     if (!data->empty() && nothingToDraw) {
         m_message->setText(tr("The %1 that match have a start time only, no measured duration (an arrival trace):\n"
-                              "there are no bars to draw. The Load tab shows how they arrived.")
+                              "there are no bars to draw. The load chart shows how they arrived.")
                                .arg(requestsText(static_cast<std::int64_t>(data->size()))));
     } else if (data->empty()) {
         m_message->setText(data->withoutStart > 0
