@@ -52,9 +52,9 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
     if (first > last)
         return profile;
     const std::int64_t until = options.untilLastEnd ? lastEnd : last;
-    const std::int64_t width = options.untilLastEnd ? std::max(options.windowNs, chooseWindowWidth(until - first))
-        : options.windowNs > 0                      ? options.windowNs
-                                                    : chooseWindowWidth(last - first);
+    const std::int64_t automatic = chooseWindowWidth(until - first);
+    const std::int64_t width = options.untilLastEnd ? std::max(options.windowNs, automatic)
+                                                    : (options.windowNs > 0 ? options.windowNs : automatic);
     profile.windowNs = width;
     const std::int64_t origin = floorDiv(first, width) * width;
     const auto count = static_cast<std::size_t>(floorDiv(until - origin, width) + 1);

@@ -10,6 +10,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QSvgGenerator>
+#include <QToolTip>
 
 Chart::Chart(QWidget *parent)
     : QCustomPlot(parent)
@@ -107,6 +108,12 @@ void Chart::changeEvent(QEvent *event)
     QCustomPlot::changeEvent(event);
     if (event->type() == QEvent::PaletteChange)
         applyPalette();
+}
+
+void Chart::leaveEvent(QEvent *event)
+{
+    QCustomPlot::leaveEvent(event);
+    QToolTip::hideText();
 }
 
 void Chart::contextMenuEvent(QContextMenuEvent *event)

@@ -38,6 +38,8 @@ signals:
 
 protected:
     void changeEvent(QEvent *event) override;
+    /// Hides the hover tooltip the charts show (it would stay behind over another widget).
+    void leaveEvent(QEvent *event) override;
     void contextMenuEvent(QContextMenuEvent *event) override;
 
 private:

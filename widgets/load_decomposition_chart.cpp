@@ -8,7 +8,6 @@
 #include "segment_colors.h"
 
 #include <QMouseEvent>
-#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -173,9 +172,10 @@ void LoadDecompositionChart::rebuild()
     const double kneeLoad = load->knee ? (m_key == lx::LoadKey::ArrivalRate ? load->knee->rateRps : load->knee->inFlight) : 0.0;
     double lo, hi;
     if (load->geometricBuckets) {
-        const double factor = std::sqrt(last.loadHi / first.loadLo); // half a bucket's factor, twice over 12
-        lo = first.loadLo / std::pow(factor, 1.2 / static_cast<double>(load->buckets.size()));
-        hi = std::max(last.loadHi, kneeLoad) * std::pow(factor, 1.2 / static_cast<double>(load->buckets.size()));
+        // 0.6 of a bucket either side, as on the linear axis: a bucket spans the same factor each.
+        const double margin = std::pow(last.loadHi / first.loadLo, 0.6 / static_cast<double>(load->buckets.size()));
+        lo = first.loadLo / margin;
+        hi = std::max(last.loadHi, kneeLoad) * margin;
     } else {
         const double margin = spanOf(first) * 0.6;
         lo = std::max(0.0, first.loadLo - margin);
@@ -286,10 +286,4 @@ void LoadDecompositionChart::mouseMoveEvent(QMouseEvent *event)
     Chart::mouseMoveEvent(event);
     const std::optional<int> bucket = bucketAt(event->position());
     loadtext::hoverTip(this, event, bucket ? tooltipFor(*bucket) : QString());
-}
-
-void LoadDecompositionChart::leaveEvent(QEvent *event)
-{
-    Chart::leaveEvent(event);
-    QToolTip::hideText();
 }

@@ -51,7 +51,6 @@ public:
 
 protected:
     void mouseMoveEvent(QMouseEvent *event) override;
-    void leaveEvent(QEvent *event) override;
 
 private:
     void rebuild();

@@ -8,7 +8,6 @@
 #include "plot_frame.h"
 
 #include <QMouseEvent>
-#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -191,10 +190,4 @@ void LoadProfileChart::mouseMoveEvent(QMouseEvent *event)
     Chart::mouseMoveEvent(event);
     const std::optional<int> window = windowAt(event->position());
     loadtext::hoverTip(this, event, window ? tooltipFor(*window) : QString());
-}
-
-void LoadProfileChart::leaveEvent(QEvent *event)
-{
-    Chart::leaveEvent(event);
-    QToolTip::hideText();
 }

@@ -46,7 +46,6 @@ public:
 
 protected:
     void mouseMoveEvent(QMouseEvent *event) override;
-    void leaveEvent(QEvent *event) override;
 
 private:
     void rebuild();

@@ -3,6 +3,7 @@
 
 #include "test_support.h"
 
+#include "filter_expression.h"
 #include "importer.h"
 
 #include <sqlite3.h>
@@ -15,6 +16,14 @@
 #include <cstring>
 
 namespace lxtest {
+
+std::optional<lx::RequestFilter> filterOf(const QString &expression)
+{
+    auto compiled = lx::filterFromExpression(expression.toStdString());
+    if (auto *filter = std::get_if<lx::RequestFilter>(&compiled))
+        return std::move(*filter);
+    return std::nullopt;
+}
 
 namespace {
 

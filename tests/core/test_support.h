@@ -10,16 +10,21 @@
 #include <QStringList>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "importer.h"
+#include "request_filter.h"
 #include "store.h"
 
 class QTemporaryDir;
 struct sqlite3;
 
 namespace lxtest {
+
+/// The filter a filter expression compiles to (lx::filterFromExpression); nullopt when it does not compile.
+std::optional<lx::RequestFilter> filterOf(const QString &expression);
 
 /// Writes `bytes` to the file at `path`, replacing it; false unless every byte was written.
 bool writeFile(const QString &path, const QByteArray &bytes);

@@ -7,7 +7,6 @@
 #include "analysis.h"
 #include "cdf_data.h"
 #include "dominant_breakdown.h"
-#include "filter_expression.h"
 #include "store.h"
 #include "test_support.h"
 
@@ -164,9 +163,9 @@ private slots:
         QFETCH(bool, includeErrors);
         static const lxtest::StoreFixture fixture(randomRequests(6000, 11));
         QVERIFY(fixture.store);
-        const auto compiled = filterFromExpression(expression.toStdString());
-        QVERIFY(std::holds_alternative<RequestFilter>(compiled));
-        const RequestFilter &filter = std::get<RequestFilter>(compiled);
+        const std::optional<RequestFilter> compiled = lxtest::filterOf(expression);
+        QVERIFY(compiled);
+        const RequestFilter &filter = *compiled;
         AnalysisOptions options;
         options.includeErrors = includeErrors;
         options.percentiles = {kCdfGuidePercentiles.begin(), kCdfGuidePercentiles.end()};

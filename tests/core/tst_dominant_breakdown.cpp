@@ -110,9 +110,9 @@ private slots:
         QFETCH(bool, includeErrors);
         static const lxtest::StoreFixture fixture(risingLoad(3000, 5));
         QVERIFY(fixture.store);
-        const auto compiled = filterFromExpression(expression.toStdString());
-        QVERIFY(std::holds_alternative<RequestFilter>(compiled));
-        const RequestFilter &filter = std::get<RequestFilter>(compiled);
+        const std::optional<RequestFilter> compiled = lxtest::filterOf(expression);
+        QVERIFY(compiled);
+        const RequestFilter &filter = *compiled;
         AnalysisOptions options;
         options.includeErrors = includeErrors;
         options.percentiles = {50, 90, 99};

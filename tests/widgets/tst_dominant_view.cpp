@@ -6,7 +6,6 @@
 
 #include "analysis.h"
 #include "dominant_view.h"
-#include "filter_expression.h"
 #include "segment_colors.h"
 #include "store.h"
 #include "test_support.h"
@@ -121,9 +120,9 @@ private slots:
         QVERIFY(!requested.at(0).at(1).toString().isEmpty());
 
         // The expression selects exactly the requests the cell counts.
-        const auto compiled = filterFromExpression(expression.toStdString());
-        QVERIFY(std::holds_alternative<RequestFilter>(compiled));
-        const RequestFilter &filter = std::get<RequestFilter>(compiled);
+        const std::optional<RequestFilter> compiled = lxtest::filterOf(expression);
+        QVERIFY(compiled);
+        const RequestFilter &filter = *compiled;
         QCOMPARE(analyze(*sample().store, filter).total, clicked.counts[std::size_t(segment)]);
     }
 

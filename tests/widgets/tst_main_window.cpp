@@ -12,7 +12,6 @@
 #include "dominant_breakdown.h"
 #include "dominant_view.h"
 #include "filter_bar.h"
-#include "filter_expression.h"
 #include "import_progress.h"
 #include "incident_export.h"
 #include "investigation.h"
@@ -64,9 +63,7 @@ bool waitSettled(MainWindow &window, QSignalSpy &settled, int timeoutMs = 60000)
 
 lx::Report coreReport(const MainWindow &window, const QString &expression)
 {
-    const QByteArray text = expression.toUtf8();
-    const auto filter = lx::filterFromExpression(std::string_view(text.constData(), std::size_t(text.size())));
-    return lx::analyze(*window.investigation()->store(), std::get<lx::RequestFilter>(filter));
+    return lx::analyze(*window.investigation()->store(), lxtest::filterOf(expression).value());
 }
 
 } // namespace
