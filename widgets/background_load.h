@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "request_filter.h"
-#include "store.h"
+#include "filter/request_filter.h"
+#include "store/store.h"
 
 #include <QFutureWatcher>
 #include <QObject>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "cdf_data.h"
+#include "analysis/cdf_data.h"
 #include "chart.h"
 
 #include <array>

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "chart_render.h"
 
-#include "cdf_data.h"
+#include "analysis/cdf_data.h"
 #include "cdf_view.h"
-#include "dominant_breakdown.h"
+#include "analysis/dominant_breakdown.h"
 #include "dominant_view.h"
 #include "load_chart_data.h"
 #include "load_view.h"
-#include "waterfall_data.h"
+#include "analysis/waterfall_data.h"
 #include "waterfall_view.h"
 
 #include <QApplication>

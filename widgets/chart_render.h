@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "incident_report.h"
-#include "request_filter.h"
+#include "report/incident_report.h"
+#include "filter/request_filter.h"
 
 #include <QSize>
 #include <QString>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "chart_tickers.h"
 
-#include "duration_format.h"
+#include "model/duration_format.h"
 
 #include <array>
 #include <cmath>

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 /// \file chart_tickers.h
-/// Axis labels through the same tested formatters as the tables and the CLI (core/duration_format.h), so
+/// Axis labels through the same tested formatters as the tables and the CLI (core/model/duration_format.h), so
 /// that "183 ms" on an axis is "183 ms" in a cell. Duration axes hold nanoseconds; time axes hold seconds
 /// since an origin (a double cannot hold epoch nanoseconds exactly).
 

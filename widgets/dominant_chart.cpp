@@ -3,7 +3,7 @@
 
 #include "chart_tickers.h"
 #include "count_text.h"
-#include "duration_format.h"
+#include "model/duration_format.h"
 #include "plot_frame.h"
 #include "segment_colors.h"
 

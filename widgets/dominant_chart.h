@@ -2,7 +2,7 @@
 #pragma once
 
 #include "chart.h"
-#include "dominant_breakdown.h"
+#include "analysis/dominant_breakdown.h"
 
 #include <array>
 #include <memory>

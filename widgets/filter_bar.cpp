@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "filter_bar.h"
 
-#include "filter_expression.h"
+#include "filter/filter_expression.h"
 
 #include <QCheckBox>
 #include <QDateTimeEdit>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "investigation.h"
 
-#include "store.h"
-#include "store_merge.h"
+#include "store/store.h"
+#include "store/store_merge.h"
 
 #include <QFile>
 #include <QFileInfo>

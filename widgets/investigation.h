@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "analysis.h"
-#include "importer.h"
-#include "request_filter.h"
+#include "analysis/analysis.h"
+#include "ingest/importer.h"
+#include "filter/request_filter.h"
 
 #include <QObject>
 #include <QStringList>

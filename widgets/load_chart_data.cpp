@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "load_chart_data.h"
 
-#include "request.h"
+#include "model/request.h"
 
 LoadChartData computeLoadChartData(std::span<const lx::LatencyRow> rows, std::int64_t windowNs, bool includeErrors)
 {
@@ -18,7 +18,7 @@ LoadChartData computeLoadChartData(std::span<const lx::LatencyRow> rows, std::in
     data.byInFlight = lx::analyzeLoad(profile, rows, kneeOptions);
     loadOptions.untilLastEnd = true;
     data.overTime = lx::computeLoadProfile(rows, loadOptions);
-    // As the other time axes decide it (core/dominant_breakdown.cpp): relative when every start is.
+    // As the other time axes decide it (core/analysis/dominant_breakdown.cpp): relative when every start is.
     std::int64_t withStart = 0, relative = 0;
     for (const lx::LatencyRow &row : rows) {
         if (!lx::isMeasured(row.start))

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "knee.h"
-#include "latency_rows.h"
+#include "analysis/load_analysis.h"
+#include "store/latency_rows.h"
 
 #include <cstdint>
 #include <span>
@@ -13,7 +13,7 @@ struct RequestFilter;
 } // namespace lx
 
 /// \file load_chart_data.h
-/// What the load view draws, all of it computed by core (knee.h) and safe to compute off the UI thread:
+/// What the load view draws, all of it computed by core (load_analysis.h) and safe to compute off the UI thread:
 /// the load profile with its buckets and knee, bucketed both by arrival rate and by requests in flight,
 /// so that the view's toggle between the two needs no recomputation (the knee itself does not depend on
 /// the bucketing), and whether the requests' times are offsets from an unknown origin.

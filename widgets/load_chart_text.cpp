@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "load_chart_text.h"
 
-#include "duration_format.h"
+#include "model/duration_format.h"
 #include "segment_colors.h"
 
 #include <QCoreApplication>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "knee.h"
+#include "analysis/load_analysis.h"
 
 #include <QString>
 

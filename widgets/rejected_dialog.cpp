@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "rejected_dialog.h"
 
-#include "request_lookup.h"
+#include "store/request_lookup.h"
 
 #include <QDialogButtonBox>
 #include <QHeaderView>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "request_detail_view.h"
 
-#include "request_lookup.h"
+#include "store/request_lookup.h"
 #include "segment_colors.h"
 #include "token_timeline.h"
 

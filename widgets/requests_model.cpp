@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "requests_model.h"
 
-#include "store.h"
+#include "store/store.h"
 
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>

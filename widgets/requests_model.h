@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "duration_format.h"
-#include "request_filter.h"
-#include "request_table.h"
+#include "model/duration_format.h"
+#include "filter/request_filter.h"
+#include "store/request_table.h"
 
 #include <QAbstractTableModel>
 #include <QModelIndexList>

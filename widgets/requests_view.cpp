@@ -2,9 +2,9 @@
 #include "requests_view.h"
 
 #include "count_text.h"
-#include "request_table.h"
+#include "store/request_table.h"
 #include "requests_model.h"
-#include "store.h"
+#include "store/store.h"
 
 #include <QApplication>
 #include <QClipboard>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "duration_format.h"
-#include "request_filter.h"
+#include "model/duration_format.h"
+#include "filter/request_filter.h"
 
 #include <QWidget>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "slo_panel.h"
 
-#include "duration_format.h"
-#include "percentiles.h"
+#include "model/duration_format.h"
+#include "model/percentiles.h"
 
 #include <QEvent>
 #include <QHBoxLayout>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "slo.h"
+#include "analysis/slo.h"
 
 #include <QStringList>
 #include <QWidget>

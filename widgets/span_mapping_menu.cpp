@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "span_mapping_menu.h"
 
-#include "span_mapping.h"
+#include "ingest/span_mapping.h"
 
 #include <QActionGroup>
 #include <QFileDialog>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "analysis.h"
-#include "duration_format.h"
+#include "analysis/analysis.h"
+#include "model/duration_format.h"
 
 #include <QWidget>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "request_lookup.h"
+#include "store/request_lookup.h"
 
 #include <QWidget>
 

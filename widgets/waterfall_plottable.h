@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "waterfall_density.h"
+#include "analysis/waterfall_density.h"
 
 #include <qcustomplot.h>
 

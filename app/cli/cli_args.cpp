@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli_args.h"
 
-#include "span_mapping.h"
+#include "ingest/span_mapping.h"
 
 bool CliArgs::flag(const char *name)
 {

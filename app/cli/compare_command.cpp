@@ -2,7 +2,7 @@
 #include "compare_command.h"
 
 #include "cli_args.h"
-#include "compare.h"
+#include "analysis/compare.h"
 #include "open_investigation.h"
 
 namespace {

@@ -3,8 +3,8 @@
 
 #include "cli_args.h"
 #include "import_summary.h"
-#include "request_join.h"
-#include "store.h"
+#include "ingest/request_join.h"
+#include "store/store.h"
 #include "terminal_progress.h"
 
 namespace {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "import_summary.h"
 
-#include "duration_format.h"
+#include "model/duration_format.h"
 
 void printImportSummary(const std::vector<lx::FileImport> &imports, std::ostream &out, std::ostream &err)
 {

@@ -2,8 +2,8 @@
 #include "open_investigation.h"
 
 #include "import_summary.h"
-#include "importer.h"
-#include "store_merge.h"
+#include "ingest/importer.h"
+#include "store/store_merge.h"
 #include "terminal_progress.h"
 
 OpenedInvestigation openInvestigation(const std::vector<std::string> &inputs, const std::string &spanMapping,

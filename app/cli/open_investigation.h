@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "store.h"
+#include "store/store.h"
 
 #include <memory>
 #include <ostream>

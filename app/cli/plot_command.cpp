@@ -3,10 +3,10 @@
 
 #include "chart_render.h"
 #include "cli_args.h"
-#include "filter_expression.h"
+#include "filter/filter_expression.h"
 #include "headless_charts.h"
 #include "open_investigation.h"
-#include "store.h"
+#include "store/store.h"
 
 #include <QFileInfo>
 

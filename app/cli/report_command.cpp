@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "report_command.h"
 
-#include "analysis.h"
+#include "analysis/analysis.h"
 #include "cli_args.h"
 #include "import_summary.h"
 #include "open_investigation.h"
 #include "report_diagnosis.h"
-#include "report_format.h"
-#include "store.h"
-#include "store_merge.h"
+#include "report/report_format.h"
+#include "store/store.h"
+#include "store/store_merge.h"
 #include "terminal_progress.h"
 
 namespace {

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "report_diagnosis.h"
 
-#include "diagnosis.h"
-#include "duration_parse.h"
-#include "findings.h"
+#include "analysis/diagnosis.h"
+#include "model/duration_parse.h"
+#include "analysis/findings.h"
 #include "headless_charts.h"
-#include "incident_report.h"
-#include "report_format.h"
-#include "report_sections.h"
-#include "slo.h"
+#include "report/incident_report.h"
+#include "report/report_format.h"
+#include "report/report_sections.h"
+#include "analysis/slo.h"
 
 #include <fstream>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "analysis.h"
+#include "analysis/analysis.h"
 #include "cli_args.h"
-#include "knee.h"
+#include "analysis/load_analysis.h"
 
 #include <ostream>
 #include <string>

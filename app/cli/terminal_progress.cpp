@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "terminal_progress.h"
 
-#include "duration_format.h"
+#include "model/duration_format.h"
 
 #include <atomic>
 #include <chrono>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "importer.h"
+#include "ingest/importer.h"
 
 #include <ostream>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cdf_comparison_bar.h"
 
-#include "filter_expression.h"
+#include "filter/filter_expression.h"
 
 #include <QFileDialog>
 #include <QFileInfo>

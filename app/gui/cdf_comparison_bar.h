@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "request_filter.h"
+#include "filter/request_filter.h"
 
 #include <QWidget>
 

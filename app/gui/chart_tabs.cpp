@@ -2,14 +2,14 @@
 #include "chart_tabs.h"
 
 #include "cdf_comparison_bar.h"
-#include "cdf_data.h"
+#include "analysis/cdf_data.h"
 #include "cdf_view.h"
-#include "dominant_breakdown.h"
+#include "analysis/dominant_breakdown.h"
 #include "dominant_view.h"
 #include "filter_bar.h"
 #include "investigation.h"
 #include "load_tab.h"
-#include "waterfall_data.h"
+#include "analysis/waterfall_data.h"
 #include "waterfall_view.h"
 
 #include <QTabWidget>

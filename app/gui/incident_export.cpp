@@ -2,9 +2,9 @@
 #include "incident_export.h"
 
 #include "chart_render.h"
-#include "diagnosis.h"
-#include "incident_report.h"
-#include "store.h"
+#include "analysis/diagnosis.h"
+#include "report/incident_report.h"
+#include "store/store.h"
 
 #include <QDir>
 #include <QFile>

@@ -4,7 +4,7 @@
 #include "filter_bar.h"
 #include "findings_view.h"
 #include "investigation.h"
-#include "latency_rows.h"
+#include "store/latency_rows.h"
 #include "load_view.h"
 #include "slo_panel.h"
 

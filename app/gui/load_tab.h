@@ -2,9 +2,9 @@
 #pragma once
 
 #include "background_load.h"
-#include "findings.h"
+#include "analysis/findings.h"
 #include "load_chart_data.h"
-#include "slo.h"
+#include "analysis/slo.h"
 
 #include <QWidget>
 

@@ -9,7 +9,7 @@
 #include "load_tab.h"
 #include "slo_panel.h"
 #include "span_mapping_menu.h"
-#include "store.h"
+#include "store/store.h"
 #include "investigation.h"
 #include "rejected_dialog.h"
 #include "request_detail_view.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "request.h"
+#include "model/request.h"
 
 #include <array>
 #include <cstdint>

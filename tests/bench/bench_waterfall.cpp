@@ -6,9 +6,9 @@
 // Prints the median and p99 of each series; the target is 50 ms a frame. Figures, not a test:
 // these machines are shared, so compare medians of several runs.
 
-#include "store.h"
+#include "store/store.h"
 #include "waterfall_chart.h"
-#include "waterfall_data.h"
+#include "analysis/waterfall_data.h"
 
 #include <sys/resource.h>
 

@@ -3,8 +3,8 @@
 
 #include "test_support.h"
 
-#include "filter_expression.h"
-#include "importer.h"
+#include "filter/filter_expression.h"
+#include "ingest/importer.h"
 
 #include <sqlite3.h>
 

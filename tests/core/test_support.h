@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "importer.h"
-#include "request_filter.h"
-#include "store.h"
+#include "ingest/importer.h"
+#include "filter/request_filter.h"
+#include "store/store.h"
 
 class QTemporaryDir;
 struct sqlite3;

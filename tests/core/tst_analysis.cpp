@@ -2,9 +2,9 @@
 // The report over a store: counts, filters, scopes, dominant shares, and percentiles that agree with an
 // independent computation (sort everything, interpolate) to well under 1 µs.
 
-#include "analysis.h"
-#include "importer.h"
-#include "store.h"
+#include "analysis/analysis.h"
+#include "ingest/importer.h"
+#include "store/store.h"
 #include "test_support.h"
 
 #include <QTemporaryDir>

@@ -3,10 +3,10 @@
 // values are worked out by hand (docs/BENCHMARKS.md), refusals of summary files, and the real public files
 // of ../shared/realdata (skipped when absent), including vLLM's own summary figures.
 
-#include "analysis.h"
-#include "filter_expression.h"
-#include "importer.h"
-#include "store.h"
+#include "analysis/analysis.h"
+#include "filter/filter_expression.h"
+#include "ingest/importer.h"
+#include "store/store.h"
 #include "test_support.h"
 
 #include <QDir>

@@ -4,10 +4,10 @@
 // thousand points on large inputs with the tail kept; its p50/p90/p99 guides are the report's, exactly,
 // under several filters; empty stores and metrics that were never measured give empty curves.
 
-#include "analysis.h"
-#include "cdf_data.h"
-#include "dominant_breakdown.h"
-#include "store.h"
+#include "analysis/analysis.h"
+#include "analysis/cdf_data.h"
+#include "analysis/dominant_breakdown.h"
+#include "store/store.h"
 #include "test_support.h"
 
 #include <QElapsedTimer>

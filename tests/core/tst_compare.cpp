@@ -2,7 +2,7 @@
 // Compare: the shift-share split adds up to the e2e change exactly (mean and around p95), each side's
 // figures agree with sums worked out here, two time windows of one store give the same as two stores.
 
-#include "compare.h"
+#include "analysis/compare.h"
 #include "test_support.h"
 
 #include <QTest>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The decomposition of one request, row by row against docs/DOMAIN.md's tables.
 
-#include "decompose.h"
+#include "analysis/decompose.h"
 
 #include <QTest>
 

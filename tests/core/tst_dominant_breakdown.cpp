@@ -4,10 +4,10 @@
 // start, requests without a start are counted apart, and each cell's filter expression, compiled by
 // core's filter, selects exactly the requests the cell counts.
 
-#include "analysis.h"
-#include "dominant_breakdown.h"
-#include "filter_expression.h"
-#include "store.h"
+#include "analysis/analysis.h"
+#include "analysis/dominant_breakdown.h"
+#include "filter/filter_expression.h"
+#include "store/store.h"
 #include "test_support.h"
 
 #include <QTemporaryDir>

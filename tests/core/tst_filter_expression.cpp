@@ -3,11 +3,11 @@
 // loosely), where and why bad ones fail, that no input ever reaches the SQL text or harms a store, and the
 // requests each expression selects from a small fixture, counted by hand.
 
-#include "analysis.h"
-#include "filter_expression.h"
-#include "importer.h"
-#include "sqlite_util.h"
-#include "store.h"
+#include "analysis/analysis.h"
+#include "filter/filter_expression.h"
+#include "ingest/importer.h"
+#include "store/sqlite_util.h"
+#include "store/store.h"
 #include "test_support.h"
 
 #include <QRegularExpression>

@@ -3,10 +3,10 @@
 // explains; clock skew and errors; and each finding's filter, compiled and run on a store, selects exactly
 // the requests it talks about.
 
-#include "analysis.h"
-#include "filter_expression.h"
-#include "findings.h"
-#include "latency_rows.h"
+#include "analysis/analysis.h"
+#include "filter/filter_expression.h"
+#include "analysis/findings.h"
+#include "store/latency_rows.h"
 #include "test_support.h"
 
 #include <QTest>

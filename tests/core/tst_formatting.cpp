@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The one duration formatter shared by the CLI, the tables and the chart axes.
 
-#include "duration_format.h"
-#include "text_util.h"
+#include "model/duration_format.h"
+#include "model/text_util.h"
 
 #include <QTest>
 

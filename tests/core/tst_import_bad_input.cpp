@@ -3,8 +3,8 @@
 // store's `rejected` table with its line and an excerpt) and the good records around it are imported;
 // a file that cannot be read says why and costs nothing that was imported before it.
 
-#include "importer.h"
-#include "store.h"
+#include "ingest/importer.h"
+#include "store/store.h"
 #include "test_support.h"
 
 #include <QDir>

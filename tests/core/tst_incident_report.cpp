@@ -3,7 +3,7 @@
 // as data URIs and links nothing outside itself; the Markdown links the figure files it names, or says
 // they were left out; user text is escaped.
 
-#include "incident_report.h"
+#include "report/incident_report.h"
 #include "test_support.h"
 
 #include <QTest>

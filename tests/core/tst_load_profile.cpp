@@ -2,7 +2,7 @@
 // The load profile on hand-made requests whose windows are worked out by hand: arrivals, completions,
 // requests in flight, segment means and p95 per window; the round window widths; empty input.
 
-#include "load_profile.h"
+#include "analysis/load_profile.h"
 
 #include <QTest>
 

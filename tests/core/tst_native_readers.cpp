@@ -2,9 +2,9 @@
 // Good input through the native JSON-lines and CSV readers, from file to store: every expected value
 // below is worked out by hand from docs/DOMAIN.md, never with the decomposition code it checks.
 
-#include "analysis.h"
-#include "importer.h"
-#include "store.h"
+#include "analysis/analysis.h"
+#include "ingest/importer.h"
+#include "store/store.h"
 #include "test_support.h"
 
 #include <QStandardPaths>

@@ -3,13 +3,13 @@
 // worked out by hand from docs/DOMAIN.md: vLLM's gen_ai.latency.* seconds become segments, TTFT minus
 // queue minus prefill is preprocess, and time no attribute claims stays unattributed.
 
-#include "importer.h"
-#include "otlp_json_reader.h"
+#include "ingest/importer.h"
+#include "ingest/formats/otlp/otlp_json_reader.h"
 #include "simulation/server_simulation.h"
 #include "simulation/trace_writers.h"
-#include "store.h"
+#include "store/store.h"
 #include "test_support.h"
-#include "trace_reader.h"
+#include "ingest/trace_reader.h"
 
 #include <QDir>
 #include <QFileInfo>

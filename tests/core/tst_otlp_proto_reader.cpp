@@ -3,11 +3,11 @@
 // encoded here by hand (tag, length, payload) so that each byte is known; the real traces.pb of
 // ../shared/realdata must give the same requests as its traces.jsonl, since both readers share one mapping.
 
-#include "importer.h"
-#include "otlp_proto_reader.h"
-#include "store.h"
+#include "ingest/importer.h"
+#include "ingest/formats/otlp/otlp_proto_reader.h"
+#include "store/store.h"
 #include "test_support.h"
-#include "trace_reader.h"
+#include "ingest/trace_reader.h"
 
 #include <QDir>
 #include <QFile>

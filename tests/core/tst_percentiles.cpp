@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Exact type-7 percentiles, checked against hand-computed values and against a full sort.
 
-#include "percentiles.h"
+#include "model/percentiles.h"
 
 #include <QTest>
 

@@ -2,10 +2,10 @@
 // The requests table in core: orders by every kind of column (not measured last, ties by row id), filters,
 // rows fetched by id agree with the store, CSV/TSV text, and a 200k-row order against an independent sort.
 
-#include "importer.h"
-#include "request_table.h"
-#include "sqlite_util.h"
-#include "store.h"
+#include "ingest/importer.h"
+#include "store/request_table.h"
+#include "store/sqlite_util.h"
+#include "store/store.h"
 #include "test_support.h"
 
 #include <QElapsedTimer>

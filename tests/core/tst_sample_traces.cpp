@@ -2,10 +2,10 @@
 // The bundled samples import cleanly and show what they are there to show: the knee, with decode dominant
 // below capacity and the queue dominant past it.
 
-#include "analysis.h"
-#include "importer.h"
-#include "sqlite_util.h"
-#include "store.h"
+#include "analysis/analysis.h"
+#include "ingest/importer.h"
+#include "store/sqlite_util.h"
+#include "store/store.h"
 
 #include <QFileInfo>
 #include <QTest>

@@ -3,9 +3,9 @@
 // evaluation over a store against values worked out here: the percentile, pass or fail, the margin and the
 // segment budget of the requests around a failing percentile.
 
-#include "duration_parse.h"
-#include "percentiles.h"
-#include "slo.h"
+#include "model/duration_parse.h"
+#include "model/percentiles.h"
+#include "analysis/slo.h"
 #include "test_support.h"
 
 #include <QTest>

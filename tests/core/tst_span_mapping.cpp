@@ -3,10 +3,10 @@
 // hand-written trace, TGI's duration strings, mapping files and their errors, and the rule that the time
 // of a trace no mapping claims stays unattributed. Expected values are worked out by hand.
 
-#include "importer.h"
-#include "otlp_duration_string.h"
-#include "span_mapping.h"
-#include "store.h"
+#include "ingest/importer.h"
+#include "ingest/formats/otlp/otlp_duration_string.h"
+#include "ingest/span_mapping.h"
+#include "store/store.h"
 #include "test_support.h"
 
 #include <QFileInfo>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The investigation file: created with its schema, reopened without re-parsing, refused when foreign.
 
-#include "analysis.h"
-#include "importer.h"
-#include "sqlite_util.h"
-#include "store.h"
-#include "store_merge.h"
+#include "analysis/analysis.h"
+#include "ingest/importer.h"
+#include "store/sqlite_util.h"
+#include "store/store.h"
+#include "store/store_merge.h"
 #include "test_support.h"
 
 #include <QFile>

@@ -4,11 +4,11 @@
 // density's cells and bands equal a brute-force computation over the covered requests; "not measured"
 // stays apart from 0; the filter holds; an empty store and requests without a start time are handled.
 
-#include "sqlite_util.h"
+#include "store/sqlite_util.h"
 #include "test_support.h"
-#include "waterfall_data.h"
-#include "waterfall_density.h"
-#include "waterfall_rows.h"
+#include "analysis/waterfall_data.h"
+#include "analysis/waterfall_density.h"
+#include "analysis/waterfall_rows.h"
 
 #include <QTemporaryDir>
 #include <QTest>

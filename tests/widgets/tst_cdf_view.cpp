@@ -6,9 +6,9 @@
 
 #include "cdf_view.h"
 #include "chart_tickers.h"
-#include "duration_format.h"
+#include "model/duration_format.h"
 #include "segment_colors.h"
-#include "store.h"
+#include "store/store.h"
 #include "test_support.h"
 #include "chart_checks.h"
 

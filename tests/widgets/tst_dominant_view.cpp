@@ -4,10 +4,10 @@
 // requests through core's filter), requests without a start time are said, exports are real files and a
 // palette change recolours the bars' outlines.
 
-#include "analysis.h"
+#include "analysis/analysis.h"
 #include "dominant_view.h"
 #include "segment_colors.h"
-#include "store.h"
+#include "store/store.h"
 #include "test_support.h"
 #include "chart_checks.h"
 

@@ -3,9 +3,9 @@
 // or "Show requests" emits the finding's exact filter expression, which selects exactly the requests the
 // finding counts; without findings it says so and offers nothing to show.
 
-#include "analysis.h"
-#include "filter_expression.h"
-#include "findings.h"
+#include "analysis/analysis.h"
+#include "filter/filter_expression.h"
+#include "analysis/findings.h"
 #include "findings_view.h"
 #include "test_support.h"
 

@@ -46,7 +46,7 @@ struct Simulated {
     std::shared_ptr<const LoadChartData> data;
 };
 
-/// 32 slots, the offered load rising from 1 to 18 req/s: the knee is crossed near 9 req/s (tests/core/tst_knee.cpp).
+/// 32 slots, the offered load rising from 1 to 18 req/s: the knee is crossed near 9 req/s (tests/core/tst_load_analysis.cpp).
 const Simulated &withKnee()
 {
     static const Simulated simulated([] {

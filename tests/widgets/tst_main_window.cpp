@@ -2,14 +2,14 @@
 // The desktop window end to end, offscreen: open a sample, filter, and compare what the views show with
 // what core computes for the same filter.
 
-#include "analysis.h"
+#include "analysis/analysis.h"
 #include "application.h"
 #include "cdf_chart.h"
 #include "cdf_comparison_bar.h"
-#include "cdf_data.h"
+#include "analysis/cdf_data.h"
 #include "cdf_view.h"
 #include "chart_tabs.h"
-#include "dominant_breakdown.h"
+#include "analysis/dominant_breakdown.h"
 #include "dominant_view.h"
 #include "filter_bar.h"
 #include "import_progress.h"
@@ -21,10 +21,10 @@
 #include "main_window.h"
 #include "request_detail_view.h"
 #include "requests_view.h"
-#include "store.h"
+#include "store/store.h"
 #include "summary_view.h"
 #include "test_support.h"
-#include "waterfall_data.h"
+#include "analysis/waterfall_data.h"
 #include "waterfall_view.h"
 
 #include <QAbstractItemModelTester>

@@ -4,10 +4,10 @@
 // measured" shown as a dash, selections that follow their rows; and a printed scroll benchmark over a
 // million requests (a figure to watch, not a timed assertion).
 
-#include "analysis.h"
-#include "importer.h"
+#include "analysis/analysis.h"
+#include "ingest/importer.h"
 #include "requests_model.h"
-#include "store.h"
+#include "store/store.h"
 #include "test_support.h"
 
 #include <QAbstractItemModelTester>

@@ -4,8 +4,8 @@
 // sample trace. A target core's parser refuses is refused with its reason under the editor and changes
 // nothing; a duplicate too. Adding from the editor and removing the selected rows say the new list.
 
-#include "duration_format.h"
-#include "percentiles.h"
+#include "model/duration_format.h"
+#include "model/percentiles.h"
 #include "slo_panel.h"
 #include "test_support.h"
 

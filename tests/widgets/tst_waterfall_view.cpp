@@ -5,7 +5,7 @@
 // be unplaceable; exports are real files; a palette change recolours.
 
 #include "test_support.h"
-#include "waterfall_data.h"
+#include "analysis/waterfall_data.h"
 #include "waterfall_view.h"
 
 #include <QComboBox>

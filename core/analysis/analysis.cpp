@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "analysis/analysis.h"
+
+#include "analysis/decompose.h"
+#include "model/huge_page_allocator.h"
+#include "ingest/request_join.h"
+#include "store/request_scan.h"
+#include "store/sqlite_util.h"
+#include "store/store.h"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <thread>
+
+namespace lx {
+
+namespace {
+
+constexpr std::size_t kUnmatchedSample = 10; ///< unmatched records a report names; listUnmatched() has them all
+
+/// Values of one metric and the scopes they were read on, gathered before summarizing. The values go
+/// into memory the caller sized (see SampleColumns): no growth, no copy, no page touched twice.
+struct Samples {
+    std::int64_t *data = nullptr;
+    std::size_t count = 0;
+    std::array<std::int64_t, 4> scopeCounts{};
+    std::int64_t excluded = 0;
+
+    void add(std::int64_t value, E2eScope scope)
+    {
+        data[count++] = value;
+        ++scopeCounts[static_cast<int>(scope)];
+    }
+};
+
+/// Uninitialised arrays for the samples of every metric. Pages never written are never faulted in, so
+/// sizing each for every row costs only what is used; first touches of fresh memory dominated a report.
+class SampleColumns {
+public:
+    SampleColumns(std::size_t columns, std::size_t capacity) : m_capacity(capacity)
+    {
+        for (std::size_t i = 0; i < columns; ++i)
+            m_columns.emplace_back(m_allocator.allocate(std::max<std::size_t>(capacity, 1)));
+    }
+    ~SampleColumns()
+    {
+        for (std::int64_t *column : m_columns)
+            m_allocator.deallocate(column, std::max<std::size_t>(m_capacity, 1));
+    }
+    SampleColumns(const SampleColumns &) = delete;
+    SampleColumns &operator=(const SampleColumns &) = delete;
+
+    std::int64_t *column(std::size_t i) const { return m_columns[i]; }
+
+private:
+    HugePageAllocator<std::int64_t> m_allocator;
+    std::vector<std::int64_t *> m_columns;
+    std::size_t m_capacity;
+};
+
+MetricSummary summarizeSamples(Samples &samples, const std::vector<double> &percentiles)
+{
+    MetricSummary m;
+    m.stat = summarize({samples.data, samples.count}, percentiles);
+    m.excluded = samples.excluded;
+    int scopesSeen = 0;
+    for (int s = 1; s < 4; ++s) {
+        if (samples.scopeCounts[s] == 0)
+            continue;
+        ++scopesSeen;
+        m.scope = std::string(scopeName(static_cast<E2eScope>(s)));
+        m.scopes[m.scope] = samples.scopeCounts[s];
+    }
+    if (scopesSeen > 1)
+        m.scope = "mixed";
+    else
+        m.scopes.clear();
+    return m;
+}
+
+
+void readInputs(const Store &store, Report &report)
+{
+    Statement runs(store.db(), "SELECT path, format, accepted, rejected, outcome, coalesce(message, '') FROM import_runs ORDER BY id");
+    while (runs.step() == SQLITE_ROW) {
+        InputSummary in;
+        in.path = reinterpret_cast<const char *>(sqlite3_column_text(runs.get(), 0));
+        in.format = reinterpret_cast<const char *>(sqlite3_column_text(runs.get(), 1));
+        in.accepted = sqlite3_column_int64(runs.get(), 2);
+        in.rejected = sqlite3_column_int64(runs.get(), 3);
+        in.outcome = reinterpret_cast<const char *>(sqlite3_column_text(runs.get(), 4));
+        in.message = reinterpret_cast<const char *>(sqlite3_column_text(runs.get(), 5));
+        report.rejected += in.rejected;
+        report.inputs.push_back(std::move(in));
+    }
+}
+
+/// Pools the gaps between consecutive token times of the requests in the statistics.
+void readTokenGaps(const Store &store, const SqlCondition &where, bool includeErrors,
+                   std::vector<std::int64_t, HugePageAllocator<std::int64_t>> &gaps, Samples &itl)
+{
+    scanTokenGaps(store, where, includeErrors, [&](std::int64_t gap, E2eScope scope) {
+        gaps.push_back(gap);
+        ++itl.scopeCounts[static_cast<int>(scope)];
+    });
+    itl.data = gaps.data();
+    itl.count = gaps.size();
+}
+
+} // namespace
+
+namespace {
+
+/// What one scan of a range of rows gathers.
+struct ScanPart {
+    std::array<Samples, kSegmentCount> segments;
+    Samples e2e, ttft, tpot, ttlt;
+    std::int64_t total = 0, ok = 0, error = 0, clockSkew = 0, dominantTotal = 0;
+    std::int64_t relativeTime = 0; ///< rows whose times are offsets from an unknown origin
+    std::int64_t firstStart = INT64_MAX, lastStart = INT64_MIN;
+    std::array<std::int64_t, kSegmentCount> dominantCounts{};
+
+    std::array<Samples *, kSegmentCount + 4> all()
+    {
+        return {&segments[0], &segments[1], &segments[2], &segments[3], &segments[4], &segments[5], &segments[6],
+                &e2e, &ttft, &tpot, &ttlt};
+    }
+};
+
+/// The clock a segment was measured on: network spans both; decode is read where the tokens were (a
+/// benchmark client sees it too); unattributed is part of e2e; the rest only a server can see.
+E2eScope segmentScope(Segment segment, E2eScope e2eScope, E2eScope tokenScope)
+{
+    switch (segment) {
+    case Segment::Network: return E2eScope::Client;
+    case Segment::Decode: return tokenScope;
+    case Segment::Unattributed: return e2eScope;
+    default: return E2eScope::Server;
+    }
+}
+
+/// Gathers one row read by the scan (request_scan.h).
+void addRow(const RequestRow &row, bool includeErrors, ScanPart &part)
+{
+    ++part.total;
+    if (isMeasured(row.start)) {
+        part.firstStart = std::min(part.firstStart, row.start);
+        part.lastStart = std::max(part.lastStart, row.start);
+    }
+    row.ok ? ++part.ok : ++part.error;
+    if (row.flags & kFlagRelativeTime)
+        ++part.relativeTime; // counted over every matching row, as total is: it says what the time axis means
+    if (!row.ok && !includeErrors)
+        return;
+    if (isMeasured(row.e2e))
+        part.e2e.add(row.e2e, row.e2eScope);
+    for (int s = 0; s < kSegmentCount; ++s) {
+        const std::int64_t v = row.segments[static_cast<std::size_t>(s)];
+        if (!isMeasured(v))
+            continue;
+        if (s == static_cast<int>(Segment::Network) && (row.flags & kFlagClockSkew)) {
+            ++part.segments[s].excluded; // a negative network time is clock skew, not a latency
+            continue;
+        }
+        // A joined request's decode is the server's, whatever clock its token metrics were read on.
+        const E2eScope decodeScope = (row.flags & kFlagJoined) ? E2eScope::Server : row.tokenScope;
+        part.segments[s].add(v, segmentScope(static_cast<Segment>(s), row.e2eScope, decodeScope));
+    }
+    if (row.flags & kFlagClockSkew)
+        ++part.clockSkew;
+    if (isMeasured(row.ttft))
+        part.ttft.add(row.ttft, row.tokenScope);
+    if (isMeasured(row.tpot))
+        part.tpot.add(row.tpot, row.tokenScope);
+    if (isMeasured(row.ttlt))
+        part.ttlt.add(row.ttlt, row.tokenScope);
+    // The dominant segment follows from the segments just read (the stored column is for SQL filters):
+    // one column fewer to decode per row.
+    if (const int d = dominantSegment(row.segments); d >= 0) {
+        ++part.dominantCounts[static_cast<std::size_t>(d)];
+        ++part.dominantTotal;
+    }
+}
+
+/// Appends `from`, whose values were written further on in the same columns, to `into`.
+void mergeInto(ScanPart &into, ScanPart &from)
+{
+    auto target = into.all();
+    auto source = from.all();
+    for (std::size_t i = 0; i < target.size(); ++i) {
+        std::memmove(target[i]->data + target[i]->count, source[i]->data, source[i]->count * sizeof(std::int64_t));
+        target[i]->count += source[i]->count;
+        for (std::size_t k = 0; k < target[i]->scopeCounts.size(); ++k)
+            target[i]->scopeCounts[k] += source[i]->scopeCounts[k];
+        target[i]->excluded += source[i]->excluded;
+    }
+    into.total += from.total;
+    into.ok += from.ok;
+    into.error += from.error;
+    into.clockSkew += from.clockSkew;
+    into.relativeTime += from.relativeTime;
+    into.dominantTotal += from.dominantTotal;
+    into.firstStart = std::min(into.firstStart, from.firstStart);
+    into.lastStart = std::max(into.lastStart, from.lastStart);
+    for (int s = 0; s < kSegmentCount; ++s)
+        into.dominantCounts[s] += from.dominantCounts[s];
+}
+
+/// Points each metric of `part` at its column, `offset` values in.
+void placeIn(ScanPart &part, const SampleColumns &columns, std::size_t offset)
+{
+    const auto all = part.all();
+    for (std::size_t i = 0; i < all.size(); ++i)
+        all[i]->data = columns.column(i) + offset;
+}
+
+/// Scans the matching rows; on a store of many rows the upper half on a second connection and thread,
+/// writing into the upper part of the same columns.
+std::unique_ptr<SampleColumns> scanAll(const Store &store, const SqlCondition &where, const AnalysisOptions &options,
+                                       ScanPart &part)
+{
+    const RowIdRange range = requestIdRange(store);
+    auto columns = std::make_unique<SampleColumns>(part.all().size(), static_cast<std::size_t>(range.rows()));
+    ScanPart upper;
+    placeIn(part, *columns, 0);
+    placeIn(upper, *columns, static_cast<std::size_t>(range.mid() - range.lo));
+    scanRequestRows(store, where, range, [&](int half, const RequestRow &row) {
+        addRow(row, options.includeErrors, half == 0 ? part : upper);
+        if (options.alsoVisit)
+            options.alsoVisit(half, row);
+    });
+    mergeInto(part, upper);
+    return columns;
+}
+
+} // namespace
+
+Report analyze(const Store &store, const RequestFilter &filter, const AnalysisOptions &options)
+{
+    Report report;
+    report.percentiles = options.percentiles;
+    readInputs(store, report);
+    report.join = readJoinSummary(store);
+    report.unmatchedSample = listUnmatched(store, kUnmatchedSample);
+
+    const SqlCondition where = toSqlCondition(filter);
+    ScanPart part;
+    const auto columns = scanAll(store, where, options, part);
+    std::vector<std::int64_t, HugePageAllocator<std::int64_t>> gaps;
+    Samples itl;
+    readTokenGaps(store, where, options.includeErrors, gaps, itl);
+
+    report.total = part.total;
+    report.ok = part.ok;
+    report.error = part.error;
+    report.clockSkew = part.clockSkew;
+    report.relativeTime = part.relativeTime;
+    report.dominantTotal = part.dominantTotal;
+    report.dominantCounts = part.dominantCounts;
+    if (part.firstStart <= part.lastStart) {
+        report.firstStartNs = part.firstStart;
+        report.lastStartNs = part.lastStart;
+    }
+
+    // Eleven metrics plus ITL, each an O(n) selection per percentile: shared between two threads.
+    std::array<MetricSummary *, kSegmentCount + 5> out = {
+        &report.segments[0], &report.segments[1], &report.segments[2], &report.segments[3], &report.segments[4],
+        &report.segments[5], &report.segments[6], &report.e2e, &report.ttft, &report.tpot, &report.ttlt, &report.itl};
+    std::array<Samples *, kSegmentCount + 5> in;
+    const auto parts = part.all();
+    std::copy(parts.begin(), parts.end(), in.begin());
+    in.back() = &itl;
+    const auto summarizeEvery = [&](std::size_t first) {
+        for (std::size_t i = first; i < in.size(); i += 2)
+            *out[i] = summarizeSamples(*in[i], options.percentiles);
+    };
+    std::thread worker(summarizeEvery, 1);
+    summarizeEvery(0);
+    worker.join();
+    return report;
+}
+
+} // namespace lx

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "analysis/compare.h"
+
+#include "model/percentiles.h"
+
+#include <algorithm>
+
+namespace lx {
+
+Composition composition(std::span<const LatencyRow> rows, bool includeErrors, double loNs, double hiNs)
+{
+    Composition c;
+    for (const LatencyRow &r : rows) {
+        if (!inLatencyStats(r, includeErrors))
+            continue;
+        const auto e2e = static_cast<double>(r.e2e);
+        if (e2e < loNs || e2e > hiNs)
+            continue;
+        ++c.count;
+        c.e2eNs += e2e;
+        for (int s = 0; s < kSegmentCount; ++s)
+            c.partNs[static_cast<std::size_t>(s)] += static_cast<double>(r.part(s));
+    }
+    if (c.count > 0) {
+        c.e2eNs /= static_cast<double>(c.count);
+        for (double &part : c.partNs)
+            part /= static_cast<double>(c.count);
+    }
+    return c;
+}
+
+Composition compositionAround(std::span<const LatencyRow> rows, double q, bool includeErrors)
+{
+    std::vector<std::int64_t> e2e;
+    for (const LatencyRow &r : rows)
+        if (inLatencyStats(r, includeErrors))
+            e2e.push_back(r.e2e);
+    const Statistic band = summarize(e2e, {std::max(0.0, q - 1), std::min(100.0, q + 1)});
+    if (!band.percentilesNs[0])
+        return {};
+    return composition(rows, includeErrors, *band.percentilesNs[0], *band.percentilesNs[1]);
+}
+
+Comparison compareInvestigations(const Store &baseline, const RequestFilter &baselineFilter, const Store &incident,
+                                 const RequestFilter &incidentFilter, const AnalysisOptions &options)
+{
+    Comparison c;
+    const auto side = [&](const Store &store, const RequestFilter &filter, Report &report, Composition &mean, Composition &tail) {
+        LatencyRowCollector collector;
+        collector.reserve(requestIdRange(store));
+        AnalysisOptions withRows = options;
+        withRows.alsoVisit = std::ref(collector);
+        report = analyze(store, filter, withRows);
+        const std::vector<LatencyRow> rows = collector.take();
+        mean = composition(rows, options.includeErrors);
+        tail = compositionAround(rows, 95, options.includeErrors);
+    };
+    side(baseline, baselineFilter, c.baseline, c.baselineMean, c.baselineTail);
+    side(incident, incidentFilter, c.incident, c.incidentMean, c.incidentTail);
+    return c;
+}
+
+} // namespace lx

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "analysis/decompose.h"
+
+#include <cmath>
+
+namespace lx {
+
+namespace {
+
+std::int64_t span(std::int64_t from, std::int64_t to)
+{
+    return isMeasured(from) && isMeasured(to) ? to - from : kNotMeasured;
+}
+
+std::int64_t roundedDiv(std::int64_t num, std::int64_t den)
+{
+    return static_cast<std::int64_t>(std::llround(static_cast<double>(num) / static_cast<double>(den)));
+}
+
+std::string checkServerOrder(const RequestRecord &r)
+{
+    // Server stamps share one clock, so they must be non-decreasing in pipeline order.
+    int previous = -1;
+    for (int i = static_cast<int>(Stamp::ServerRecv); i <= static_cast<int>(Stamp::ServerSend); ++i) {
+        if (!isMeasured(r.stamps[i]))
+            continue;
+        if (previous >= 0 && r.stamps[i] < r.stamps[previous]) {
+            return std::string(stampName(static_cast<Stamp>(i))) + "_ns is before "
+                   + std::string(stampName(static_cast<Stamp>(previous))) + "_ns (server timestamps out of order)";
+        }
+        previous = i;
+    }
+    return {};
+}
+
+void fillTokenMetrics(RequestRecord &r)
+{
+    RequestMetrics &m = r.metrics;
+    const std::int64_t recv = r.stamp(Stamp::ServerRecv);
+    m.ttft = span(recv, r.stamp(Stamp::FirstToken));
+    m.ttlt = span(recv, r.stamp(Stamp::LastToken));
+    const std::int64_t decode = span(r.stamp(Stamp::FirstToken), r.stamp(Stamp::LastToken));
+    if (isMeasured(decode) && r.outputTokens >= 2)
+        m.tpot = roundedDiv(decode, r.outputTokens - 1);
+}
+
+} // namespace
+
+int dominantSegment(const std::array<std::int64_t, kSegmentCount> &segments)
+{
+    int best = -1;
+    for (int i = 0; i < kSegmentCount; ++i) {
+        if (isMeasured(segments[i]) && (best < 0 || segments[i] > segments[best]))
+            best = i;
+    }
+    return best;
+}
+
+std::string decompose(RequestRecord &r)
+{
+    if (r.inputTokens < -1 || r.outputTokens < -1)
+        return "token counts must not be negative";
+    for (std::size_t i = 1; i < r.tokenTimes.size(); ++i) {
+        if (r.tokenTimes[i] < r.tokenTimes[i - 1])
+            return "token_times_ns is not in order (token " + std::to_string(i) + " is before token "
+                   + std::to_string(i - 1) + ")";
+    }
+    // Token times are the direct measurement of the first and last token: use them when the stamps are absent.
+    if (!r.tokenTimes.empty()) {
+        if (!isMeasured(r.stamp(Stamp::FirstToken)))
+            r.stamp(Stamp::FirstToken) = r.tokenTimes.front();
+        if (!isMeasured(r.stamp(Stamp::LastToken)))
+            r.stamp(Stamp::LastToken) = r.tokenTimes.back();
+        if (r.outputTokens < 0)
+            r.outputTokens = static_cast<std::int64_t>(r.tokenTimes.size());
+    }
+    if (std::string why = checkServerOrder(r); !why.empty())
+        return why;
+
+    const auto t = [&r](Stamp s) { return r.stamp(s); };
+    if (isMeasured(t(Stamp::ClientSend)) && isMeasured(t(Stamp::ClientRecv)) && t(Stamp::ClientRecv) < t(Stamp::ClientSend))
+        return "t_client_recv_ns is before t_client_send_ns";
+
+    RequestMetrics &m = r.metrics;
+    m.flags = 0;
+    auto &seg = m.segments;
+    seg.fill(kNotMeasured);
+
+    const std::int64_t inbound = span(t(Stamp::ClientSend), t(Stamp::ServerRecv));
+    const std::int64_t outbound = span(t(Stamp::ServerSend), t(Stamp::ClientRecv));
+    if (isMeasured(inbound) && isMeasured(outbound)) {
+        seg[static_cast<int>(Segment::Network)] = inbound + outbound;
+        if (inbound < 0 || outbound < 0)
+            m.flags |= kFlagClockSkew;
+    }
+    seg[static_cast<int>(Segment::Preprocess)] = span(t(Stamp::ServerRecv), t(Stamp::PreprocessDone));
+    const std::int64_t queueStart = isMeasured(t(Stamp::PreprocessDone)) ? t(Stamp::PreprocessDone) : t(Stamp::ServerRecv);
+    seg[static_cast<int>(Segment::Queue)] = span(queueStart, t(Stamp::Sched));
+    seg[static_cast<int>(Segment::Prefill)] = span(t(Stamp::Sched), t(Stamp::FirstToken));
+    seg[static_cast<int>(Segment::Decode)] = span(t(Stamp::FirstToken), t(Stamp::LastToken));
+    seg[static_cast<int>(Segment::Postprocess)] = span(t(Stamp::LastToken), t(Stamp::ServerSend));
+
+    if (isMeasured(t(Stamp::ClientSend)) && isMeasured(t(Stamp::ClientRecv))) {
+        m.e2e = t(Stamp::ClientRecv) - t(Stamp::ClientSend);
+        m.e2eScope = E2eScope::Client;
+    } else if (isMeasured(t(Stamp::ServerRecv)) && isMeasured(t(Stamp::ServerSend))) {
+        m.e2e = t(Stamp::ServerSend) - t(Stamp::ServerRecv);
+        m.e2eScope = E2eScope::Server;
+    } else if (isMeasured(t(Stamp::ServerRecv)) && isMeasured(t(Stamp::LastToken))) {
+        m.e2e = t(Stamp::LastToken) - t(Stamp::ServerRecv);
+        m.e2eScope = E2eScope::Engine;
+    }
+    if (isMeasured(m.e2e)) {
+        // Whatever the measured segments do not cover is said to be unattributed, never guessed.
+        std::int64_t covered = 0;
+        for (int i = 0; i < kSegmentCount - 1; ++i) {
+            if (isMeasured(seg[i]))
+                covered += seg[i];
+        }
+        seg[static_cast<int>(Segment::Unattributed)] = m.e2e - covered;
+        m.dominant = dominantSegment(seg);
+    }
+    for (std::int64_t stamp : r.stamps) {
+        if (isMeasured(stamp) && (!isMeasured(m.start) || stamp < m.start))
+            m.start = stamp;
+    }
+    fillTokenMetrics(r);
+    return {};
+}
+
+std::string decomposeDurations(RequestRecord &r, const DurationsInput &in)
+{
+    if (r.inputTokens < -1 || r.outputTokens < -1)
+        return "token counts must not be negative";
+    RequestMetrics &m = r.metrics;
+    m.flags = kFlagDurationsForm;
+    m.segments.fill(kNotMeasured);
+    std::int64_t covered = 0;
+    bool any = false;
+    for (int i = 0; i < kSegmentCount - 1; ++i) {
+        const std::int64_t d = in.segments[i];
+        if (!isMeasured(d))
+            continue;
+        if (d < 0)
+            return std::string(segmentName(static_cast<Segment>(i))) + "_ms is negative";
+        m.segments[i] = d;
+        covered += d;
+        any = true;
+    }
+    if (isMeasured(in.e2e)) {
+        if (in.e2e < 0)
+            return "e2e_ms is negative";
+        if (in.e2e < covered)
+            return "e2e_ms is less than the sum of the segments";
+        m.e2e = in.e2e;
+    } else if (any) {
+        m.e2e = covered;
+    } else {
+        return "no duration given: expected e2e_ms or at least one <segment>_ms";
+    }
+    m.segments[static_cast<int>(Segment::Unattributed)] = m.e2e - covered;
+    const bool hasNetwork = isMeasured(in.segments[static_cast<int>(Segment::Network)]);
+    m.e2eScope = hasNetwork ? E2eScope::Client : E2eScope::Server;
+    m.dominant = dominantSegment(m.segments);
+    m.start = in.startNs;
+    r.stamp(hasNetwork ? Stamp::ClientSend : Stamp::ServerRecv) = in.startNs;
+
+    // TTFT is preprocess + queue + prefill over the given ones; a record without prefill has none.
+    const auto given = [&m](Segment s) { return m.segment(s); };
+    if (isMeasured(given(Segment::Prefill))) {
+        std::int64_t ttft = given(Segment::Prefill);
+        for (Segment s : {Segment::Preprocess, Segment::Queue}) {
+            if (isMeasured(given(s)))
+                ttft += given(s);
+        }
+        m.ttft = ttft;
+        if (isMeasured(given(Segment::Decode)))
+            m.ttlt = ttft + given(Segment::Decode);
+    }
+    if (isMeasured(given(Segment::Decode)) && r.outputTokens >= 2)
+        m.tpot = roundedDiv(given(Segment::Decode), r.outputTokens - 1);
+    return {};
+}
+
+} // namespace lx

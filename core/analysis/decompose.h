@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/request.h"
+
+#include <string>
+
+/// \file decompose.h
+/// Turns one request's raw fields into segments, e2e and token metrics (docs/DOMAIN.md, "Segments" and
+/// "Token-level metrics"). Pure functions: no I/O, no allocation on the accepted path.
+
+namespace lx {
+
+/// Decomposes a record in the timestamps form. Fills record.metrics and returns an empty string, or
+/// returns why the record must be rejected (server stamps out of order, client receive before send,
+/// token times out of order, negative token counts).
+std::string decompose(RequestRecord &record);
+
+/// The durations form: `start_ns` plus `<segment>_ms` values converted to ns (kNotMeasured when absent).
+struct DurationsInput {
+    std::int64_t startNs = kNotMeasured;
+    std::array<std::int64_t, kSegmentCount - 1> segments; ///< network..postprocess, no unattributed
+    std::int64_t e2e = kNotMeasured;                       ///< optional; the sum of the segments otherwise
+
+    DurationsInput() { segments.fill(kNotMeasured); }
+};
+
+/// Decomposes a record in the durations form; start_ns becomes t_client_send when network is given, else
+/// t_server_recv. Returns an empty string or the reason for rejection (negative duration, e2e_ms below
+/// the sum of the segments, nothing measured).
+std::string decomposeDurations(RequestRecord &record, const DurationsInput &input);
+
+/// Index of the largest measured segment, ties to the earlier one; -1 when none is measured.
+int dominantSegment(const std::array<std::int64_t, kSegmentCount> &segments);
+
+} // namespace lx

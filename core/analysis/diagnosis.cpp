@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "analysis/diagnosis.h"
+
+#include "store/latency_rows.h"
+#include "analysis/load_profile.h"
+#include "store/request_scan.h"
+
+#include <functional>
+
+namespace lx {
+
+Diagnosis diagnose(const Store &store, const RequestFilter &filter, const DiagnosisOptions &options)
+{
+    Diagnosis d;
+    LatencyRowCollector collector;
+    collector.reserve(requestIdRange(store));
+    AnalysisOptions withRows = options.analysis;
+    withRows.alsoVisit = std::ref(collector);
+    d.report = analyze(store, filter, withRows);
+    const std::vector<LatencyRow> rows = collector.take();
+    LoadOptions loadOptions;
+    loadOptions.windowNs = options.windowNs;
+    loadOptions.includeErrors = options.analysis.includeErrors;
+    KneeOptions kneeOptions;
+    kneeOptions.bucketBy = options.bucketBy;
+    kneeOptions.includeErrors = options.analysis.includeErrors;
+    d.load = analyzeLoad(computeLoadProfile(rows, loadOptions), rows, kneeOptions);
+    FindingsOptions findingsOptions;
+    findingsOptions.includeErrors = options.analysis.includeErrors;
+    d.findings = findFindings(rows, &d.load, findingsOptions);
+    d.slos = evaluateSlos(store, filter, options.slos, options.analysis.includeErrors);
+    return d;
+}
+
+} // namespace lx

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "analysis/dominant_breakdown.h"
+
+#include "analysis/decompose.h"
+#include "model/duration_format.h"
+#include "model/percentiles.h"
+#include "store/request_scan.h"
+#include "store/store.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lx {
+
+namespace {
+
+constexpr std::int64_t kSecond = 1'000'000'000;
+constexpr std::int64_t kDay = 86'400 * kSecond;
+constexpr std::int64_t kMaxWindows = 60;
+
+/// What the breakdown needs of one request in the statistics.
+struct DominantRow {
+    std::int64_t e2e;
+    std::int64_t start;
+    int dominant;
+};
+
+/// One half of the scan; the halves run on two threads.
+struct Gathered {
+    std::vector<DominantRow> rows;
+    std::int64_t errorsLeftOut = 0;
+    std::int64_t relative = 0; ///< rows with a start that is an offset, not a date
+
+    void add(const RequestRow &row, bool includeErrors)
+    {
+        if (!row.ok && !includeErrors) {
+            ++errorsLeftOut;
+            return;
+        }
+        // As the report counts it: the dominant segment follows from the segments (the stored column is the same).
+        const int dominant = dominantSegment(row.segments);
+        if (dominant < 0)
+            return;
+        rows.push_back({row.e2e, row.start, dominant});
+        if (isMeasured(row.start) && (row.flags & kFlagRelativeTime))
+            ++relative;
+    }
+};
+
+std::int64_t floorDiv(std::int64_t a, std::int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
+std::int64_t windowsOf(std::int64_t firstNs, std::int64_t lastNs, std::int64_t width)
+{
+    return floorDiv(lastNs, width) - floorDiv(firstNs, width) + 1;
+}
+
+/// The smallest e2e in ns at or above a percentile's value: e2e < it is the same as e2e < the percentile,
+/// for integer e2e, and it is a boundary the filter language can write exactly.
+std::int64_t ceilNs(double ns) { return static_cast<std::int64_t>(std::ceil(ns)); }
+
+/// The decimals of the second that show a multiple of `width` exactly: window boundaries are such multiples.
+int fractionDigits(std::int64_t width)
+{
+    return width % kSecond == 0 ? 0 : width % 1'000'000 == 0 ? 3 : width % 1000 == 0 ? 6 : 9;
+}
+
+/// A window boundary for the filter language: ISO-8601 UTC, exact, or ns since the origin when the trace's
+/// times are offsets from an unknown origin.
+std::string instantText(std::int64_t ns, std::int64_t width, bool relative)
+{
+    return relative ? std::to_string(ns) : formatTimestamp(ns, fractionDigits(width));
+}
+
+/// A window boundary for people.
+std::string instantLabel(std::int64_t ns, std::int64_t width, bool relative)
+{
+    return relative ? "+" + formatDuration(static_cast<double>(ns)) : formatTimestamp(ns, fractionDigits(width));
+}
+
+/// Fills each cell's expression and description: "dominant = <segment>" and the bar's `condition`.
+void describeCells(DominantBar &bar, const std::string &condition, const std::string &what, bool okOnly)
+{
+    for (int s = 0; s < kSegmentCount; ++s) {
+        const std::string name(segmentName(static_cast<Segment>(s)));
+        std::string &expression = bar.expressions[static_cast<std::size_t>(s)];
+        expression = "dominant = " + name;
+        if (!condition.empty())
+            expression += " and " + condition;
+        if (okOnly) // the statistics leave error requests out: so does the selection
+            expression += " and status = ok";
+        bar.descriptions[static_cast<std::size_t>(s)] = name + "-dominated requests" + (what.empty() ? "" : ", " + what);
+    }
+}
+
+void count(DominantBar &bar, const DominantRow &row)
+{
+    ++bar.counts[static_cast<std::size_t>(row.dominant)];
+    ++bar.total;
+}
+
+void fillBands(DominantBreakdown &out, const std::vector<DominantRow> &rows, bool okOnly)
+{
+    std::vector<std::int64_t> e2e;
+    e2e.reserve(rows.size());
+    for (const DominantRow &row : rows) {
+        if (isMeasured(row.e2e))
+            e2e.push_back(row.e2e);
+    }
+    // The report's own function on the same values: the bands' edges are the report's percentiles.
+    const Statistic stat = summarize(e2e, {50.0, 90.0, 99.0});
+    for (std::size_t i = 0; i < out.e2ePercentilesNs.size(); ++i)
+        out.e2ePercentilesNs[i] = stat.percentilesNs[i].value_or(0.0);
+
+    static const std::array<const char *, kLatencyBandCount> labels = {"p0–50", "p50–90", "p90–99", "p99+"};
+    std::array<std::int64_t, kLatencyBandCount + 1> edges = {kNotMeasured, ceilNs(out.e2ePercentilesNs[0]),
+                                                             ceilNs(out.e2ePercentilesNs[1]),
+                                                             ceilNs(out.e2ePercentilesNs[2]), kNotMeasured};
+    for (int b = 0; b < kLatencyBandCount; ++b) {
+        DominantBar &bar = out.bands[static_cast<std::size_t>(b)];
+        bar.label = labels[static_cast<std::size_t>(b)];
+        bar.fromNs = edges[static_cast<std::size_t>(b)];
+        bar.toNs = edges[static_cast<std::size_t>(b) + 1];
+        std::string condition, range;
+        if (isMeasured(bar.fromNs)) {
+            condition = "e2e >= " + std::to_string(bar.fromNs) + "ns";
+            range = "from " + formatDuration(static_cast<double>(bar.fromNs));
+        }
+        if (isMeasured(bar.toNs)) {
+            condition += (condition.empty() ? "" : " and ") + std::string("e2e < ") + std::to_string(bar.toNs) + "ns";
+            range += (range.empty() ? "" : " ") + std::string("below ") + formatDuration(static_cast<double>(bar.toNs));
+        }
+        describeCells(bar, condition, "e2e " + bar.label + " (" + range + ")", okOnly);
+    }
+    for (const DominantRow &row : rows) {
+        if (!isMeasured(row.e2e)) {
+            ++out.withoutE2e;
+            continue;
+        }
+        int b = 0;
+        while (b < kLatencyBandCount - 1 && row.e2e >= edges[static_cast<std::size_t>(b) + 1])
+            ++b;
+        count(out.bands[static_cast<std::size_t>(b)], row);
+    }
+}
+
+void fillWindows(DominantBreakdown &out, const std::vector<DominantRow> &rows, bool okOnly)
+{
+    std::int64_t first = INT64_MAX, last = INT64_MIN;
+    for (const DominantRow &row : rows) {
+        if (!isMeasured(row.start)) {
+            ++out.withoutStart;
+            continue;
+        }
+        first = std::min(first, row.start);
+        last = std::max(last, row.start);
+    }
+    if (first > last)
+        return;
+    const std::int64_t width = roundWindowWidth(first, last);
+    const std::int64_t origin = floorDiv(first, width) * width;
+    out.windowNs = width;
+    out.windows.resize(static_cast<std::size_t>(windowsOf(first, last, width)));
+    for (std::size_t w = 0; w < out.windows.size(); ++w) {
+        DominantBar &bar = out.windows[w];
+        bar.fromNs = origin + static_cast<std::int64_t>(w) * width;
+        bar.toNs = bar.fromNs + width;
+        bar.label = instantLabel(bar.fromNs, width, out.relativeTime);
+        describeCells(bar,
+                      "start >= " + instantText(bar.fromNs, width, out.relativeTime) + " and start < "
+                          + instantText(bar.toNs, width, out.relativeTime),
+                      "starting " + bar.label + " to " + instantLabel(bar.toNs, width, out.relativeTime), okOnly);
+    }
+    for (const DominantRow &row : rows) {
+        if (isMeasured(row.start))
+            count(out.windows[static_cast<std::size_t>((row.start - origin) / width)], row);
+    }
+}
+
+} // namespace
+
+std::int64_t roundWindowWidth(std::int64_t firstNs, std::int64_t lastNs)
+{
+    static const std::vector<std::int64_t> widths = [] {
+        std::vector<std::int64_t> w;
+        for (std::int64_t decade = 1; decade < kSecond; decade *= 10) {
+            for (std::int64_t step : {1, 2, 5})
+                w.push_back(step * decade);
+        }
+        for (std::int64_t seconds : {1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200})
+            w.push_back(seconds * kSecond);
+        return w;
+    }();
+    for (std::int64_t width : widths) {
+        if (windowsOf(firstNs, lastNs, width) <= kMaxWindows)
+            return width;
+    }
+    std::int64_t days = std::max<std::int64_t>(1, (lastNs - firstNs) / kDay / kMaxWindows);
+    while (windowsOf(firstNs, lastNs, days * kDay) > kMaxWindows)
+        ++days;
+    return days * kDay;
+}
+
+DominantBreakdown computeDominantBreakdown(const Store &store, const RequestFilter &filter, const AnalysisOptions &options)
+{
+    std::array<Gathered, 2> halves;
+    scanRequestRows(store, toSqlCondition(filter), requestIdRange(store),
+                    [&](int half, const RequestRow &row) { halves[half == 0 ? 0 : 1].add(row, options.includeErrors); });
+    std::vector<DominantRow> rows = std::move(halves[0].rows);
+    rows.insert(rows.end(), halves[1].rows.begin(), halves[1].rows.end());
+
+    DominantBreakdown out;
+    out.includeErrors = options.includeErrors;
+    // Without errors in the data the selection needs no status term; with them it must leave them out.
+    const bool okOnly = halves[0].errorsLeftOut + halves[1].errorsLeftOut > 0;
+    const std::int64_t relative = halves[0].relative + halves[1].relative;
+    out.overall.label = "all";
+    describeCells(out.overall, {}, {}, okOnly);
+    for (const DominantRow &row : rows)
+        count(out.overall, row);
+    fillBands(out, rows, okOnly);
+    std::int64_t withStart = 0;
+    for (const DominantRow &row : rows)
+        withStart += isMeasured(row.start) ? 1 : 0;
+    out.relativeTime = relative > 0 && relative == withStart;
+    fillWindows(out, rows, okOnly);
+    return out;
+}
+
+} // namespace lx

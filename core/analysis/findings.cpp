@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "analysis/findings.h"
+
+#include "model/duration_format.h"
+#include "analysis/decompose.h"
+#include "model/percentiles.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace lx {
+
+namespace {
+
+struct Rule {
+    const char *title;
+    const char *fix;
+};
+
+/// DOMAIN.md's rules: the segment that dominates the slow requests, and what usually fixes it.
+Rule ruleFor(Segment s)
+{
+    switch (s) {
+    case Segment::Network: return {"Network dominates the slow requests", "serve from a closer region or the edge, reuse connections"};
+    case Segment::Preprocess: return {"Preprocessing dominates the slow requests", "look at tokenizing, validation and routing before the engine"};
+    case Segment::Queue: return {"Queueing dominates the slow requests", "add capacity, raise the batch size, or admit fewer requests"};
+    case Segment::Prefill: return {"Prefill dominates the slow requests", "shorten the prompt, use prefix caching"};
+    case Segment::Decode: return {"Decode dominates the slow requests", "a smaller model, output limits, speculative decoding"};
+    case Segment::Postprocess: return {"Postprocessing dominates the slow requests", "fix the downstream call (retrieval, tools, formatting) after generation"};
+    case Segment::Unattributed: return {"Unattributed time dominates the slow requests", "instrument the missing stamps: the time is between known ones"};
+    }
+    return {"", ""};
+}
+
+std::string percentText(double share)
+{
+    char text[16];
+    std::snprintf(text, sizeof text, share > 0 && share < 0.01 ? "%.1f%%" : "%.0f%%", 100.0 * share); // 0.2%, not 0%
+    return text;
+}
+
+/// A threshold the filter language reads back exactly: ns as ms with six decimals, trailing zeros cut.
+std::string exactMs(std::int64_t ns)
+{
+    return jsonNumber(static_cast<double>(ns) / 1e6, 6) + "ms";
+}
+
+} // namespace
+
+std::vector<Finding> findFindings(std::span<const LatencyRow> rows, const LoadAnalysis *load, const FindingsOptions &options)
+{
+    std::vector<Finding> out;
+    std::vector<std::int64_t> e2e;
+    e2e.reserve(rows.size());
+    std::int64_t errors = 0, skewed = 0, total = 0;
+    for (const LatencyRow &r : rows) {
+        ++total;
+        errors += r.ok ? 0 : 1;
+        skewed += (r.flags & kFlagClockSkew) ? 1 : 0;
+        if (inLatencyStats(r, options.includeErrors))
+            e2e.push_back(r.e2e);
+    }
+    const std::optional<double> threshold = summarize(e2e, {options.tailPercentile}).percentilesNs[0];
+    const std::string statusClause = options.includeErrors ? "" : "status = ok and ";
+    if (threshold) {
+        // e2e is whole ns, so e2e > p90 is e2e > floor(p90): a threshold the filter reads back exactly.
+        const auto cut = static_cast<std::int64_t>(*threshold);
+        std::array<std::int64_t, kSegmentCount> dominated{};
+        std::array<double, kSegmentCount> tailTime{}, allTime{};
+        double tailE2e = 0, allE2e = 0;
+        std::int64_t tail = 0, tailSkewed = 0, all = 0;
+        for (const LatencyRow &r : rows) {
+            if (!inLatencyStats(r, options.includeErrors))
+                continue;
+            ++all;
+            allE2e += static_cast<double>(r.e2e);
+            for (int s = 0; s < kSegmentCount; ++s)
+                allTime[static_cast<std::size_t>(s)] += static_cast<double>(r.part(s));
+            if (r.e2e <= cut)
+                continue;
+            ++tail;
+            tailE2e += static_cast<double>(r.e2e);
+            tailSkewed += (r.flags & kFlagClockSkew) ? 1 : 0;
+            for (int s = 0; s < kSegmentCount; ++s)
+                tailTime[static_cast<std::size_t>(s)] += static_cast<double>(r.part(s));
+            if (const int d = dominantSegment(r.segments); d >= 0)
+                ++dominated[static_cast<std::size_t>(d)];
+        }
+        const std::string tailName = "the " + std::to_string(tail) + " requests above p" + jsonNumber(options.tailPercentile, 3)
+                                     + " (e2e > " + formatDuration(static_cast<double>(cut)) + ")";
+        for (int s = 0; s < kSegmentCount && tail > 0; ++s) {
+            const double share = static_cast<double>(dominated[static_cast<std::size_t>(s)]) / static_cast<double>(tail);
+            if (share < options.minTailShare || dominated[static_cast<std::size_t>(s)] == 0)
+                continue;
+            const auto seg = static_cast<Segment>(s);
+            const std::string name(segmentName(seg));
+            Finding f;
+            f.id = name;
+            f.title = ruleFor(seg).title;
+            f.fix = ruleFor(seg).fix;
+            f.count = dominated[static_cast<std::size_t>(s)];
+            f.tailShare = share;
+            f.evidence = name + " is the largest segment of " + std::to_string(f.count) + " of " + tailName + ", "
+                         + percentText(share) + "; it takes " + percentText(tailTime[static_cast<std::size_t>(s)] / tailE2e)
+                         + " of their e2e time against " + percentText(allE2e > 0 ? allTime[static_cast<std::size_t>(s)] / allE2e : 0)
+                         + " over all requests";
+            if (seg == Segment::Queue && load && load->knee) {
+                char knee[96];
+                std::snprintf(knee, sizeof knee, "; the load passes the knee near %.3g req/s, %.0f in flight", load->knee->rateRps,
+                              load->knee->inFlight);
+                f.evidence += knee;
+            }
+            f.filter = statusClause + "dominant = " + name + " and e2e > " + exactMs(cut);
+            out.push_back(std::move(f));
+        }
+        if (tailSkewed > 0 || skewed > 0) {
+            Finding f;
+            f.id = "clock_skew";
+            f.title = "Client and server clocks disagree";
+            f.fix = "synchronise the clocks (NTP/PTP); until then their network time is left out of the statistics";
+            f.count = skewed;
+            f.tailShare = tail > 0 ? static_cast<double>(tailSkewed) / static_cast<double>(tail) : 0;
+            f.evidence = std::to_string(skewed) + " of " + std::to_string(total) + " requests have a negative network time ("
+                         + percentText(static_cast<double>(skewed) / static_cast<double>(total)) + ")";
+            f.filter = "skew";
+            out.push_back(std::move(f));
+        }
+    }
+    if (errors > 0) {
+        Finding f;
+        f.id = "errors";
+        f.title = "Requests failed";
+        f.fix = "look at the error requests' stage: a failure in preprocess never reached the engine";
+        f.count = errors;
+        f.evidence = std::to_string(errors) + " of " + std::to_string(total) + " requests are errors ("
+                     + percentText(static_cast<double>(errors) / static_cast<double>(total)) + "), outside the latency statistics";
+        f.filter = "status = error";
+        out.push_back(std::move(f));
+    }
+    std::stable_sort(out.begin(), out.end(), [](const Finding &a, const Finding &b) { return a.tailShare > b.tailShare; });
+    return out;
+}
+
+} // namespace lx

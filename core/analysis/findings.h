@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "analysis/load_analysis.h"
+#include "store/latency_rows.h"
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+/// \file findings.h
+/// The diagnosis: findings from the rules of docs/DOMAIN.md (the dominant segment of the slow requests and
+/// its likely fix; clock skew, errors, missing instrumentation), each with its evidence in figures and a
+/// filter expression (docs/FILTER.md) that shows its requests, ranked by how much of the tail each explains.
+/// The tail is the requests above the e2e p90 (docs/LOAD.md).
+
+namespace lx {
+
+struct Finding {
+    std::string id;        ///< stable key: "queue", "prefill", ..., "clock_skew", "errors", "unattributed"
+    std::string title;     ///< "Queueing dominates the slow requests"
+    std::string evidence;  ///< figures: "queue is the largest segment of 812 of the 1,000 requests above p90 (81%) ..."
+    std::string fix;       ///< the likely fix, from DOMAIN.md
+    std::string filter;    ///< shows the requests: `dominant = queue and e2e > 2100.5ms`
+    double tailShare = 0;  ///< fraction of the tail requests it explains (its rank)
+    std::int64_t count = 0; ///< requests it concerns
+};
+
+struct FindingsOptions {
+    double tailPercentile = 90; ///< the tail: requests with e2e above this percentile
+    bool includeErrors = false;
+    double minTailShare = 0.05; ///< dominant-segment findings explaining less of the tail are left out
+};
+
+/// The findings over the rows (latency_rows.h), most of the tail first; the knee, when given, adds its
+/// figures to the queue finding.
+std::vector<Finding> findFindings(std::span<const LatencyRow> rows, const LoadAnalysis *load = nullptr,
+                                  const FindingsOptions &options = {});
+
+} // namespace lx

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "store/latency_rows.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+/// \file load_profile.h
+/// How the load moved over the trace: per time window the arrival rate, the completion throughput, the
+/// mean number of requests in flight and the decomposition of the requests that started in it. The input
+/// of the knee detection (load_analysis.h) and of the GUI's load view. docs/LOAD.md has the definitions.
+
+namespace lx {
+
+struct LoadOptions {
+    std::int64_t windowNs = 0;  ///< window width; 0 chooses a round width giving at most 200 windows
+    bool includeErrors = false; ///< latency figures over error requests too (arrivals always count them)
+    /// Windows on to the last completion rather than the last start: the load over time as it drained (a
+    /// burst of requests that all arrive in a second and run for ten). The width is then at least the
+    /// automatic one over that longer span, so that they stay at most 200. The knee reads the default.
+    bool untilLastEnd = false;
+};
+
+struct LoadWindow {
+    std::int64_t startNs = 0;   ///< windows are aligned to multiples of the width since the epoch
+    /// The part of the window inside the trace's span of start times (to the last end with untilLastEnd:
+    /// the time after the last arrival was watched too, and saw none)
+    std::int64_t coveredNs = 0;
+    std::int64_t arrivals = 0;    ///< requests (ok and error) that started in the window
+    std::int64_t completions = 0; ///< requests (with a known e2e) that ended in it
+    double arrivalRps = 0;        ///< arrivals per second of covered time
+    double throughputRps = 0;     ///< completions per second of the window's width
+    double meanInFlight = 0;      ///< time-average of the requests in flight (start to start + e2e)
+    std::int64_t count = 0;       ///< requests started in it that are in the latency statistics
+    std::array<double, kSegmentCount> segmentMeanNs{}; ///< mean part of each segment (LatencyRow::part); 0 without requests
+    std::optional<double> e2eMeanNs;
+    std::optional<double> e2eP95Ns;
+};
+
+struct LoadProfile {
+    std::int64_t windowNs = 0;
+    std::vector<LoadWindow> windows; ///< in time order, covering the first to the last start (or end)
+};
+
+/// The round width (1, 2, 5 × 10^k ms up to seconds, then 10 s, 15 s, 30 s, 1, 2, 5, 10, 15, 30 min, 1, 2, 3,
+/// 6, 12 h, 1 day, ...) that gives at most 200 windows over `spanNs`, aiming at 100 to 200.
+std::int64_t chooseWindowWidth(std::int64_t spanNs);
+
+/// The load profile of the rows (latency_rows.h). Rows without a start are left out; an empty input gives no windows.
+LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptions &options = {});
+
+} // namespace lx

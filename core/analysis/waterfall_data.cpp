@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "analysis/waterfall_data.h"
+
+#include "model/radix_sort.h"
+#include "store/request_table.h"
+#include "store/sqlite_util.h"
+#include "store/store.h"
+
+#include <algorithm>
+#include <functional>
+#include <queue>
+
+namespace lx {
+
+namespace {
+
+bool cancelled(const std::atomic<bool> *cancel) { return cancel && cancel->load(std::memory_order_relaxed); }
+
+std::shared_ptr<const WaterfallData> fail(std::string *error, std::string message)
+{
+    if (error)
+        *error = std::move(message);
+    return nullptr;
+}
+
+/// At most this many rows match (ids are unique): what the columns reserve, so that they never grow.
+std::size_t rowCapacity(sqlite3 *db)
+{
+    Statement range(db, "SELECT coalesce((SELECT max(id) FROM requests) - (SELECT min(id) FROM requests) + 1, 0)");
+    const std::int64_t rows = range.step() == SQLITE_ROW ? sqlite3_column_int64(range.get(), 0) : 0;
+    return static_cast<std::size_t>(std::max<std::int64_t>(rows, 0));
+}
+
+template<class Column>
+void forEachColumn(WaterfallData &d, Column &&column)
+{
+    column(d.ids);
+    column(d.starts);
+    column(d.e2e);
+    for (auto &segment : d.segments)
+        column(segment);
+    column(d.flags);
+}
+
+/// Reads the rows with a start time into `d` in scan order; counts the others. False on an error or a cancel.
+bool scan(sqlite3 *db, const RequestFilter &filter, const std::atomic<bool> *cancel, WaterfallData &d,
+          bool &idsAscending, std::string *error)
+{
+    const SqlCondition where = toSqlCondition(filter);
+    // Columns in the table's order, so that SQLite decodes each record front to back once.
+    Statement stmt(db, "SELECT r.id, r.start_ns, r.e2e_ns, r.network_ns, r.preprocess_ns, r.queue_ns, r.prefill_ns,"
+                       " r.decode_ns, r.postprocess_ns, r.unattributed_ns, r.flags FROM requests r WHERE " + where.sql);
+    if (!stmt.valid()) {
+        fail(error, std::string("cannot read the requests: ") + sqlite3_errmsg(db));
+        return false;
+    }
+    where.bind(stmt);
+    const std::size_t capacity = rowCapacity(db);
+    forEachColumn(d, [&](auto &column) { column.reserve(capacity); });
+    sqlite3_stmt *q = stmt.get();
+    std::int64_t previous = INT64_MIN;
+    idsAscending = true;
+    int rc;
+    for (std::size_t n = 1; (rc = stmt.step()) == SQLITE_ROW; ++n) {
+        if ((n & 0x3fff) == 0 && cancelled(cancel)) {
+            fail(error, "cancelled");
+            return false;
+        }
+        const std::int64_t start = columnOr(q, 1);
+        if (!isMeasured(start)) {
+            ++d.withoutStart;
+            continue;
+        }
+        const std::int64_t id = sqlite3_column_int64(q, 0);
+        idsAscending = idsAscending && id > previous;
+        previous = id;
+        d.ids.push_back(id);
+        d.starts.push_back(start);
+        d.e2e.push_back(columnOr(q, 2));
+        for (int s = 0; s < kSegmentCount; ++s)
+            d.segments[static_cast<std::size_t>(s)].push_back(columnOr(q, 3 + s));
+        d.flags.push_back(static_cast<std::uint32_t>(sqlite3_column_int64(q, 10)));
+    }
+    if (rc != SQLITE_DONE) {
+        fail(error, std::string("cannot read the requests: ") + sqlite3_errmsg(db));
+        return false;
+    }
+    return true;
+}
+
+/// Puts the rows in start order, ties by row id: SQLite reads in id order unless it walked the start index.
+void sortByStart(WaterfallData &d, bool idsAscending)
+{
+    struct Entry {
+        std::uint64_t key;
+        std::uint32_t index;
+    };
+    const std::size_t n = d.size();
+    WaterfallColumn<Entry> items(n), scratch(n);
+    for (std::size_t i = 0; i < n; ++i)
+        items[i] = {orderedKey(d.starts[i]), static_cast<std::uint32_t>(i)};
+    Entry *sorted = items.data();
+    Entry *spare = scratch.data();
+    const auto sortBy = [&](auto keyOf) {
+        Entry *result = radixSort(sorted, spare, n, keyOf);
+        spare = result == sorted ? spare : sorted;
+        sorted = result;
+    };
+    if (!idsAscending)
+        sortBy([&](const Entry &e) { return orderedKey(d.ids[e.index]); });
+    sortBy([](const Entry &e) { return e.key; });
+    forEachColumn(d, [&](auto &column) {
+        std::remove_reference_t<decltype(column)> permuted(n);
+        for (std::size_t i = 0; i < n; ++i)
+            permuted[i] = column[sorted[i].index];
+        column.swap(permuted);
+    });
+}
+
+} // namespace
+
+std::optional<std::size_t> WaterfallData::indexOf(std::int64_t rowId) const
+{
+    const auto it = std::find(ids.begin(), ids.end(), rowId);
+    if (it == ids.end())
+        return std::nullopt;
+    return static_cast<std::size_t>(it - ids.begin());
+}
+
+std::uint32_t assignLanes(std::span<const std::int64_t> starts, std::span<const std::int64_t> ends,
+                          std::span<std::uint32_t> lanes)
+{
+    using Busy = std::pair<std::int64_t, std::uint32_t>; // (end, lane)
+    std::priority_queue<Busy, std::vector<Busy>, std::greater<>> busy;
+    std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, std::greater<>> free;
+    std::uint32_t count = 0;
+    for (std::size_t i = 0; i < starts.size(); ++i) {
+        while (!busy.empty() && busy.top().first <= starts[i]) {
+            free.push(busy.top().second);
+            busy.pop();
+        }
+        std::uint32_t lane = count;
+        if (free.empty()) {
+            ++count;
+        } else {
+            lane = free.top();
+            free.pop();
+        }
+        lanes[i] = lane;
+        busy.emplace(std::max(ends[i], starts[i]), lane);
+    }
+    return count;
+}
+
+std::shared_ptr<const WaterfallData> loadWaterfall(const Store &store, const RequestFilter &filter,
+                                                   const std::atomic<bool> *cancel, std::string *error)
+{
+    const std::shared_ptr<sqlite3> db = openReadConnection(store);
+    if (!db)
+        return fail(error, "the store has no file to read on a connection of its own");
+    auto d = std::make_shared<WaterfallData>();
+    d->filter = filter;
+    bool idsAscending = true;
+    if (!scan(db.get(), filter, cancel, *d, idsAscending, error))
+        return nullptr;
+    if (cancelled(cancel))
+        return fail(error, "cancelled");
+    sortByStart(*d, idsAscending);
+    if (cancelled(cancel))
+        return fail(error, "cancelled");
+
+    const std::size_t n = d->size();
+    d->ends.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        std::int64_t end = d->starts[i];
+        for (int s = 0; s < kSegmentCount; ++s)
+            end += std::max<std::int64_t>(d->part(i, s), 0);
+        d->ends[i] = end;
+        d->withoutTime += end == d->starts[i] ? 1 : 0;
+        d->relativeTime = d->relativeTime || (d->flags[i] & kFlagRelativeTime) != 0;
+    }
+    if (n > 0) {
+        d->firstStart = d->starts.front();
+        d->lastEnd = *std::max_element(d->ends.begin(), d->ends.end());
+    }
+    d->lanes.resize(n);
+    d->laneCount = assignLanes(d->starts, d->ends, d->lanes);
+    return d;
+}
+
+} // namespace lx

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "analysis/waterfall_density.h"
+
+#include <algorithm>
+#include <functional>
+#include <thread>
+
+namespace lx {
+
+std::optional<double> WaterfallBand::meanMeasured(Segment s) const
+{
+    const auto k = static_cast<std::size_t>(s);
+    if (measured[k] == 0)
+        return std::nullopt;
+    return static_cast<double>(partSums[k]) / static_cast<double>(measured[k]);
+}
+
+double WaterfallBand::meanPart(Segment s) const
+{
+    return requests ? static_cast<double>(partSums[static_cast<std::size_t>(s)]) / static_cast<double>(requests) : 0.0;
+}
+
+namespace {
+
+/// Adds the time of a segment span to the columns it covers, in bins: `at` holds kSegmentCount values a
+/// column, the partial bins at the ends; a run of whole bins between them goes into `runs` as +1 where it
+/// begins and -1 where it ends (summed when the band is done), so that a request spanning hours of a
+/// zoomed-out view costs as much as a short one. Widens [lo, hi], the columns touched.
+void addSpan(std::vector<double> &at, std::vector<double> &runs, int segment, double x0, double x1, int columns, int &lo,
+             int &hi)
+{
+    x0 = std::max(x0, 0.0);
+    x1 = std::min(x1, static_cast<double>(columns));
+    if (!(x1 > x0))
+        return;
+    const int c0 = std::min(static_cast<int>(x0), columns - 1);
+    const int c1 = std::min(static_cast<int>(x1), columns - 1);
+    lo = std::min(lo, c0);
+    hi = std::max(hi, c1);
+    const auto index = [&](int c) { return static_cast<std::size_t>(c) * kSegmentCount + static_cast<std::size_t>(segment); };
+    if (c0 == c1) {
+        at[index(c0)] += x1 - x0;
+        return;
+    }
+    at[index(c0)] += c0 + 1 - x0;
+    if (c1 > c0 + 1) {
+        runs[index(c0 + 1)] += 1.0;
+        runs[index(c1)] -= 1.0;
+    }
+    at[index(c1)] += x1 - c1;
+}
+
+/// Fills the bands [bandFrom, bandTo) of `out` (sized already): each band's requests in one pass, then
+/// its cells. Bands are independent, so that ranges of them can go to threads of their own.
+void aggregateBands(const WaterfallData &data, const WaterfallRows &rows, const WaterfallViewport &grid, int bandFrom,
+                    int bandTo, WaterfallDensity &out)
+{
+    const double binsPerNs = grid.columns / static_cast<double>(grid.toNs - grid.fromNs);
+    const WaterfallFrameColumns columns = rows.columns(data);
+    std::vector<double> at(static_cast<std::size_t>(out.columns) * kSegmentCount, 0.0), runs(at.size(), 0.0);
+    for (int b = bandFrom; b < bandTo; ++b) {
+        WaterfallBand &band = out.bandInfo[static_cast<std::size_t>(b)];
+        band.firstRow = grid.bandBegin(b);
+        band.endRow = grid.bandBegin(b + 1);
+        int lo = out.columns, hi = -1;
+        rows.forEachIn(data, band.firstRow, band.endRow, grid.fromNs, grid.toNs, [&](std::size_t p, std::size_t) {
+            ++band.requests;
+            for (std::size_t s = 0; s < kSegmentCount; ++s) {
+                const std::int64_t d = columns.segments[s][p];
+                if (!isMeasured(d))
+                    continue;
+                ++band.measured[s];
+                band.partSums[s] += d;
+            }
+            // The spans are contiguous: each boundary's column is worked out once, by a product (a
+            // division cost a fifth of a frame of a million requests).
+            double x0 = static_cast<double>(columns.starts[p] - grid.fromNs) * binsPerNs;
+            forEachSegmentSpan(columns, p, [&](int s, std::int64_t, std::int64_t end) {
+                const double x1 = static_cast<double>(end - grid.fromNs) * binsPerNs;
+                addSpan(at, runs, s, x0, x1, out.columns, lo, hi);
+                x0 = x1;
+            });
+        });
+        const double bandRows = static_cast<double>(std::max<std::size_t>(band.endRow - band.firstRow, 1));
+        std::array<double, kSegmentCount> running{};
+        for (int c = lo; c <= hi; ++c) {
+            double *segments = &at[static_cast<std::size_t>(c) * kSegmentCount];
+            double *starts = &runs[static_cast<std::size_t>(c) * kSegmentCount];
+            double total = 0, most = 0;
+            int dominant = -1;
+            for (int s = 0; s < kSegmentCount; ++s) {
+                running[static_cast<std::size_t>(s)] += starts[s];
+                starts[s] = 0;
+                segments[s] += running[static_cast<std::size_t>(s)];
+                total += segments[s];
+                if (segments[s] > most) {
+                    most = segments[s];
+                    dominant = s;
+                }
+                segments[s] = 0;
+            }
+            out.fill[out.cell(b, c)] = static_cast<float>(std::min(total / bandRows, 1.0));
+            out.dominant[out.cell(b, c)] = static_cast<std::int8_t>(dominant);
+        }
+    }
+}
+
+/// Below this many requests in the rows of a frame, one thread does it all (starting threads costs more).
+constexpr std::size_t kRequestsPerThread = 50'000;
+
+} // namespace
+
+WaterfallDensity aggregateWaterfall(const WaterfallData &data, const WaterfallRows &rows, const WaterfallViewport &view,
+                                    std::size_t threads)
+{
+    WaterfallDensity out;
+    if (view.columns <= 0 || view.bands <= 0 || view.toNs <= view.fromNs || view.rowCount == 0)
+        return out;
+    out.columns = view.columns;
+    out.bands = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(view.bands), view.rowCount));
+    WaterfallViewport grid = view;
+    grid.bands = out.bands;
+    const std::size_t cells = static_cast<std::size_t>(out.bands) * static_cast<std::size_t>(out.columns);
+    out.fill.assign(cells, 0.0f);
+    out.dominant.assign(cells, -1);
+    out.bandInfo.resize(static_cast<std::size_t>(out.bands));
+
+    // A frame of a million requests takes 20-30 ms on one core: the bands are shared among threads by the
+    // requests in their rows (lanes hold very different numbers of them), the UI thread taking the last share.
+    const std::size_t requests = rows.requestsOf(view.firstRow, view.firstRow + view.rowCount).size();
+    if (threads == 0)
+        threads = std::clamp<std::size_t>(requests / kRequestsPerThread, 1,
+                                          std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), 8));
+    std::vector<int> cuts{0};
+    const std::size_t base = view.firstRow; // requestsOf(base, row) counts the requests before a band
+    for (std::size_t t = 1; t < threads; ++t) {
+        const std::size_t target = requests * t / threads;
+        int b = cuts.back();
+        while (b < out.bands && rows.requestsOf(base, grid.bandBegin(b + 1)).size() <= target)
+            ++b;
+        cuts.push_back(b);
+    }
+    cuts.push_back(out.bands);
+    std::vector<std::thread> workers;
+    for (std::size_t t = 0; t + 1 < threads; ++t)
+        workers.emplace_back(aggregateBands, std::cref(data), std::cref(rows), std::cref(grid), cuts[t], cuts[t + 1], std::ref(out));
+    aggregateBands(data, rows, grid, cuts[threads - 1], cuts[threads], out);
+    for (std::thread &worker : workers)
+        worker.join();
+    return out;
+}
+
+std::optional<std::vector<WaterfallBar>> visibleBars(const WaterfallData &data, const WaterfallRows &rows,
+                                                     const WaterfallViewport &view, std::size_t limit)
+{
+    std::vector<WaterfallBar> bars;
+    bool tooMany = false;
+    rows.forEachIn(data, view.firstRow, view.firstRow + view.rowCount, view.fromNs, view.toNs,
+                   [&](std::size_t p, std::size_t row) {
+                       if (bars.size() == limit) {
+                           tooMany = true;
+                           return false;
+                       }
+                       bars.push_back({rows.requests()[p], static_cast<std::uint32_t>(row)});
+                       return true;
+                   });
+    if (tooMany)
+        return std::nullopt;
+    return bars;
+}
+
+} // namespace lx

@@ -1,0 +1,530 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The filter language (docs/FILTER.md): a recursive-descent parser over the tokens of filter_tokenizer.h
+// that writes SQL as it goes. Every SQL fragment below is a constant of this file; what the user typed
+// only ever becomes a bound value, so no input, however crafted, can change the SQL text.
+
+#include "filter/filter_expression.h"
+
+#include "model/duration_parse.h"
+#include "filter/filter_tokenizer.h"
+#include "store/store.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+
+namespace lx {
+
+namespace {
+
+using namespace filter;
+using Bound = std::variant<std::int64_t, double, std::string>;
+
+// Bounds that keep every accepted expression within SQLite's limits, however long the input: its parser
+// stack (100 entries in 3.40) overflows at about 29 nested "(a OR (" and 43 nested "(NOT "; its expression
+// depth is 1000; bound parameters. 16 levels of parentheses and `not` leave room for callers that wrap the
+// condition and for the subqueries of attributes; no filter typed by a person comes near.
+constexpr int kMaxDepth = 16;
+constexpr int kMaxComparisons = 256;
+constexpr std::size_t kMaxValues = 1000;
+
+enum class Kind { Duration, Count, Status, Segment, Scope, Text, Time, SourceId, Flag, Attribute };
+
+struct Field{
+    std::string_view name;
+    Kind kind;
+    std::string_view sql; ///< the fixed fragment the name stands for
+};
+
+// The whitelist: the only column expressions a filter can produce.
+constexpr std::array kFields = {
+    Field{"e2e", Kind::Duration, "r.e2e_ns"},
+    Field{"network", Kind::Duration, "r.network_ns"},
+    Field{"preprocess", Kind::Duration, "r.preprocess_ns"},
+    Field{"queue", Kind::Duration, "r.queue_ns"},
+    Field{"prefill", Kind::Duration, "r.prefill_ns"},
+    Field{"decode", Kind::Duration, "r.decode_ns"},
+    Field{"postprocess", Kind::Duration, "r.postprocess_ns"},
+    Field{"unattributed", Kind::Duration, "r.unattributed_ns"},
+    Field{"ttft", Kind::Duration, "r.ttft_ns"},
+    Field{"tpot", Kind::Duration, "r.tpot_ns"},
+    Field{"ttlt", Kind::Duration, "r.ttlt_ns"},
+    Field{"input_tokens", Kind::Count, "r.input_tokens"},
+    Field{"output_tokens", Kind::Count, "r.output_tokens"},
+    Field{"status", Kind::Status, "r.status"},
+    Field{"dominant", Kind::Segment, "r.dominant"},
+    Field{"model", Kind::Text, "r.model_id"},
+    Field{"route", Kind::Text, "r.route_id"},
+    // Scope 0 means "no e2e": as NULL it follows the rule that nothing unmeasured ever compares.
+    Field{"scope", Kind::Scope, "nullif(r.e2e_scope, 0)"},
+    Field{"start", Kind::Time, "r.start_ns"},
+    Field{"id", Kind::SourceId, "r.id"},
+    Field{"skew", Kind::Flag, "(r.flags & 1)"},
+    Field{"relative", Kind::Flag, "((r.flags >> 2) & 1)"}, // times are offsets from an unknown origin
+    Field{"joined", Kind::Flag, "((r.flags >> 3) & 1)"},   // a client record joined with its server record
+};
+
+enum class Op { Eq, Ne, Lt, Le, Gt, Ge, Like, In, NotIn, IsNull, NotNull };
+
+struct Operator {
+    std::string_view text;
+    Op op;
+};
+constexpr Operator kOperators[] = {{"=", Op::Eq}, {"==", Op::Eq}, {"!=", Op::Ne}, {"<>", Op::Ne}, {"<", Op::Lt},
+                                   {"<=", Op::Le}, {">", Op::Gt}, {">=", Op::Ge}, {"~", Op::Like}};
+constexpr std::string_view kSqlOperators[] = {" = ?", " <> ?", " < ?", " <= ?", " > ?", " >= ?", " LIKE ? ESCAPE '\\'"};
+
+
+// ---------------------------------------------------------------------------------------------------
+// Names and values
+
+/// The field a name was probably meant to be. Strict, since any other name is a valid attribute: short
+/// names only as a prefix ("e2" -> e2e, but "ip" is no typo of "id").
+const Field *typoOf(std::string_view name)
+{
+    for (const Field &f : kFields) {
+        const std::size_t d = name.size() > 20 ? 99 : editDistance(name, f.name);
+        const bool prefix = name.starts_with(f.name) || f.name.starts_with(name);
+        if (d > 0
+            && ((name.size() <= 3 || f.name.size() <= 3) ? d == 1 && prefix : d <= (f.name.size() >= 6 ? 2u : 1u)))
+            return &f;
+    }
+    return nullptr;
+}
+
+/// The number of token `t` times `factor`, as an integer when it is one; nullopt when out of range.
+std::optional<Bound> scaled(const Token &t, std::int64_t factor, bool integerResult)
+{
+    const char *first = t.text.data();
+    const char *last = first + t.text.size();
+    if (t.text.find('.') == std::string::npos) {
+        std::int64_t v = 0;
+        if (std::from_chars(first, last, v).ec != std::errc() || v > std::numeric_limits<std::int64_t>::max() / factor
+            || v < std::numeric_limits<std::int64_t>::min() / factor)
+            return std::nullopt;
+        return v * factor;
+    }
+    double v = 0;
+    std::from_chars(first, last, v); // the tokenizer only lets digits[.digits] through
+    const double r = v * static_cast<double>(factor);
+    if (!(std::fabs(r) < 9.2e18))
+        return std::nullopt;
+    return integerResult ? Bound(static_cast<std::int64_t>(std::llround(r))) : Bound(r);
+}
+
+/// `%text%` for LIKE, with its wildcards and the escape character escaped.
+std::string likePattern(std::string_view text)
+{
+    std::string p = "%";
+    for (char c : text) {
+        if (c == '%' || c == '_' || c == '\\')
+            p += '\\';
+        p += c;
+    }
+    return p + "%";
+}
+
+std::string placeholders(std::size_t n)
+{
+    std::string s;
+    for (std::size_t i = 0; i < n; ++i)
+        s += i ? ", ?" : "?";
+    return s;
+}
+
+/// Whether json_extract can find the name as `$."name"`: SQLite 3.40 neither unescapes a path nor the keys
+/// it compares it with, so names that JSON stores escaped go through json_each instead.
+bool plainJsonKey(std::string_view name)
+{
+    return std::none_of(name.begin(), name.end(),
+                        [](char c) { return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20; });
+}
+
+bool ordered(Op op)
+{
+    return op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge;
+}
+
+/// What a comparison is about: a field of the whitelist or an attribute.
+struct Subject {
+    Kind kind = Kind::Attribute;
+    std::string_view sql; ///< the field's fragment
+    std::string name; ///< the field's or the attribute's name, for messages and the JSON path
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Parser and SQL writer
+
+class Parser {
+public:
+    explicit Parser(std::string_view text)
+        : m_tokens(tokenize(text))
+    {
+    }
+
+    SqlCondition run()
+    {
+        if (peek().kind == Tok::End)
+            return {};
+        m_out.sql = parseChain(0);
+        const Token &t = peek();
+        if (isOp(t, ")"))
+            fail(t.pos, t.len, "unbalanced parenthesis: there is no \"(\" for this \")\"");
+        if (t.kind != Tok::End)
+            fail(t.pos, t.len, "expected \"and\", \"or\" or the end, not " + quoted(t.text));
+        return std::move(m_out);
+    }
+
+private:
+    const Token &peek(std::size_t k = 0) const { return m_tokens[std::min(m_at + k, m_tokens.size() - 1)]; }
+    const Token &next() { return m_tokens[std::min(m_at++, m_tokens.size() - 1)]; }
+    static bool isOp(const Token &t, std::string_view op) { return t.kind == Tok::Op && t.text == op; }
+    static bool isKeyword(const Token &t, std::string_view word)
+    {
+        return t.kind == Tok::Word && lowered(t.text) == word;
+    }
+    const std::string &previousText() const { return m_tokens[m_at - 1].text; }
+
+    void enter(const Token &t)
+    {
+        if (++m_depth > kMaxDepth)
+            fail(t.pos, t.len, "nested too deeply (at most " + std::to_string(kMaxDepth) + " levels)");
+    }
+
+    /// Level 0: terms joined by `or`; level 1: by `and`. `not` binds tighter than both.
+    std::string parseChain(int level)
+    {
+        static constexpr std::string_view kWords[] = {"or", "and"}, kSymbols[] = {"||", "&&"},
+                                          kSql[] = {" OR ", " AND "};
+        const auto term = [&] { return level == 0 ? parseChain(1) : parseNot(); };
+        std::string sql = term();
+        bool chained = false;
+        for (; isKeyword(peek(), kWords[level]) || isOp(peek(), kSymbols[level]); chained = true) {
+            next();
+            sql += std::string(kSql[level]) + term();
+        }
+        return chained ? "(" + sql + ")" : sql;
+    }
+
+    std::string parseNot()
+    {
+        if (!isKeyword(peek(), "not") && !isOp(peek(), "!"))
+            return parsePrimary();
+        enter(next());
+        std::string sql = "(NOT " + parseNot() + ")";
+        --m_depth;
+        return sql;
+    }
+
+    std::string parsePrimary()
+    {
+        const Token &t = peek();
+        const std::string after = m_at == 0 ? std::string() : " after " + quoted(previousText());
+        if (isOp(t, "(")) {
+            enter(next());
+            std::string sql = parseChain(0);
+            const Token &close = next();
+            if (close.kind == Tok::End)
+                fail(t.pos, t.len, "unbalanced parenthesis: this \"(\" is never closed");
+            if (!isOp(close, ")"))
+                fail(close.pos, close.len, "expected \"and\", \"or\" or \")\", not " + quoted(close.text));
+            --m_depth;
+            return sql;
+        }
+        if (t.kind == Tok::Attr && t.text.empty())
+            fail(t.pos, t.len, "an attribute's name cannot be empty");
+        if (t.kind == Tok::Attr)
+            return parseComparison(Subject{Kind::Attribute, {}, t.text});
+        if (t.kind == Tok::Word && !isKeyword(t, "and") && !isKeyword(t, "or"))
+            return parseComparison(subjectOf(t));
+        if (t.kind == Tok::End)
+            fail(t.pos, 0, "expected a condition" + after + ", e.g. e2e > 2s");
+        if (isOp(t, ")") && m_depth == 0)
+            fail(t.pos, t.len, "unbalanced parenthesis: there is no \"(\" for this \")\"");
+        if (t.kind == Tok::String)
+            fail(t.pos, t.len, "expected a field name, not a string (for an attribute: attr." + quoted(t.text) + ")");
+        fail(t.pos, t.len, "expected a field name" + after + ", not " + quoted(t.text) + " (e.g. e2e > 2s)");
+    }
+
+    static Subject subjectOf(const Token &t)
+    {
+        const std::string name = lowered(t.text);
+        if (name.starts_with("attr.")) {
+            if (t.text.size() == 5)
+                fail(t.pos, t.len, "\"attr.\" needs the attribute's name, e.g. attr.region or attr.\"odd name\"");
+            return {Kind::Attribute, {}, t.text.substr(5)};
+        }
+        for (const Field &f : kFields) {
+            if (f.name == name)
+                return {f.kind, f.sql, std::string(f.name)};
+        }
+        if (const Field *f = typoOf(name)) {
+            fail(t.pos, t.len,
+                 "unknown field " + quoted(t.text) + " (did you mean " + std::string(f->name)
+                     + "? For an attribute of that name write attr." + t.text + ")");
+        }
+        return {Kind::Attribute, {}, t.text};
+    }
+
+    std::string parseComparison(const Subject &s)
+    {
+        const Token &nameToken = next();
+        if (++m_comparisons > kMaxComparisons)
+            fail(nameToken.pos, nameToken.len, "too many conditions (at most " + std::to_string(kMaxComparisons) + ")");
+        const Token &opToken = peek();
+        const auto *known = std::find_if(std::begin(kOperators), std::end(kOperators),
+                                         [&](const Operator &o) { return isOp(opToken, o.text); });
+        Op op = known != std::end(kOperators) ? known->op : Op::Eq;
+        if (isKeyword(opToken, "in"))
+            op = Op::In;
+        else if (isKeyword(opToken, "not") && isKeyword(peek(1), "in"))
+            op = Op::NotIn;
+        else if (isKeyword(opToken, "is"))
+            op = Op::IsNull;
+        else if (known == std::end(kOperators) && s.kind == Kind::Flag)
+            return "(" + std::string(s.sql) + " = 1)"; // a flag alone is a condition: `skew`, `not skew`
+        else if (known == std::end(kOperators))
+            fail(opToken.pos, opToken.len,
+                 "expected an operator after " + quoted(nameToken.text) + " (=, !=, <, <=, >, >=, ~, in, is)");
+        next();
+        if (op == Op::NotIn)
+            next();
+        const bool scalar = s.kind != Kind::Attribute && s.kind != Kind::Text && s.kind != Kind::SourceId;
+        const bool countable
+            = s.kind == Kind::Duration || s.kind == Kind::Count || s.kind == Kind::Time || s.kind == Kind::Attribute;
+        if ((op == Op::Like && scalar) || (ordered(op) && !countable))
+            fail(opToken.pos, opToken.len, quoted(opToken.text) + " does not apply to " + s.name);
+
+        std::vector<Bound> values;
+        if (op == Op::IsNull) {
+            const bool negated = isKeyword(peek(), "not");
+            if (negated)
+                next();
+            const Token &w = next();
+            if (!isKeyword(w, "measured") && !isKeyword(w, "missing"))
+                fail(w.pos, w.len, "expected \"measured\" or \"missing\" after \"is\"");
+            op = isKeyword(w, "measured") != negated ? Op::NotNull : Op::IsNull;
+        } else if (op == Op::In || op == Op::NotIn) {
+            const Token &open = next();
+            if (!isOp(open, "("))
+                fail(open.pos, open.len, "expected \"(\" after \"in\", e.g. in (a, b)");
+            if (isOp(peek(), ")"))
+                fail(peek().pos, peek().len, "an empty list: give at least one value");
+            for (const Token *sep = nullptr; !sep || !isOp(*sep, ")");) {
+                values.push_back(value(s, op, previousText()));
+                sep = &next();
+                if (sep->kind == Tok::End)
+                    fail(open.pos, open.len, "unbalanced parenthesis: this \"(\" is never closed");
+                if (!isOp(*sep, ",") && !isOp(*sep, ")"))
+                    fail(sep->pos, sep->len, "expected \",\" or \")\" in the list, not " + quoted(sep->text));
+            }
+        } else {
+            values.push_back(value(s, op, opToken.text));
+        }
+        std::string sql = emit(s, op, values);
+        if (m_out.values.size() > kMaxValues)
+            fail(nameToken.pos, nameToken.len, "too many values (at most " + std::to_string(kMaxValues) + ")");
+        return sql;
+    }
+
+    /// Reads one value for a comparison of `s`, converted to what its column holds.
+    Bound value(const Subject &s, Op op, const std::string &after)
+    {
+        const Token &t = next();
+        const bool number = t.kind == Tok::Number;
+        const bool word = t.kind == Tok::Word || t.kind == Tok::String;
+        const std::string name = lowered(t.text);
+        const auto textual = [&]() -> std::string {
+            if (!word && !number && t.kind != Tok::Time)
+                fail(t.pos, t.len, "expected a value after " + quoted(after) + ", e.g. \"text\"");
+            return number ? t.text + t.unit : t.text;
+        };
+        const auto pick = [&](std::initializer_list<std::string_view> names, std::int64_t first) -> Bound {
+            for (std::string_view n : names) {
+                if (word && name == n)
+                    return first;
+                ++first;
+            }
+            std::string list;
+            for (std::string_view n : names)
+                list += (list.empty() ? "" : ", ") + std::string(n);
+            fail(t.pos, t.len, quoted(s.name) + " takes " + (s.kind == Kind::Segment ? "a segment name: " : "") + list);
+        };
+        if (op == Op::Like)
+            return likePattern(textual());
+        switch (s.kind) {
+        case Kind::Duration: {
+            if (!number)
+                fail(t.pos, t.len, "expected a duration after " + quoted(after) + " (e.g. 2s)");
+            std::string unit = t.unit;
+            std::size_t unitPos = t.pos + t.text.size();
+            if (const Token &u = peek();
+                unit.empty() && u.kind == Tok::Word && !isKeyword(u, "and") && !isKeyword(u, "or")) {
+                unit = next().text; // "1.5 s": the unit written apart
+                unitPos = u.pos;
+            }
+            // No unit means milliseconds, the unit of the reports (docs/FILTER.md).
+            const std::optional<std::int64_t> factor = durationUnitNs(unit);
+            if (!factor)
+                fail(unitPos, unit.size(), "unit " + quoted(unit) + " is not one of ns, us (µs), ms, s, m (min), h");
+            if (auto v = scaled(t, *factor, true))
+                return *v;
+            fail(t.pos, t.len, "the duration " + quoted(t.text + unit) + " is out of range");
+        }
+        case Kind::Count:
+        case Kind::Attribute:
+            if (number && !t.unit.empty())
+                fail(t.pos + t.text.size(), t.unit.size(),
+                     quoted(s.name) + (s.kind == Kind::Count ? " is a count" : " is an attribute")
+                         + ": it takes a plain number, without a unit");
+            if (number) {
+                if (auto v = scaled(t, 1, false))
+                    return *v;
+                fail(t.pos, t.len, "the number " + quoted(t.text) + " is out of range");
+            }
+            if (s.kind == Kind::Count)
+                fail(t.pos, t.len, "expected a number after " + quoted(after) + " (" + s.name + " is a count)");
+            if (t.kind == Tok::Word && (name == "true" || name == "false"))
+                return std::int64_t{name == "true"}; // JSON true and false read as 1 and 0 in SQLite
+            return textual();
+        case Kind::Time: {
+            if (number && t.unit.empty() && t.text.find('.') == std::string::npos) {
+                if (auto v = scaled(t, 1, true))
+                    return *v;
+            }
+            RequestFilter parsed; // the time-range option's parser, so both read times alike
+            std::string why;
+            if ((t.kind == Tok::Time || t.kind == Tok::String) && !t.text.empty()
+                && t.text.find("..") == std::string::npos && parseTimeRange(t.text + "..", parsed, &why))
+                return parsed.fromNs;
+            fail(t.pos, t.len,
+                 "\"start\" takes an ISO-8601 UTC time such as 2024-05-01T12:00:00Z or ns since the epoch");
+        }
+        case Kind::Status:
+            return pick({"ok", "error"}, 0);
+        case Kind::Scope:
+            return pick({"client", "server", "engine"}, 1);
+        case Kind::Flag:
+            return pick({"false", "true"}, 0);
+        case Kind::Segment: // in pipeline order, the ids of lx::Segment and the segments table
+            return pick({"network", "preprocess", "queue", "prefill", "decode", "postprocess", "unattributed"}, 0);
+        case Kind::Text:
+        case Kind::SourceId:
+            break;
+        }
+        return textual();
+    }
+
+    void bind(std::vector<Bound> &values)
+    {
+        for (Bound &v : values)
+            m_out.values.push_back(std::move(v));
+    }
+
+    /// `(operand op ?)`, `(operand IN (?, ...))` or `(operand IS NULL)`, binding the values.
+    std::string compare(std::string_view operand, Op op, std::vector<Bound> &values)
+    {
+        std::string sql = "(" + std::string(operand);
+        if (op == Op::IsNull || op == Op::NotNull)
+            sql += op == Op::IsNull ? " IS NULL" : " IS NOT NULL";
+        else if (op == Op::In || op == Op::NotIn)
+            sql += (op == Op::NotIn ? " NOT IN (" : " IN (") + placeholders(values.size()) + ")";
+        else
+            sql += kSqlOperators[static_cast<int>(op)];
+        bind(values);
+        return sql + ")";
+    }
+
+    std::string emit(const Subject &s, Op op, std::vector<Bound> &values)
+    {
+        const bool presence = op == Op::IsNull || op == Op::NotNull;
+        const std::string in = op == Op::Ne || op == Op::NotIn ? " NOT IN" : " IN";
+        std::string marks = "= ?";
+        if (op == Op::In || op == Op::NotIn)
+            marks = "IN (" + placeholders(values.size()) + ")";
+        else if (op == Op::Like)
+            marks = "LIKE ? ESCAPE '\\'";
+        if (s.kind == Kind::Text && !presence) {
+            // model and route hold label ids: the text is matched in the labels table.
+            bind(values);
+            return "(" + std::string(s.sql) + in + " (SELECT id FROM labels WHERE text " + marks + "))";
+        }
+        if (s.kind == Kind::SourceId && !presence) {
+            // An id look-up goes through the index on id_hash first; the text then settles collisions.
+            std::string where = "source_id " + marks;
+            if (op != Op::Like) {
+                where = "id_hash " + marks + " AND " + where;
+                for (const Bound &v : values)
+                    m_out.values.emplace_back(static_cast<std::int64_t>(hashRequestId(std::get<std::string>(v))));
+            }
+            bind(values);
+            return "(r.id" + in + " (SELECT request_id FROM request_details WHERE " + where + "))";
+        }
+        if (s.kind != Kind::Attribute)
+            return compare(s.sql, op, values);
+
+        // An attribute is a scalar subquery, NULL when absent, so that `not` and `!=` treat it as a column.
+        // Ordered comparisons keep to one JSON type, since SQLite orders every text after every number.
+        std::string inner
+            = "SELECT json_extract(d.attributes, ?) AS v FROM request_details d WHERE d.request_id = r.id";
+        if (plainJsonKey(s.name)) {
+            m_out.values.emplace_back("$.\"" + s.name + "\"");
+        } else {
+            inner = "SELECT a.value AS v FROM request_details d, json_each(d.attributes) a WHERE d.request_id = r.id "
+                    "AND a.key = ?";
+            m_out.values.emplace_back(s.name);
+        }
+        std::string operand = "(" + inner + ")";
+        if (ordered(op)) {
+            const bool text = std::holds_alternative<std::string>(values.front());
+            operand
+                = "(SELECT v FROM (" + inner + ") WHERE typeof(v) " + (text ? "= 'text')" : "IN ('integer', 'real'))");
+        }
+        return compare(operand, op, values);
+    }
+
+    std::vector<Token> m_tokens;
+    std::size_t m_at = 0;
+    int m_depth = 0;
+    int m_comparisons = 0;
+    SqlCondition m_out;
+};
+
+} // namespace
+
+std::variant<RequestFilter, FilterError> filterFromExpression(std::string_view text)
+{
+    auto compiled = compileFilterExpression(text);
+    if (auto *error = std::get_if<FilterError>(&compiled))
+        return std::move(*error);
+    RequestFilter filter;
+    if (auto &condition = std::get<SqlCondition>(compiled); condition.sql != "1")
+        filter.expression = std::move(condition);
+    return filter;
+}
+
+std::variant<SqlCondition, FilterError> compileFilterExpression(std::string_view text)
+{
+    if (const std::size_t bad = invalidUtf8At(text); bad != std::string_view::npos)
+        return FilterError{bad, 1, "the text is not valid UTF-8"};
+    // Errors unwind from deep in the recursion to here, and no further: no exception leaves this file.
+    try {
+        return Parser(text).run();
+    } catch (const SyntaxError &e) {
+        return e.error;
+    }
+}
+
+std::vector<std::string_view> filterFieldNames()
+{
+    std::vector<std::string_view> names;
+    for (const Field &f : kFields)
+        names.push_back(f.name);
+    return names;
+}
+
+} // namespace lx

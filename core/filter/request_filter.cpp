@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "filter/request_filter.h"
+
+#include "store/sqlite_util.h"
+
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+
+namespace lx {
+
+namespace {
+
+void appendAnyOf(SqlCondition &c, const char *column, const std::vector<std::string> &values)
+{
+    if (values.empty())
+        return;
+    c.sql += " AND ";
+    c.sql += column;
+    c.sql += " IN (SELECT id FROM labels WHERE text IN (";
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        c.sql += i ? ",?" : "?";
+        c.values.emplace_back(values[i]);
+    }
+    c.sql += "))";
+}
+
+bool parseInstant(std::string_view text, std::int64_t &ns)
+{
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), ns);
+    if (ec == std::errc() && end == text.data() + text.size())
+        return true;
+    // ISO-8601 in UTC: YYYY-MM-DDTHH:MM:SS[.fraction][Z]
+    int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0, used = 0;
+    const std::string copy(text);
+    if (std::sscanf(copy.c_str(), "%4d-%2d-%2d%*1[T ]%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &s, &used) != 6)
+        return false;
+    std::int64_t fractionNs = 0;
+    std::size_t pos = static_cast<std::size_t>(used);
+    if (pos < copy.size() && copy[pos] == '.') {
+        std::int64_t scale = 100000000;
+        for (++pos; pos < copy.size() && copy[pos] >= '0' && copy[pos] <= '9'; ++pos, scale /= 10)
+            fractionNs += (copy[pos] - '0') * scale;
+    }
+    if (pos < copy.size() && copy[pos] == 'Z')
+        ++pos;
+    if (pos != copy.size())
+        return false;
+    using namespace std::chrono;
+    const year_month_day date{year{y}, month{static_cast<unsigned>(mo)}, day{static_cast<unsigned>(d)}};
+    if (!date.ok())
+        return false;
+    const auto t = sys_days{date} + hours{h} + minutes{mi} + seconds{s};
+    ns = duration_cast<nanoseconds>(t.time_since_epoch()).count() + fractionNs;
+    return true;
+}
+
+} // namespace
+
+void SqlCondition::bind(Statement &stmt, int first) const
+{
+    int index = first;
+    for (const auto &value : values) {
+        if (const auto *number = std::get_if<std::int64_t>(&value))
+            stmt.bindInt(index++, *number);
+        else if (const auto *real = std::get_if<double>(&value))
+            sqlite3_bind_double(stmt.get(), index++, *real);
+        else
+            stmt.bindText(index++, std::get<std::string>(value));
+    }
+}
+
+SqlCondition toSqlCondition(const RequestFilter &filter)
+{
+    SqlCondition c;
+    if (isMeasured(filter.fromNs)) {
+        c.sql += " AND r.start_ns >= ?";
+        c.values.emplace_back(filter.fromNs);
+    }
+    if (isMeasured(filter.toNs)) {
+        c.sql += " AND r.start_ns < ?";
+        c.values.emplace_back(filter.toNs);
+    }
+    appendAnyOf(c, "r.model_id", filter.models);
+    appendAnyOf(c, "r.route_id", filter.routes);
+    if (filter.status) {
+        c.sql += " AND r.status = ?";
+        c.values.emplace_back(static_cast<std::int64_t>(*filter.status));
+    }
+    if (filter.expression) {
+        c.sql += " AND (" + filter.expression->sql + ")";
+        c.values.insert(c.values.end(), filter.expression->values.begin(), filter.expression->values.end());
+    }
+    return c;
+}
+
+bool parseTimeRange(const std::string &text, RequestFilter &filter, std::string *error)
+{
+    const std::size_t dots = text.find("..");
+    if (dots == std::string::npos) {
+        *error = "a time range is FROM..TO (either side may be empty)";
+        return false;
+    }
+    const std::string from = text.substr(0, dots);
+    const std::string to = text.substr(dots + 2);
+    std::int64_t value = 0;
+    if (!from.empty()) {
+        if (!parseInstant(from, value)) {
+            *error = "'" + from + "' is neither ns since the epoch nor an ISO-8601 UTC time";
+            return false;
+        }
+        filter.fromNs = value;
+    }
+    if (!to.empty()) {
+        if (!parseInstant(to, value)) {
+            *error = "'" + to + "' is neither ns since the epoch nor an ISO-8601 UTC time";
+            return false;
+        }
+        filter.toNs = value;
+    }
+    return true;
+}
+
+} // namespace lx

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ingest/formats/benchmark/benchmark_common.h"
+
+#include "analysis/decompose.h"
+#include "ingest/input_file.h"
+#include "ingest/line_reader.h"
+
+#include <cctype>
+#include <cmath>
+
+namespace lx::bench {
+
+std::int64_t toNs(double value, double perUnit)
+{
+    const double ns = value * perUnit;
+    // Beyond ±2^62 ns (146 years) a value is nonsense, and llround would overflow.
+    if (!std::isfinite(ns) || std::fabs(ns) > 4.6e18)
+        return kNotMeasured;
+    return static_cast<std::int64_t>(std::llround(ns));
+}
+
+double nsPerUnit(std::string_view unit)
+{
+    if (unit == "ns")
+        return 1.0;
+    if (unit == "us" || unit == "\xC2\xB5s")
+        return 1e3;
+    if (unit == "ms")
+        return 1e6;
+    if (unit == "s" || unit == "sec")
+        return 1e9;
+    return 0.0;
+}
+
+int nullifyNonFinite(std::string &json)
+{
+    int replaced = 0;
+    bool inString = false;
+    for (std::size_t i = 0; i < json.size(); ++i) {
+        const char c = json[i];
+        if (inString) {
+            if (c == '\\')
+                ++i; // the escaped character cannot end the string
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        if (c == '"') {
+            inString = true;
+            continue;
+        }
+        // A bare token can only start a value: after ':', ',', '[' or whitespace; "-Infinity" starts with '-'.
+        const std::string_view rest(json.data() + i, json.size() - i);
+        std::size_t length = 0;
+        if (rest.starts_with("NaN"))
+            length = 3;
+        else if (rest.starts_with("Infinity"))
+            length = 8;
+        else if (rest.starts_with("-Infinity"))
+            length = 9;
+        if (length == 0)
+            continue;
+        json.replace(i, length, "null");
+        i += 3;
+        ++replaced;
+    }
+    return replaced;
+}
+
+bool readDocument(LineReader &lines, std::string &out, std::string *error)
+{
+    out.clear();
+    std::string_view line;
+    std::int64_t number = 0;
+    while (lines.next(line, number)) {
+        out.append(line.data(), line.size());
+        out += '\n';
+    }
+    if (!lines.input().error().empty()) {
+        *error = lines.input().error();
+        return false;
+    }
+    return true;
+}
+
+std::string_view firstLine(std::string_view head)
+{
+    std::string_view line = head.substr(0, std::min(head.find('\n'), head.size()));
+    if (line.ends_with('\r'))
+        line.remove_suffix(1);
+    return line;
+}
+
+bool startsWith(std::string_view head, char c)
+{
+    const std::size_t first = head.find_first_not_of(" \t\r\n");
+    return first != std::string_view::npos && head[first] == c;
+}
+
+bool hasKey(std::string_view text, std::string_view key)
+{
+    std::string quoted;
+    quoted.reserve(key.size() + 2);
+    quoted += '"';
+    quoted += key;
+    quoted += '"';
+    return text.find(quoted) != std::string_view::npos;
+}
+
+bool startsWithNoCase(std::string_view text, std::string_view prefix)
+{
+    if (text.size() < prefix.size())
+        return false;
+    for (std::size_t i = 0; i < prefix.size(); ++i) {
+        if (std::tolower(static_cast<unsigned char>(text[i])) != std::tolower(static_cast<unsigned char>(prefix[i])))
+            return false;
+    }
+    return true;
+}
+
+void setClientScope(RequestRecord &record)
+{
+    record.metrics.tokenScope = E2eScope::Client;
+    record.metrics.e2eScope = isMeasured(record.metrics.e2e) ? E2eScope::Client : E2eScope::None;
+}
+
+std::string buildClientRecord(RequestRecord &r, const ClientMeasures &m)
+{
+    const bool anyLatency = isMeasured(m.ttft) || isMeasured(m.decode) || isMeasured(m.e2e);
+    if (!anyLatency && r.status == Status::Ok)
+        return "no latency measured (TTFT and end-to-end time are both absent)";
+    if ((isMeasured(m.ttft) && m.ttft < 0) || (isMeasured(m.e2e) && m.e2e < 0))
+        return "negative latency";
+    if (isMeasured(m.ttft) && isMeasured(m.e2e) && m.e2e < m.ttft)
+        return "end-to-end time is less than TTFT";
+    if (m.gaps) {
+        for (std::int64_t gap : *m.gaps) {
+            if (gap < 0)
+                return "a gap between received chunks is negative";
+        }
+    }
+    std::string why;
+    if (isMeasured(m.e2e)) {
+        DurationsInput in;
+        in.segments[static_cast<int>(Segment::Decode)] = m.decode;
+        in.e2e = m.e2e;
+        why = decomposeDurations(r, in);
+        if (!why.empty())
+            return why;
+        // The durations form files its start as a server receive; ours is the client's send time.
+        r.stamp(Stamp::ServerRecv) = kNotMeasured;
+        r.stamp(Stamp::ClientSend) = m.start;
+        r.metrics.start = m.start;
+    } else {
+        // No end-to-end time: the durations form would make one of the decode alone. The timestamps form
+        // with the send time alone measures nothing; the decode it cannot see is set below.
+        r.stamp(Stamp::ClientSend) = m.start;
+        why = decompose(r);
+        if (!why.empty())
+            return why;
+        if (isMeasured(m.decode)) {
+            r.metrics.segments[static_cast<int>(Segment::Decode)] = m.decode;
+            if (r.outputTokens >= 2)
+                r.metrics.tpot = static_cast<std::int64_t>(
+                    std::llround(static_cast<double>(m.decode) / static_cast<double>(r.outputTokens - 1)));
+        }
+    }
+    RequestMetrics &metrics = r.metrics;
+    metrics.ttft = m.ttft;
+    if (isMeasured(m.ttft) && isMeasured(m.decode))
+        metrics.ttlt = m.ttft + m.decode;
+    if (isMeasured(m.ttft) && m.gaps) {
+        std::int64_t t = (isMeasured(m.start) ? m.start : 0) + m.ttft;
+        r.tokenTimes.push_back(t);
+        for (std::int64_t gap : *m.gaps) {
+            t += gap;
+            r.tokenTimes.push_back(t);
+        }
+        if (!isMeasured(m.start))
+            metrics.flags |= kFlagRelativeTime; // token times from the request's start, whose time is unknown
+    }
+    setClientScope(r);
+    return {};
+}
+
+namespace {
+
+class RefusalReader final : public TraceReader {
+public:
+    explicit RefusalReader(std::string_view message) : m_message(message) {}
+    std::string read(LineReader &, ImportSink &) override { return m_message; }
+
+private:
+    std::string m_message;
+};
+
+} // namespace
+
+std::unique_ptr<TraceReader> makeRefusal(std::string_view message) { return std::make_unique<RefusalReader>(message); }
+
+} // namespace lx::bench

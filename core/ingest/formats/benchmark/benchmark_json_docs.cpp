@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The benchmark outputs that are one JSON document: vLLM `bench serve --save-detailed` (column arrays,
+// one request per index) and LLMPerf `*_individual_responses.json` (an array of objects). Neither has
+// request ids or start times: the id is the 0-based index, the start stays not measured.
+
+#include "ingest/formats/benchmark/benchmark_common.h"
+#include "ingest/formats/benchmark/benchmark_json_util.h"
+#include "ingest/formats/benchmark/benchmark_readers_impl.h"
+#include "ingest/line_reader.h"
+
+#include <numeric>
+
+namespace lx::bench {
+
+namespace {
+
+/// Reads the input, makes Python's NaN/Infinity absent, and parses it; the fatal error or empty.
+std::string parseDocument(LineReader &lines, std::string &text, dom::parser &parser, dom::element &doc)
+{
+    std::string error;
+    if (!readDocument(lines, text, &error))
+        return error;
+    nullifyNonFinite(text);
+    if (auto e = parser.parse(text).get(doc))
+        return std::string("malformed JSON: ") + simdjson::error_message(e);
+    return {};
+}
+
+std::string recordText(std::size_t index) { return "record " + std::to_string(index); }
+
+/// Converts a list of gaps in seconds; false when one is not a number (the list is then unusable).
+bool gapsOf(std::optional<dom::element> e, std::vector<std::int64_t> &out)
+{
+    out.clear();
+    dom::array array;
+    if (!e || e->get_array().get(array))
+        return false;
+    for (dom::element x : array) {
+        const std::optional<double> s = numberOf(x);
+        const std::int64_t ns = s ? secondsToNs(*s) : kNotMeasured;
+        if (!isMeasured(ns))
+            return false;
+        out.push_back(ns);
+    }
+    return true;
+}
+
+std::optional<dom::element> at(const std::vector<dom::element> &column, std::size_t i)
+{
+    if (i >= column.size() || column[i].is_null())
+        return std::nullopt;
+    return column[i];
+}
+
+std::int64_t secondsAt(const std::vector<dom::element> &column, std::size_t i)
+{
+    const auto e = at(column, i);
+    const auto s = e ? numberOf(*e) : std::nullopt;
+    return s ? secondsToNs(*s) : kNotMeasured;
+}
+
+std::int64_t tokensAt(const std::vector<dom::element> &column, std::size_t i)
+{
+    const auto e = at(column, i);
+    const auto n = e ? integerOf(*e) : std::nullopt;
+    return n && *n >= 0 ? *n : -1;
+}
+
+class VllmDetailedReader final : public TraceReader {
+public:
+    std::string read(LineReader &lines, ImportSink &sink) override
+    {
+        dom::element doc;
+        if (std::string why = parseDocument(lines, m_text, m_parser, doc); !why.empty())
+            return why;
+        dom::object root;
+        if (doc.get_object().get(root))
+            return "not a vLLM benchmark result: expected a JSON object";
+        const auto ttfts = elementsOf(member(root, "ttfts"));
+        if (!member(root, "ttfts"))
+            return std::string(kVllmSummaryMessage);
+        const auto itls = elementsOf(member(root, "itls"));
+        const auto inputs = elementsOf(member(root, "input_lens"));
+        const auto outputs = elementsOf(member(root, "output_lens"));
+        const auto errors = elementsOf(member(root, "errors"));
+        // Newer vLLM writes per-request end-to-end times as "e2els", some forks as "latencies".
+        auto e2es = elementsOf(member(root, "e2els"));
+        if (e2es.empty())
+            e2es = elementsOf(member(root, "latencies"));
+        std::vector<std::int64_t> gaps;
+        for (std::size_t i = 0; i < ttfts.size(); ++i) {
+            if (!sink.keepGoing())
+                break;
+            RequestRecord &r = sink.slot();
+            r.id = std::to_string(i);
+            r.sourceLine = static_cast<std::int64_t>(i) + 1;
+            r.inputTokens = tokensAt(inputs, i);
+            r.outputTokens = tokensAt(outputs, i);
+            std::string_view error;
+            if (auto e = at(errors, i); e && !e->get_string().get(error) && !error.empty()) {
+                r.status = Status::Error;
+                addAttributeText(r, "error", error);
+            }
+            ClientMeasures m;
+            // vLLM leaves a failed request's ttft at 0 and its itls empty: those are no measurements.
+            if (r.status == Status::Ok) {
+                m.ttft = secondsAt(ttfts, i);
+                if (gapsOf(at(itls, i), gaps)) {
+                    m.decode = std::accumulate(gaps.begin(), gaps.end(), std::int64_t{0});
+                    m.gaps = &gaps;
+                }
+                m.e2e = secondsAt(e2es, i);
+                if (!isMeasured(m.e2e) && isMeasured(m.ttft) && isMeasured(m.decode))
+                    m.e2e = m.ttft + m.decode; // vLLM's own e2e when it saved none: the last chunk's arrival
+            }
+            finish(sink, r, buildClientRecord(r, m), recordText(i));
+        }
+        return {};
+    }
+
+private:
+    std::string m_text;
+    dom::parser m_parser;
+};
+
+class LlmperfReader final : public TraceReader {
+public:
+    std::string read(LineReader &lines, ImportSink &sink) override
+    {
+        dom::element doc;
+        if (std::string why = parseDocument(lines, m_text, m_parser, doc); !why.empty())
+            return why;
+        dom::array records;
+        if (doc.get_array().get(records))
+            return "not LLMPerf individual responses: expected a JSON array of objects";
+        std::size_t i = 0;
+        for (dom::element element : records) {
+            if (!sink.keepGoing())
+                break;
+            RequestRecord &r = sink.slot();
+            r.id = std::to_string(i);
+            r.sourceLine = static_cast<std::int64_t>(i) + 1;
+            dom::object o;
+            if (element.get_object().get(o)) {
+                sink.reject(r.sourceLine, "not a JSON object", recordText(i++));
+                continue;
+            }
+            finish(sink, r, readRecord(o, r), simdjson::minify(element));
+            ++i;
+        }
+        return {};
+    }
+
+private:
+    static std::string readRecord(dom::object o, RequestRecord &r)
+    {
+        const auto tokens = [&o](std::string_view key) {
+            const auto e = member(o, key);
+            const auto n = e ? integerOf(*e) : std::nullopt;
+            return n && *n >= 0 ? *n : std::int64_t{-1};
+        };
+        const auto seconds = [&o](std::string_view key) {
+            const auto e = member(o, key);
+            const auto s = e ? numberOf(*e) : std::nullopt;
+            return s ? secondsToNs(*s) : kNotMeasured;
+        };
+        r.inputTokens = tokens("number_input_tokens");
+        r.outputTokens = tokens("number_output_tokens");
+        std::string_view message;
+        if (auto code = member(o, "error_code")) {
+            r.status = Status::Error;
+            addAttribute(r, "error_code", *code);
+        }
+        if (auto msg = member(o, "error_msg"); msg && !msg->get_string().get(message) && !message.empty()) {
+            r.status = Status::Error;
+            addAttributeText(r, "error", message);
+        }
+        // LLMPerf's own "inter token latency" averages over all tokens including the first (TTFT):
+        // kept for reference, not as our TPOT (docs/BENCHMARKS.md).
+        if (auto itl = member(o, "inter_token_latency_s"))
+            addAttribute(r, "llmperf_inter_token_latency_s", *itl);
+        ClientMeasures m;
+        if (r.status == Status::Ok) {
+            m.ttft = seconds("ttft_s");
+            m.e2e = seconds("end_to_end_latency_s");
+            // No chunk times: decode is everything after the first token, so TPOT = (e2e - TTFT) / (out - 1).
+            if (isMeasured(m.ttft) && isMeasured(m.e2e) && m.e2e >= m.ttft)
+                m.decode = m.e2e - m.ttft;
+        }
+        return buildClientRecord(r, m);
+    }
+
+    std::string m_text;
+    dom::parser m_parser;
+};
+
+} // namespace
+
+void finish(ImportSink &sink, RequestRecord &record, const std::string &why, std::string_view raw)
+{
+    if (why.empty())
+        sink.accept(raw);
+    else
+        sink.reject(record.sourceLine, why, raw);
+}
+
+std::unique_ptr<TraceReader> createVllmDetailedReader() { return std::make_unique<VllmDetailedReader>(); }
+std::unique_ptr<TraceReader> createLlmperfReader() { return std::make_unique<LlmperfReader>(); }
+
+} // namespace lx::bench

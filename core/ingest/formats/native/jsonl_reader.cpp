@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ingest/formats/native/jsonl_reader.h"
+
+#include "ingest/line_reader.h"
+#include "ingest/formats/native/native_fields.h"
+
+#include <simdjson.h>
+
+namespace lx {
+
+namespace sj = simdjson::ondemand;
+
+namespace {
+
+bool isTypeError(simdjson::error_code e)
+{
+    return e == simdjson::INCORRECT_TYPE || e == simdjson::NUMBER_OUT_OF_RANGE;
+}
+
+/// The value's JSON text as it stands in the line: kept verbatim as an attribute.
+simdjson::simdjson_result<std::string_view> rawJson(sj::value &value)
+{
+    sj::json_type type;
+    if (auto e = value.type().get(type))
+        return e;
+    std::string_view raw;
+    if (type == sj::json_type::object) {
+        sj::object object;
+        if (auto e = value.get_object().get(object))
+            return e;
+        if (auto e = object.raw_json().get(raw))
+            return e;
+    } else if (type == sj::json_type::array) {
+        sj::array array;
+        if (auto e = value.get_array().get(array))
+            return e;
+        if (auto e = array.raw_json().get(raw))
+            return e;
+    } else {
+        raw = value.raw_json_token();
+    }
+    // The text runs up to the next structural character: drop the whitespace before it.
+    return raw.substr(0, raw.find_last_not_of(" \t\r\n") + 1);
+}
+
+std::string jsonTypeName(sj::value &value)
+{
+    sj::json_type type;
+    if (value.type().get(type))
+        return "invalid JSON";
+    switch (type) {
+    case sj::json_type::array: return "an array";
+    case sj::json_type::object: return "an object";
+    case sj::json_type::number: return "a number";
+    case sj::json_type::string: return "a string";
+    case sj::json_type::boolean: return "a boolean";
+    case sj::json_type::null: return "null";
+    }
+    return "a value";
+}
+
+class JsonlReader final : public TraceReader {
+public:
+    std::string read(LineReader &lines, ImportSink &sink) override
+    {
+        std::string_view line;
+        std::int64_t lineNumber = 0;
+        while (lines.next(line, lineNumber)) {
+            if (line.find_first_not_of(" \t") == std::string_view::npos)
+                continue; // blank lines separate nothing and hold no record
+            if (!sink.keepGoing())
+                break;
+            RequestRecord &record = sink.slot();
+            record.sourceLine = lineNumber;
+            std::string why = parseLine(line, lines.capacityAfter(line.data()), record);
+            if (why.empty())
+                sink.accept(line);
+            else
+                sink.reject(lineNumber, why, line);
+        }
+        return {};
+    }
+
+private:
+    std::string parseLine(std::string_view line, std::size_t capacity, RequestRecord &record)
+    {
+        m_builder.reset(record);
+        sj::document doc;
+        if (auto e = m_parser.iterate(line.data(), line.size(), capacity).get(doc))
+            return std::string("malformed JSON: ") + simdjson::error_message(e);
+        sj::object object;
+        if (auto e = doc.get_object().get(object)) {
+            return e == simdjson::INCORRECT_TYPE ? std::string("not a JSON object")
+                                                 : std::string("malformed JSON: ") + simdjson::error_message(e);
+        }
+        for (auto field : object) {
+            std::string_view key;
+            if (auto e = field.unescaped_key().get(key))
+                return std::string("malformed JSON: ") + simdjson::error_message(e);
+            // Copy the key: the next unescape reuses the parser's string buffer.
+            m_key.assign(key);
+            if (std::string why = parseField(m_key, field.value(), record); !why.empty())
+                return why;
+        }
+        // On Demand stops at the object's end; anything after it on the line is not one record.
+        const std::size_t last = line.find_last_not_of(" \t");
+        if (last == std::string_view::npos || line[last] != '}')
+            return "malformed JSON: trailing content after the object";
+        return m_builder.finish();
+    }
+
+    std::string parseField(std::string_view key, sj::value value, RequestRecord &record)
+    {
+        const NativeKey kind = classifyNativeKey(key);
+        if (kind.field == NativeField::Attribute) {
+            std::string_view raw;
+            if (auto e = rawJson(value).get(raw))
+                return std::string("malformed JSON: ") + simdjson::error_message(e);
+            appendJsonKey(record.attributesJson, key);
+            record.attributesJson.append(raw.data(), raw.size());
+            return {};
+        }
+        bool isNull = false;
+        if (!value.is_null().get(isNull) && isNull)
+            return {}; // null means absent
+        switch (kind.field) {
+        case NativeField::Id:
+        case NativeField::Status:
+        case NativeField::Model:
+        case NativeField::Route: {
+            std::string_view text;
+            if (auto e = value.get_string().get(text)) {
+                std::int64_t number = 0;
+                if (kind.field == NativeField::Id && !value.get_int64().get(number))
+                    return m_builder.setInteger(kind, key, number);
+                return typeError(e, key, "a string", value);
+            }
+            return m_builder.setText(kind, key, text);
+        }
+        case NativeField::SegmentMs:
+        case NativeField::E2eMs: {
+            double number = 0;
+            if (auto e = value.get_double().get(number))
+                return typeError(e, key, "a number of milliseconds", value);
+            return m_builder.setNumber(kind, key, number);
+        }
+        case NativeField::TokenTimes: {
+            sj::array array;
+            if (auto e = value.get_array().get(array))
+                return typeError(e, key, "an array of integers", value);
+            record.tokenTimes.clear();
+            for (auto element : array) {
+                std::int64_t t = 0;
+                if (auto e = element.get_int64().get(t))
+                    return isTypeError(e) ? std::string(key) + ": expected an array of integers"
+                                          : std::string("malformed JSON: ") + simdjson::error_message(e);
+                record.tokenTimes.push_back(t);
+            }
+            return {};
+        }
+        default: {
+            std::int64_t number = 0;
+            if (auto e = value.get_int64().get(number)) {
+                double d = 0;
+                if (e == simdjson::INCORRECT_TYPE && !value.get_double().get(d))
+                    return m_builder.setNumber(kind, key, d);
+                return typeError(e, key, "an integer", value);
+            }
+            return m_builder.setInteger(kind, key, number);
+        }
+        }
+    }
+
+    static std::string typeError(simdjson::error_code e, std::string_view key, std::string_view wanted, sj::value &value)
+    {
+        if (!isTypeError(e))
+            return std::string("malformed JSON: ") + simdjson::error_message(e);
+        return std::string(key) + ": expected " + std::string(wanted) + ", got " + jsonTypeName(value);
+    }
+
+    sj::parser m_parser;
+    NativeRecordBuilder m_builder;
+    std::string m_key;
+};
+
+} // namespace
+
+bool jsonlCanRead(std::string_view head)
+{
+    // One object per line: the first line opens an object and, unless it runs past the head, closes it.
+    // A lone "{" is a pretty-printed JSON document, which is not this format.
+    const std::size_t first = head.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos || head[first] != '{')
+        return false;
+    const std::size_t end = head.find('\n', first);
+    if (end == std::string_view::npos)
+        return true;
+    const std::string_view line = head.substr(first, end - first);
+    const std::size_t last = line.find_last_not_of(" \t\r");
+    return line[last] == '}';
+}
+
+std::unique_ptr<TraceReader> createJsonlReader() { return std::make_unique<JsonlReader>(); }
+
+} // namespace lx

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ingest/formats/native/native_fields.h"
+
+#include <charconv>
+#include <cstdio>
+#include <cmath>
+
+namespace lx {
+
+namespace {
+
+bool parseInt64(std::string_view text, std::int64_t &out)
+{
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+    return ec == std::errc() && end == text.data() + text.size() && !text.empty();
+}
+
+bool parseDouble(std::string_view text, double &out)
+{
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+    return ec == std::errc() && end == text.data() + text.size() && !text.empty() && std::isfinite(out);
+}
+
+std::string expected(std::string_view name, std::string_view what, std::string_view got)
+{
+    std::string why(name);
+    why += ": expected ";
+    why += what;
+    why += ", got ";
+    why += got.size() > 40 ? std::string(got.substr(0, 40)) + "..." : std::string(got);
+    return why;
+}
+
+std::int64_t msToNs(double ms) { return static_cast<std::int64_t>(std::llround(ms * 1e6)); }
+
+} // namespace
+
+NativeKey classifyNativeKey(std::string_view key)
+{
+    if (key == "id")
+        return {NativeField::Id, 0};
+    if (key == "status")
+        return {NativeField::Status, 0};
+    if (key == "model")
+        return {NativeField::Model, 0};
+    if (key == "route")
+        return {NativeField::Route, 0};
+    if (key == "input_tokens")
+        return {NativeField::InputTokens, 0};
+    if (key == "output_tokens")
+        return {NativeField::OutputTokens, 0};
+    if (key == "token_times_ns")
+        return {NativeField::TokenTimes, 0};
+    if (key == "start_ns")
+        return {NativeField::StartNs, 0};
+    if (key == "e2e_ms")
+        return {NativeField::E2eMs, 0};
+    if (key.starts_with("t_") && key.ends_with("_ns")) {
+        const std::string_view stem = key.substr(0, key.size() - 3);
+        for (int i = 0; i < kStampCount; ++i) {
+            if (stampName(static_cast<Stamp>(i)) == stem)
+                return {NativeField::Stamp, i};
+        }
+    } else if (key.ends_with("_ms")) {
+        if (const auto seg = segmentFromName(key.substr(0, key.size() - 3)); seg && *seg != Segment::Unattributed)
+            return {NativeField::SegmentMs, static_cast<int>(*seg)};
+    }
+    return {NativeField::Attribute, 0};
+}
+
+void NativeRecordBuilder::reset(RequestRecord &target)
+{
+    record = &target;
+    durations = DurationsInput{};
+    hasStamp = hasDuration = hasId = false;
+}
+
+std::string NativeRecordBuilder::setInteger(const NativeKey &key, std::string_view name, std::int64_t value)
+{
+    RequestRecord &r = *record;
+    switch (key.field) {
+    case NativeField::Id:
+        r.id = std::to_string(value);
+        hasId = true;
+        return {};
+    case NativeField::InputTokens:
+    case NativeField::OutputTokens:
+        if (value < 0)
+            return std::string(name) + " is negative";
+        (key.field == NativeField::InputTokens ? r.inputTokens : r.outputTokens) = value;
+        return {};
+    case NativeField::Stamp:
+        r.stamps[key.index] = value;
+        hasStamp = true;
+        return {};
+    case NativeField::StartNs:
+        durations.startNs = value;
+        hasDuration = true;
+        return {};
+    case NativeField::SegmentMs:
+    case NativeField::E2eMs:
+        return setNumber(key, name, static_cast<double>(value));
+    default:
+        return expected(name, "a string", std::to_string(value));
+    }
+}
+
+std::string NativeRecordBuilder::setNumber(const NativeKey &key, std::string_view name, double value)
+{
+    if (key.field == NativeField::SegmentMs || key.field == NativeField::E2eMs) {
+        if (!std::isfinite(value))
+            return std::string(name) + " is not a finite number";
+        (key.field == NativeField::E2eMs ? durations.e2e : durations.segments[key.index]) = msToNs(value);
+        hasDuration = true;
+        return {};
+    }
+    // Integers written as 1.0 are fine; a fraction of a nanosecond or a token is not.
+    if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 9.2e18)
+        return setInteger(key, name, static_cast<std::int64_t>(value));
+    return expected(name, "an integer", std::to_string(value));
+}
+
+std::string NativeRecordBuilder::setText(const NativeKey &key, std::string_view name, std::string_view text)
+{
+    RequestRecord &r = *record;
+    switch (key.field) {
+    case NativeField::Id:
+        r.id.assign(text);
+        hasId = !text.empty();
+        return {};
+    case NativeField::Status:
+        if (text == "ok" || text == "OK")
+            r.status = Status::Ok;
+        else if (text == "error" || text == "ERROR")
+            r.status = Status::Error;
+        else
+            return expected(name, "\"ok\" or \"error\"", text);
+        return {};
+    case NativeField::Model:
+        r.model.assign(text);
+        return {};
+    case NativeField::Route:
+        r.route.assign(text);
+        return {};
+    case NativeField::InputTokens:
+    case NativeField::OutputTokens:
+    case NativeField::Stamp:
+    case NativeField::StartNs: {
+        std::int64_t v = 0;
+        if (!parseInt64(text, v))
+            return expected(name, "an integer", text);
+        return setInteger(key, name, v);
+    }
+    case NativeField::SegmentMs:
+    case NativeField::E2eMs: {
+        double v = 0;
+        if (!parseDouble(text, v))
+            return expected(name, "a number of milliseconds", text);
+        return setNumber(key, name, v);
+    }
+    case NativeField::TokenTimes: {
+        // In CSV a list of integers separated by spaces, semicolons or commas, optionally in brackets.
+        r.tokenTimes.clear();
+        std::size_t pos = 0;
+        while (pos < text.size()) {
+            const std::size_t start = text.find_first_not_of(" ;,[]", pos);
+            if (start == std::string_view::npos)
+                break;
+            std::size_t end = text.find_first_of(" ;,[]", start);
+            if (end == std::string_view::npos)
+                end = text.size();
+            std::int64_t v = 0;
+            if (!parseInt64(text.substr(start, end - start), v))
+                return expected(name, "a list of integers", text.substr(start, end - start));
+            r.tokenTimes.push_back(v);
+            pos = end;
+        }
+        return {};
+    }
+    case NativeField::Attribute:
+        break;
+    }
+    return {};
+}
+
+std::string NativeRecordBuilder::finish()
+{
+    if (!hasId)
+        return "missing id";
+    if (hasStamp && hasDuration)
+        return "mixes the timestamps form (t_*_ns) and the durations form (start_ns, *_ms)";
+    if (hasDuration) {
+        if (!isMeasured(durations.startNs))
+            return "durations form without start_ns";
+        return decomposeDurations(*record, durations);
+    }
+    if (!hasStamp && record->tokenTimes.empty())
+        return "no timestamps: expected t_*_ns fields or the durations form";
+    return decompose(*record);
+}
+
+void appendJsonString(std::string &out, std::string_view text)
+{
+    out += '"';
+    for (char c : text) {
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20) {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+                out += buf;
+            } else {
+                out += c;
+            }
+        }
+    }
+    out += '"';
+}
+
+void appendJsonKey(std::string &object, std::string_view key)
+{
+    object += object.empty() ? '{' : ',';
+    appendJsonString(object, key);
+    object += ':';
+}
+
+} // namespace lx

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "ingest/formats/otlp/otlp_span.h"
+#include "ingest/span_mapping.h"
+#include "ingest/trace_reader.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+/// \file otlp_requests.h
+/// From spans to requests, the same for every OTLP encoding (docs/OTLP.md "From spans to requests"): the
+/// spans read together are linked into traces by (trace id, parent span id); a span that a mapping's root
+/// selectors claim is a request, measured by that mapping; a trace that no mapping claims still gives one
+/// request per root span, all of its time unattributed.
+
+namespace lx {
+
+/// The spans read together (one line, one document, one protobuf message) and where each came from.
+struct SpanBatch {
+    std::vector<otlp::Span> spans;
+    std::vector<std::string> raw;    ///< each span's text, for rejection excerpts
+    std::vector<std::int64_t> lines; ///< each span's line (or ordinal) for rejections and source_line
+    void clear()
+    {
+        spans.clear();
+        raw.clear();
+        lines.clear();
+    }
+};
+
+/// Turns the batch's spans into requests through `mappings` (tried in order on each span) and hands them to
+/// the sink; a request the mapping cannot measure consistently is rejected with the reason.
+void emitSpanRequests(const SpanBatch &batch, const SpanMappings &mappings, ImportSink &sink);
+
+/// A reader of OTLP spans: the importer hands it the mappings before read(); without, `auto` applies.
+/// A trace's spans are collected until its root (a span without a parent) has come, so that a trace whose
+/// spans the Collector exported in several batches (lines, messages), children first, is one trace.
+/// Traces whose root is not in the file wait for the end of the file, or until kMaxCollectedSpans spans
+/// wait, which bounds the memory.
+class OtlpSpanReader : public TraceReader {
+public:
+    static constexpr std::size_t kMaxCollectedSpans = std::size_t(1) << 17; // some 256 MB of vLLM spans
+
+    void setSpanMappings(std::shared_ptr<const SpanMappings> mappings);
+
+protected:
+    /// The attributes the mappings read: what a span keeps.
+    const otlp::AttributeFilter &attributeFilter();
+    /// Keeps the span until its trace is emitted; of `raw` only what a rejection's excerpt can show.
+    void collect(otlp::Span &&span, std::string &&raw, std::int64_t line);
+    /// At the end of a line or message: emits the requests of the traces whose root has come (all of
+    /// them when kMaxCollectedSpans spans wait).
+    void emitCompleteTraces(ImportSink &sink);
+    /// At the end of the file: emits the requests of every span still waiting.
+    void emitAllCollected(ImportSink &sink);
+
+private:
+    const SpanMappings &mappings();
+
+    std::shared_ptr<const SpanMappings> m_mappings;
+    otlp::AttributeFilter m_filter;
+    SpanBatch m_batch;
+    std::size_t m_unitStart = 0; ///< the first span of m_batch that the current line or message brought
+};
+
+} // namespace lx

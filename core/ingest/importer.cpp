@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ingest/importer.h"
+
+#include "ingest/batch_pipeline.h"
+#include "ingest/id_set.h"
+#include "ingest/input_file.h"
+#include "ingest/line_reader.h"
+#include "ingest/request_join.h"
+#include "ingest/formats/otlp/otlp_requests.h"
+#include "ingest/span_mapping.h"
+#include "store/sqlite_util.h"
+#include "store/store.h"
+#include "store/store_writer.h"
+#include "model/text_util.h"
+#include "ingest/trace_reader.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+namespace lx {
+
+namespace {
+
+std::int64_t nowNs()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+/// Collects the parser's records into batches for the writer thread, and rejects duplicate ids.
+class BatchingSink final : public ImportSink {
+public:
+    BatchingSink(BatchQueue &queue, FileImport &result, std::size_t samples, std::function<bool()> tick,
+                 const std::atomic<bool> &writerFailed)
+        : m_queue(queue), m_result(result), m_samples(samples), m_tick(std::move(tick)), m_writerFailed(writerFailed)
+    {
+    }
+
+    RequestRecord &slot() override
+    {
+        if (!m_batch)
+            m_batch = m_queue.takeFree();
+        RequestRecord &record = m_batch->records[m_batch->count];
+        record.clear();
+        return record;
+    }
+
+    void accept(std::string_view raw) override
+    {
+        RequestRecord &record = m_batch->records[m_batch->count];
+        const std::uint64_t hash = hashRequestId(record.id);
+        if (!m_ids.insert(record.id, hash)) {
+            reject(record.sourceLine, "duplicate id \"" + record.id + "\" (already used earlier in this file)", raw);
+            return;
+        }
+        if (!record.attributesJson.empty())
+            record.attributesJson += '}'; // the readers leave the attribute object open for appending
+        m_batch->idHashes[m_batch->count] = hash;
+        ++m_result.accepted;
+        if (++m_batch->count == m_batch->records.size())
+            flush();
+    }
+
+    void reject(std::int64_t line, std::string_view reason, std::string_view raw) override
+    {
+        if (!m_batch)
+            m_batch = m_queue.takeFree();
+        ++m_result.rejected;
+        std::string why(reason);
+        // The half line where a zstd stream was cut is no malformed record: say what happened to it.
+        if (m_lines && m_lines->lastLineUnterminated() && m_lines->input().truncated())
+            why = "cut off where the zstd stream is truncated (" + why + ")";
+        if (m_result.firstRejections.size() < m_samples)
+            m_result.firstRejections.push_back({line, why});
+        if (m_batch->rejectionCount == m_batch->rejections.size())
+            m_batch->rejections.emplace_back();
+        Rejection &rejection = m_batch->rejections[m_batch->rejectionCount++];
+        rejection.line = line;
+        rejection.reason = std::move(why);
+        rejection.excerpt = excerptOf(raw, kExcerptBytes);
+        if (m_batch->rejectionCount >= m_batch->records.size())
+            flush();
+    }
+
+    bool keepGoing() override
+    {
+        if (++m_sinceTick >= 1024) {
+            m_sinceTick = 0;
+            if (!m_tick())
+                m_cancelled = true;
+        }
+        return !m_cancelled && !m_writerFailed.load(std::memory_order_relaxed);
+    }
+
+    void flush()
+    {
+        if (m_batch && (m_batch->count > 0 || m_batch->rejectionCount > 0))
+            m_queue.pushFull(m_batch);
+        else if (m_batch)
+            m_queue.giveBack(m_batch);
+        m_batch = nullptr;
+    }
+
+    bool cancelled() const { return m_cancelled; }
+    /// The lines being read, to recognise the last one of a truncated stream.
+    void watchLines(LineReader &lines) { m_lines = &lines; }
+    void expectRecords(std::uint64_t count) { m_ids.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(count, 1u << 24))); }
+
+private:
+    BatchQueue &m_queue;
+    FileImport &m_result;
+    std::size_t m_samples;
+    std::function<bool()> m_tick;
+    const std::atomic<bool> &m_writerFailed;
+    Batch *m_batch = nullptr;
+    LineReader *m_lines = nullptr;
+    IdSet m_ids;
+    int m_sinceTick = 0;
+    bool m_cancelled = false;
+};
+
+void writerLoop(BatchQueue &queue, StoreWriter &writer, std::atomic<bool> &failed)
+{
+    while (Batch *batch = queue.takeFull()) {
+        if (!failed.load(std::memory_order_relaxed)) {
+            const bool ok = writer.insertRequests({batch->records.data(), batch->count}, {batch->idHashes.data(), batch->count})
+                            && writer.insertRejections({batch->rejections.data(), batch->rejectionCount});
+            if (!ok)
+                failed = true;
+        }
+        queue.giveBack(batch);
+    }
+}
+
+std::int64_t insertRun(Store &store, const FileImport &result, std::int64_t startedNs)
+{
+    Statement insert(store.db(), "INSERT INTO import_runs (path, format, compressed, started_ns, outcome) VALUES (?, ?, ?, ?, 'running')");
+    insert.bindText(1, result.path);
+    insert.bindText(2, result.format);
+    insert.bindInt(3, result.compressed ? 1 : 0);
+    insert.bindInt(4, startedNs);
+    if (insert.step() != SQLITE_DONE)
+        return 0; // the caller reports the store error
+    return sqlite3_last_insert_rowid(store.db());
+}
+
+void finishRun(Store &store, const FileImport &result)
+{
+    Statement update(store.db(), "UPDATE import_runs SET format=?, compressed=?, duration_ns=?, bytes=?, accepted=?, rejected=?,"
+                                 " outcome=?, message=? WHERE id=?");
+    update.bindText(1, result.format);
+    update.bindInt(2, result.compressed ? 1 : 0);
+    update.bindInt(3, result.durationNs);
+    update.bindInt(4, static_cast<std::int64_t>(result.bytes));
+    update.bindInt(5, result.accepted);
+    update.bindInt(6, result.rejected);
+    update.bindText(7, outcomeName(result.outcome));
+    update.bindText(8, result.message, true);
+    update.bindInt(9, result.runId);
+    update.step();
+}
+
+class FileImporter {
+public:
+    FileImporter(Store &store, const ImportOptions &options, const ImportProgress &before,
+                 std::shared_ptr<const SpanMappings> mappings)
+        : m_store(store), m_options(options), m_before(before), m_mappings(std::move(mappings))
+    {
+    }
+
+    FileImport run(const std::string &path)
+    {
+        FileImport result;
+        result.path = path;
+        const auto started = std::chrono::steady_clock::now();
+        const std::int64_t startedNs = nowNs();
+        importInto(result, startedNs);
+        result.durationNs = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - started).count();
+        if (result.runId == 0)
+            result.runId = insertRun(m_store, result, startedNs);
+        finishRun(m_store, result);
+        return result;
+    }
+
+private:
+    void importInto(FileImport &result, std::int64_t startedNs)
+    {
+        std::string why;
+        std::unique_ptr<InputFile> input = InputFile::open(result.path, &why);
+        if (!input) {
+            result.outcome = FileImport::Outcome::Unreadable;
+            result.message = why;
+            return;
+        }
+        result.compressed = input->compressed();
+        LineReader lines(*input);
+        const std::string_view head = lines.head();
+        const TraceFormat *format = sniffFormat(head, &why);
+        if (!format) {
+            result.bytes = input->fileBytesRead();
+            result.outcome = input->truncated() ? FileImport::Outcome::Truncated : FileImport::Outcome::Unreadable;
+            result.message = input->truncated() ? "truncated: the zstd stream is cut off before any record"
+                             : !input->error().empty() ? input->error() : why;
+            return;
+        }
+        result.format = std::string(format->name);
+        result.runId = insertRun(m_store, result, startedNs);
+        if (result.runId == 0 || !m_store.exec("BEGIN", &why)) {
+            result.outcome = FileImport::Outcome::StoreError;
+            result.message = "cannot write the store: " + std::string(sqlite3_errmsg(m_store.db()));
+            return;
+        }
+        std::atomic<bool> writerFailed = false;
+        BatchQueue queue(3, m_options.batchSize);
+        StoreWriter writer(m_store.db(), result.runId);
+        std::thread writerThread([&] { writerLoop(queue, writer, writerFailed); });
+        const auto tick = [&] {
+            if (!m_options.progress)
+                return true;
+            ImportProgress now = m_before;
+            now.bytesDone += input->fileBytesRead();
+            now.records += result.accepted + result.rejected;
+            return m_options.progress(now);
+        };
+        BatchingSink sink(queue, result, m_options.rejectionSamples, tick, writerFailed);
+        // About 400 bytes a record (5x less compressed): sizing the id set up front spares its rehashing.
+        sink.watchLines(lines);
+        sink.expectRecords(input->compressed() ? input->fileSize() / 80 : input->fileSize() / 400);
+        std::unique_ptr<TraceReader> reader = format->create();
+        if (auto *spanReader = dynamic_cast<OtlpSpanReader *>(reader.get()))
+            spanReader->setSpanMappings(m_mappings);
+        const std::string fatal = reader->read(lines, sink);
+        sink.flush();
+        queue.close();
+        writerThread.join();
+        result.bytes = input->fileBytesRead();
+
+        if (sink.cancelled() || writerFailed) {
+            m_store.exec("ROLLBACK");
+            result.outcome = sink.cancelled() ? FileImport::Outcome::Cancelled : FileImport::Outcome::StoreError;
+            result.message = sink.cancelled() ? "cancelled: this file's records were not kept"
+                                              : "cannot write the store: " + writer.error();
+            result.accepted = 0;
+            result.rejected = 0;
+            return;
+        }
+        if (!m_store.exec("COMMIT", &why)) {
+            // A failed COMMIT leaves the transaction open: end it, and say that nothing of this file was kept.
+            m_store.exec("ROLLBACK");
+            result.outcome = FileImport::Outcome::StoreError;
+            result.message = "cannot write the store: " + why;
+            result.accepted = 0;
+            result.rejected = 0;
+            return;
+        }
+        if (!fatal.empty()) {
+            result.outcome = FileImport::Outcome::Unreadable;
+            result.message = fatal;
+        } else if (input->truncated()) {
+            result.outcome = FileImport::Outcome::Truncated;
+            result.message = "truncated: the zstd stream is cut off; the " + std::to_string(result.accepted)
+                             + " records before the cut are kept";
+        } else if (!input->error().empty()) {
+            result.outcome = FileImport::Outcome::ReadError;
+            result.message = input->error() + "; the " + std::to_string(result.accepted) + " records before it are kept";
+        }
+    }
+
+    Store &m_store;
+    const ImportOptions &m_options;
+    ImportProgress m_before; ///< the progress when this file started
+    std::shared_ptr<const SpanMappings> m_mappings;
+};
+
+} // namespace
+
+std::string_view outcomeName(FileImport::Outcome outcome)
+{
+    switch (outcome) {
+    case FileImport::Outcome::Complete: return "complete";
+    case FileImport::Outcome::Truncated: return "truncated";
+    case FileImport::Outcome::ReadError: return "read-error";
+    case FileImport::Outcome::Unreadable: return "unreadable";
+    case FileImport::Outcome::Cancelled: return "cancelled";
+    case FileImport::Outcome::StoreError: return "store-error";
+    }
+    return "unknown";
+}
+
+std::vector<FileImport> importFiles(Store &store, const std::vector<std::string> &paths, const ImportOptions &options)
+{
+    ImportProgress progress;
+    progress.files = paths.size();
+    for (const std::string &path : paths) {
+        std::error_code ec;
+        const auto size = std::filesystem::file_size(path, ec);
+        progress.bytesTotal += ec ? 0 : size;
+    }
+    std::vector<FileImport> results;
+    std::string mappingError;
+    const std::shared_ptr<const SpanMappings> mappings = loadSpanMappings(options.spanMapping, &mappingError);
+    bool cancelled = false;
+    for (const std::string &path : paths) {
+        if (!mappings) {
+            FileImport refused;
+            refused.path = path;
+            refused.outcome = FileImport::Outcome::Unreadable;
+            refused.message = mappingError;
+            results.push_back(std::move(refused));
+            continue;
+        }
+        if (cancelled) {
+            FileImport skipped;
+            skipped.path = path;
+            skipped.outcome = FileImport::Outcome::Cancelled;
+            skipped.message = "cancelled before this file was read";
+            results.push_back(std::move(skipped));
+            continue;
+        }
+        FileImporter importer(store, options, progress, mappings);
+        results.push_back(importer.run(path));
+        progress.bytesDone += results.back().bytes;
+        progress.records += results.back().accepted + results.back().rejected;
+        ++progress.file;
+        cancelled = results.back().outcome == FileImport::Outcome::Cancelled;
+    }
+    // No index is built here: look-ups by id or time call Store::ensureIndexes() when they first need one,
+    // so that an import is not made to wait for an index that a report never uses. The join builds the
+    // index by id only when there are client and server records to join.
+    if (options.joinClientServer && !cancelled && !results.empty()) {
+        std::string why;
+        const auto joining = [&] {
+            if (options.progress) {
+                ImportProgress report = progress;
+                report.bytesDone = report.bytesTotal;
+                report.joining = true;
+                options.progress(report); // the join runs to its end: a cancel now would leave it half done
+            }
+        };
+        if (!joinClientServer(store, nullptr, &why, joining))
+            results.back().message += (results.back().message.empty() ? "" : "; ") + why;
+    }
+    if (options.progress) {
+        progress.bytesDone = progress.bytesTotal;
+        options.progress(progress);
+    }
+    return results;
+}
+
+} // namespace lx

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The comparison as JSON and as text (compare.h).
+#include "analysis/compare.h"
+
+#include "model/duration_format.h"
+#include "model/percentiles.h"
+
+#include <cstdio>
+
+namespace lx {
+
+namespace {
+
+std::string ms(std::optional<double> ns) { return jsonNumber(ns ? std::optional<double>(nsToMs(*ns)) : std::nullopt, 6); }
+
+std::optional<double> delta(std::optional<double> a, std::optional<double> b)
+{
+    return a && b ? std::optional<double>(*b - *a) : std::nullopt;
+}
+
+/// {"count": [B, I], "mean": [B, I, D], "p50": [B, I, D], ...}: baseline, incident and their difference.
+std::string statisticDelta(const Report &b, const Report &i, const MetricSummary &mb, const MetricSummary &mi)
+{
+    std::string out = "{\"count\": [" + std::to_string(mb.stat.count) + ", " + std::to_string(mi.stat.count) + "], \"mean\": ["
+                      + ms(mb.stat.meanNs) + ", " + ms(mi.stat.meanNs) + ", " + ms(delta(mb.stat.meanNs, mi.stat.meanNs)) + "]";
+    for (std::size_t k = 0; k < b.percentiles.size() && k < i.percentiles.size(); ++k)
+        out += ", \"" + percentileKey(b.percentiles[k]) + "\": [" + ms(mb.stat.percentilesNs[k]) + ", " + ms(mi.stat.percentilesNs[k])
+               + ", " + ms(delta(mb.stat.percentilesNs[k], mi.stat.percentilesNs[k])) + "]";
+    return out + '}';
+}
+
+/// The shift-share split of one composition pair: each segment's part before, after, its change and its
+/// share of the e2e change.
+std::string splitJson(const Composition &b, const Composition &i)
+{
+    const double total = i.e2eNs - b.e2eNs;
+    std::string out = "{\"baseline_ms\": " + ms(b.e2eNs) + ", \"incident_ms\": " + ms(i.e2eNs) + ", \"delta_ms\": " + ms(total)
+                      + ", \"count\": [" + std::to_string(b.count) + ", " + std::to_string(i.count) + "], \"segments\": {";
+    for (int s = 0; s < kSegmentCount; ++s) {
+        const double d = i.partNs[static_cast<std::size_t>(s)] - b.partNs[static_cast<std::size_t>(s)];
+        out += s ? ", \"" : "\"";
+        out += std::string(segmentName(static_cast<Segment>(s))) + "\": {\"baseline_ms\": " + ms(b.partNs[static_cast<std::size_t>(s)])
+               + ", \"incident_ms\": " + ms(i.partNs[static_cast<std::size_t>(s)]) + ", \"delta_ms\": " + ms(d)
+               + ", \"share_of_delta\": " + (total != 0 ? jsonNumber(d / total, 6) : std::string("null")) + '}';
+    }
+    return out + "}}";
+}
+
+std::string splitText(const char *what, const Composition &b, const Composition &i)
+{
+    const double total = i.e2eNs - b.e2eNs;
+    std::string out = std::string(what) + ": " + formatDuration(b.e2eNs) + " -> " + formatDuration(i.e2eNs) + " ("
+                      + (total >= 0 ? "+" : "-") + formatDuration(std::abs(total)) + ")\n";
+    for (int s = 0; s < kSegmentCount; ++s) {
+        const double d = i.partNs[static_cast<std::size_t>(s)] - b.partNs[static_cast<std::size_t>(s)];
+        char line[160];
+        std::snprintf(line, sizeof line, "  %-13s %12s -> %-12s %s%-12s", std::string(segmentName(static_cast<Segment>(s))).c_str(),
+                      formatDuration(b.partNs[static_cast<std::size_t>(s)]).c_str(),
+                      formatDuration(i.partNs[static_cast<std::size_t>(s)]).c_str(), d >= 0 ? "+" : "-", formatDuration(std::abs(d)).c_str());
+        out += line;
+        if (total != 0) {
+            std::snprintf(line, sizeof line, " %5.1f%% of the change", 100.0 * d / total);
+            out += line;
+        }
+        out += '\n';
+    }
+    return out;
+}
+
+} // namespace
+
+std::string comparisonToJson(const Comparison &c)
+{
+    std::string out = "{\n  \"baseline\": {\"total\": " + std::to_string(c.baseline.total) + ", \"ok\": " + std::to_string(c.baseline.ok)
+                      + ", \"error\": " + std::to_string(c.baseline.error) + "},\n  \"incident\": {\"total\": "
+                      + std::to_string(c.incident.total) + ", \"ok\": " + std::to_string(c.incident.ok)
+                      + ", \"error\": " + std::to_string(c.incident.error) + "},\n  \"segments\": {";
+    for (int s = 0; s < kSegmentCount; ++s) {
+        out += s ? ",\n    \"" : "\n    \"";
+        out += std::string(segmentName(static_cast<Segment>(s))) + "\": "
+               + statisticDelta(c.baseline, c.incident, c.baseline.segments[static_cast<std::size_t>(s)],
+                                c.incident.segments[static_cast<std::size_t>(s)]);
+    }
+    out += "\n  },\n  \"e2e\": " + statisticDelta(c.baseline, c.incident, c.baseline.e2e, c.incident.e2e);
+    out += ",\n  \"tokens\": {\"ttft\": " + statisticDelta(c.baseline, c.incident, c.baseline.ttft, c.incident.ttft)
+           + ",\n    \"tpot\": " + statisticDelta(c.baseline, c.incident, c.baseline.tpot, c.incident.tpot) + "}";
+    out += ",\n  \"shift_share\": {\n    \"mean\": " + splitJson(c.baselineMean, c.incidentMean) + ",\n    \"p95_band\": "
+           + splitJson(c.baselineTail, c.incidentTail) + "\n  }\n}\n";
+    return out;
+}
+
+std::string comparisonToText(const Comparison &c)
+{
+    std::string out = "Baseline: " + std::to_string(c.baseline.total) + " requests (" + std::to_string(c.baseline.ok)
+                      + " ok); incident: " + std::to_string(c.incident.total) + " requests (" + std::to_string(c.incident.ok)
+                      + " ok)\n\nPercentiles, baseline -> incident:\n";
+    const auto row = [&](const std::string &name, const MetricSummary &b, const MetricSummary &i) {
+        std::string line = "  " + name + std::string(name.size() < 13 ? 13 - name.size() : 0, ' ');
+        for (std::size_t k = 0; k < c.baseline.percentiles.size() && k < c.incident.percentiles.size(); ++k) {
+            const auto fb = b.stat.percentilesNs[k], fi = i.stat.percentilesNs[k];
+            line += " " + percentileKey(c.baseline.percentiles[k]) + " " + (fb ? formatDuration(*fb) : "-") + " -> "
+                    + (fi ? formatDuration(*fi) : "-") + ";";
+        }
+        out += line + "\n";
+    };
+    for (int s = 0; s < kSegmentCount; ++s)
+        row(std::string(segmentName(static_cast<Segment>(s))), c.baseline.segments[static_cast<std::size_t>(s)],
+            c.incident.segments[static_cast<std::size_t>(s)]);
+    row("e2e", c.baseline.e2e, c.incident.e2e);
+    out += "\nWhich segment's change explains the change in e2e (shift-share; parts add up to e2e):\n";
+    out += splitText("mean e2e", c.baselineMean, c.incidentMean);
+    out += splitText("around p95 (e2e between p94 and p96)", c.baselineTail, c.incidentTail);
+    return out;
+}
+
+} // namespace lx

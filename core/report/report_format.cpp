@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "report/report_format.h"
+
+#include "model/duration_format.h"
+#include "ingest/formats/native/native_fields.h"
+#include "ingest/request_join.h"
+
+#include <cstdio>
+
+namespace lx {
+
+namespace {
+
+std::string statisticJson(const MetricSummary &m, const std::vector<double> &percentiles)
+{
+    const Statistic &s = m.stat;
+    const auto ms = [](std::optional<double> ns) { return jsonNumber(ns ? std::optional<double>(nsToMs(*ns)) : std::nullopt); };
+    std::string out = "{\"count\": " + std::to_string(s.count) + ", \"mean\": " + ms(s.meanNs);
+    for (std::size_t i = 0; i < percentiles.size(); ++i)
+        out += ", \"" + percentileKey(percentiles[i]) + "\": " + ms(s.percentilesNs[i]);
+    out += ", \"max\": " + ms(s.maxNs);
+    if (!m.scope.empty()) {
+        out += ", \"scope\": ";
+        appendJsonString(out, m.scope);
+    }
+    if (!m.scopes.empty()) {
+        out += ", \"scopes\": {";
+        bool first = true;
+        for (const auto &[scope, count] : m.scopes) {
+            out += first ? "" : ", ";
+            appendJsonString(out, scope);
+            out += ": " + std::to_string(count);
+            first = false;
+        }
+        out += '}';
+    }
+    if (m.excluded > 0)
+        out += ", \"excluded_clock_skew\": " + std::to_string(m.excluded);
+    out += '}';
+    return out;
+}
+
+std::string inputsJson(const Report &report)
+{
+    std::string out = "[";
+    for (std::size_t i = 0; i < report.inputs.size(); ++i) {
+        const InputSummary &in = report.inputs[i];
+        out += i ? ",\n    {" : "\n    {";
+        out += "\"path\": ";
+        appendJsonString(out, in.path);
+        out += ", \"format\": ";
+        appendJsonString(out, in.format);
+        out += ", \"accepted\": " + std::to_string(in.accepted) + ", \"rejected\": " + std::to_string(in.rejected)
+               + ", \"outcome\": ";
+        appendJsonString(out, in.outcome);
+        if (!in.message.empty()) {
+            out += ", \"message\": ";
+            appendJsonString(out, in.message);
+        }
+        out += '}';
+    }
+    out += report.inputs.empty() ? "]" : "\n  ]";
+    return out;
+}
+
+/// The join of client and server records and the relative-time count, as JSON members after a comma:
+/// `"join": {"matched", "client_only", "server_only", "ambiguous"}` (null when nothing was joined) and
+/// `"relative_time"`.
+std::string joinAndTimeJson(const Report &report)
+{
+    std::string out = ",\n  \"join\": ";
+    const JoinSummary &j = report.join;
+    out += j.active ? "{\"matched\": " + std::to_string(j.matched) + ", \"client_only\": " + std::to_string(j.clientOnly)
+                          + ", \"server_only\": " + std::to_string(j.serverOnly) + ", \"ambiguous\": " + std::to_string(j.ambiguous) + "}"
+                    : std::string("null");
+    out += ",\n  \"unmatched_sample\": [";
+    for (std::size_t i = 0; i < report.unmatchedSample.size(); ++i) {
+        const UnmatchedRecord &u = report.unmatchedSample[i];
+        out += i ? ",\n    {\"side\": " : "\n    {\"side\": ";
+        out += u.side == JoinSide::Client ? "\"client\"" : "\"server\"";
+        out += ", \"id\": ";
+        appendJsonString(out, u.sourceId);
+        out += ", \"path\": ";
+        appendJsonString(out, u.sourcePath);
+        out += ", \"line\": " + std::to_string(u.sourceLine) + ", \"ambiguous\": " + (u.ambiguous ? "true" : "false") + "}";
+    }
+    out += report.unmatchedSample.empty() ? "]" : "\n  ]";
+    out += ",\n  \"relative_time\": " + std::to_string(report.relativeTime);
+    return out;
+}
+
+/// The same as lines of text, each starting with a blank line; empty when there is nothing to say.
+std::string joinAndTimeText(const Report &report)
+{
+    std::string out;
+    const JoinSummary &j = report.join;
+    if (j.active) {
+        out += "\n\nClient and server records joined: " + std::to_string(j.matched) + " matched, " + std::to_string(j.clientOnly)
+               + " client only, " + std::to_string(j.serverOnly) + " server only";
+        if (j.ambiguous > 0)
+            out += ", " + std::to_string(j.ambiguous) + " ambiguous (a key shared by several records)";
+        out += " (network = client e2e - server e2e)";
+        for (const UnmatchedRecord &u : report.unmatchedSample)
+            out += "\n  unmatched " + std::string(u.side == JoinSide::Client ? "client" : "server") + " record \"" + u.sourceId
+                   + "\" (" + u.sourcePath + ":" + std::to_string(u.sourceLine) + "): " + unmatchedReason(u);
+        const std::int64_t unmatched = j.clientOnly + j.serverOnly + j.ambiguous;
+        if (unmatched > static_cast<std::int64_t>(report.unmatchedSample.size()))
+            out += "\n  ... and " + std::to_string(unmatched - static_cast<std::int64_t>(report.unmatchedSample.size()))
+                   + " more (table join_unmatched_readable of the store)";
+    }
+    if (report.relativeTime > 0)
+        out += "\n\nTimes of " + std::to_string(report.relativeTime)
+               + " requests are relative to the start of their trace or request (no wall-clock date).";
+    return out;
+}
+
+std::string padRight(std::string text, std::size_t width)
+{
+    // Count code points, not bytes, so that "µs" lines up.
+    std::size_t shown = 0;
+    for (unsigned char c : text)
+        shown += (c & 0xC0) != 0x80;
+    if (shown < width)
+        text.append(width - shown, ' ');
+    return text;
+}
+
+std::string padLeft(const std::string &text, std::size_t width)
+{
+    std::size_t shown = 0;
+    for (unsigned char c : text)
+        shown += (c & 0xC0) != 0x80;
+    return shown < width ? std::string(width - shown, ' ') + text : text;
+}
+
+std::string tableRow(const std::string &name, const MetricSummary &m, std::size_t percentiles)
+{
+    std::string row = padRight(name, 14) + padLeft(std::to_string(m.stat.count), 9);
+    const auto cell = [](std::optional<double> ns) { return padLeft(ns ? formatDuration(*ns) : std::string("-"), 11); };
+    row += cell(m.stat.meanNs);
+    for (std::size_t i = 0; i < percentiles; ++i)
+        row += cell(m.stat.percentilesNs[i]);
+    row += cell(m.stat.maxNs);
+    row += "  " + (m.scope.empty() ? std::string("-") : m.scope);
+    if (m.excluded > 0)
+        row += " (" + std::to_string(m.excluded) + " skewed left out)";
+    return row + '\n';
+}
+
+} // namespace
+
+std::string reportToJson(const Report &report)
+{
+    const auto &p = report.percentiles;
+    std::string out = "{\n  \"requests\": {\"total\": " + std::to_string(report.total) + ", \"ok\": " + std::to_string(report.ok)
+                      + ", \"error\": " + std::to_string(report.error) + ", \"rejected\": " + std::to_string(report.rejected)
+                      + ", \"clock_skew\": " + std::to_string(report.clockSkew) + "},\n  \"segments\": {";
+    for (int s = 0; s < kSegmentCount; ++s) {
+        out += s ? ",\n    \"" : "\n    \"";
+        out += std::string(segmentName(static_cast<Segment>(s))) + "\": " + statisticJson(report.segments[s], p);
+    }
+    out += "\n  },\n  \"e2e\": " + statisticJson(report.e2e, p);
+    out += ",\n  \"tokens\": {\n    \"ttft\": " + statisticJson(report.ttft, p) + ",\n    \"tpot\": " + statisticJson(report.tpot, p)
+           + ",\n    \"itl\": " + statisticJson(report.itl, p) + ",\n    \"ttlt\": " + statisticJson(report.ttlt, p) + "\n  },";
+    out += "\n  \"dominant\": {";
+    for (int s = 0; s < kSegmentCount; ++s) {
+        out += s ? ", \"" : "\"";
+        out += std::string(segmentName(static_cast<Segment>(s))) + "\": " + jsonNumber(report.dominantShare(s), 6);
+    }
+    out += "},\n  \"dominant_count\": " + std::to_string(report.dominantTotal);
+    out += joinAndTimeJson(report);
+    out += ",\n  \"inputs\": " + inputsJson(report) + "\n}\n";
+    return out;
+}
+
+std::string reportToText(const Report &report)
+{
+    std::string out = "Requests: " + std::to_string(report.total) + " (" + std::to_string(report.ok) + " ok, "
+                      + std::to_string(report.error) + " error), " + std::to_string(report.rejected) + " rejected at import";
+    if (report.clockSkew > 0)
+        out += ", " + std::to_string(report.clockSkew) + " with clock skew";
+    out += "\nLatency statistics over the ok requests; \"-\" means not measured.\n\n";
+
+    std::string header = padRight("", 14) + padLeft("count", 9) + padLeft("mean", 11);
+    for (double q : report.percentiles)
+        header += padLeft(percentileKey(q), 11);
+    header += padLeft("max", 11) + "  scope\n";
+    out += header;
+    for (int s = 0; s < kSegmentCount; ++s)
+        out += tableRow(std::string(segmentName(static_cast<Segment>(s))), report.segments[s], report.percentiles.size());
+    out += tableRow("e2e", report.e2e, report.percentiles.size());
+    out += '\n';
+    out += tableRow("TTFT", report.ttft, report.percentiles.size());
+    out += tableRow("TPOT", report.tpot, report.percentiles.size());
+    out += tableRow("ITL", report.itl, report.percentiles.size());
+    out += tableRow("TTLT", report.ttlt, report.percentiles.size());
+
+    out += "\nDominant segment (share of " + std::to_string(report.dominantTotal) + " requests):";
+    for (int s = 0; s < kSegmentCount; ++s) {
+        if (report.dominantCounts[s] == 0)
+            continue;
+        char share[32];
+        std::snprintf(share, sizeof share, "%.1f%%", 100.0 * report.dominantShare(s));
+        out += "  " + std::string(segmentName(static_cast<Segment>(s))) + " " + share;
+    }
+    out += joinAndTimeText(report);
+    out += "\n\nInputs:\n";
+    for (const InputSummary &in : report.inputs) {
+        out += "  " + in.path + "  [" + (in.format.empty() ? std::string("?") : in.format) + "]  "
+               + std::to_string(in.accepted) + " accepted, " + std::to_string(in.rejected) + " rejected, " + in.outcome;
+        if (!in.message.empty())
+            out += ": " + in.message;
+        out += '\n';
+    }
+    return out;
+}
+
+} // namespace lx

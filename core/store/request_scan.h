@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/request.h"
+#include "filter/request_filter.h"
+
+#include <array>
+#include <cstdint>
+#include <type_traits>
+
+/// \file request_scan.h
+/// The fast read of the narrow `requests` table that every statistic starts from: one prepared SELECT in
+/// the table's column order, split by row id into two halves on a store of many rows (the upper half on a
+/// second read-only connection and thread). The report, the load profile and the SLOs share it, so a
+/// change of column or of threading happens in one place.
+
+namespace lx {
+
+class Store;
+
+/// One row of `requests` as the statistics read it; times in ns or kNotMeasured.
+struct RequestRow {
+    bool ok = true;
+    std::int64_t e2e = kNotMeasured;
+    E2eScope e2eScope = E2eScope::None;
+    std::array<std::int64_t, kSegmentCount> segments{};
+    std::int64_t ttft = kNotMeasured, tpot = kNotMeasured, ttlt = kNotMeasured;
+    E2eScope tokenScope = E2eScope::Server;
+    std::uint32_t flags = 0;
+    std::int64_t start = kNotMeasured;
+};
+
+/// The row ids a scan covers, and where it splits them.
+struct RowIdRange {
+    std::int64_t lo = 0;
+    std::int64_t hi = -1;
+    bool twoHalves = false; ///< the upper half [mid(), hi] is read on a second connection and thread
+
+    /// At most this many rows match: ids are unique.
+    std::int64_t rows() const { return hi >= lo ? hi - lo + 1 : 0; }
+    std::int64_t mid() const { return twoHalves ? lo + rows() / 2 : hi + 1; }
+};
+
+/// The id range of the `requests` table; twoHalves from 200,000 rows on.
+RowIdRange requestIdRange(const Store &store);
+
+/// The visitor's type-erased form; use the template below.
+using RequestRowVisit = void (*)(void *context, int half, const RequestRow &row);
+
+void scanRequestRows(const Store &store, const SqlCondition &where, const RowIdRange &range, RequestRowVisit visit,
+                     void *context);
+
+/// Calls visit(half, row) for every row matching `where`, in id order within each half. With
+/// range.twoHalves, half 1 runs on another thread at the same time as half 0: keep a state per half.
+template<typename Visit>
+void scanRequestRows(const Store &store, const SqlCondition &where, const RowIdRange &range, Visit &&visit)
+{
+    scanRequestRows(
+        store, where, range,
+        [](void *context, int half, const RequestRow &row) { (*static_cast<std::remove_reference_t<Visit> *>(context))(half, row); },
+        const_cast<void *>(static_cast<const void *>(&visit)));
+}
+
+/// The type-erased form of scanTokenGaps().
+using TokenGapVisit = void (*)(void *context, std::int64_t gap, E2eScope scope);
+
+void scanTokenGaps(const Store &store, const SqlCondition &where, bool includeErrors, TokenGapVisit visit, void *context);
+
+/// Calls visit(gap, scope) for every gap between consecutive output-token times of the matching requests
+/// (ok ones only unless includeErrors): the samples of ITL.
+template<typename Visit>
+void scanTokenGaps(const Store &store, const SqlCondition &where, bool includeErrors, Visit &&visit)
+{
+    scanTokenGaps(
+        store, where, includeErrors,
+        [](void *context, std::int64_t gap, E2eScope scope) { (*static_cast<std::remove_reference_t<Visit> *>(context))(gap, scope); },
+        const_cast<void *>(static_cast<const void *>(&visit)));
+}
+
+} // namespace lx

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "store/store_merge.h"
+
+#include "ingest/request_join.h"
+#include "store/sqlite_util.h"
+#include "store/store.h"
+
+#include <cstring>
+#include <fstream>
+
+namespace lx {
+
+namespace {
+
+std::int64_t scalar(Store &store, const char *sql)
+{
+    Statement stmt(store.db(), sql);
+    return stmt.valid() && stmt.step() == SQLITE_ROW ? sqlite3_column_int64(stmt.get(), 0) : 0;
+}
+
+} // namespace
+
+bool isSqliteFile(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    char header[16] = {};
+    return in.read(header, sizeof header) && std::memcmp(header, "SQLite format 3", 16) == 0;
+}
+
+bool mergeStore(Store &into, const std::string &path, std::string *error)
+{
+    {
+        // Open it on its own first: that checks it is an investigation of this schema version.
+        std::unique_ptr<Store> source = Store::open(path, error);
+        if (!source)
+            return false;
+    }
+    Statement attach(into.db(), "ATTACH DATABASE ? AS source");
+    attach.bindText(1, path);
+    if (attach.step() != SQLITE_DONE) {
+        *error = sqlite3_errmsg(into.db());
+        return false;
+    }
+    const std::string runOffset = std::to_string(scalar(into, "SELECT coalesce(max(id), 0) FROM main.import_runs"));
+    // Past the details rows too: those of joined server records have no request row (request_join.h).
+    const std::string rowOffset = std::to_string(scalar(into, "SELECT max(coalesce((SELECT max(id) FROM main.requests), 0),"
+                                                              " coalesce((SELECT max(request_id) FROM main.request_details), 0))"));
+    // The columns are the same by construction (same schema version): only the ids move.
+    const std::string sql =
+        "BEGIN;"
+        "INSERT INTO main.import_runs SELECT id + " + runOffset + ", path, format, compressed, started_ns, duration_ns, bytes,"
+        " accepted, rejected, outcome, message FROM source.import_runs;"
+        "INSERT OR IGNORE INTO main.labels (text) SELECT text FROM source.labels;"
+        "CREATE TEMP TABLE merge_labels AS SELECT s.id AS old, m.id AS new FROM source.labels s JOIN main.labels m ON m.text = s.text;"
+        "CREATE TEMP TABLE merge_requests AS SELECT * FROM source.requests;"
+        "UPDATE merge_requests SET id = id + " + rowOffset + ", run_id = run_id + " + runOffset + ","
+        " model_id = (SELECT new FROM merge_labels WHERE old = model_id), route_id = (SELECT new FROM merge_labels WHERE old = route_id);"
+        "INSERT INTO main.requests SELECT * FROM merge_requests;"
+        "INSERT INTO main.request_details SELECT request_id + " + rowOffset + ", source_id, id_hash, source_line, t_client_send_ns,"
+        " t_server_recv_ns, t_preprocess_done_ns, t_sched_ns, t_first_token_ns, t_last_token_ns, t_server_send_ns,"
+        " t_client_recv_ns, attributes FROM source.request_details;"
+        "DROP TABLE merge_requests; DROP TABLE merge_labels;"
+        "INSERT INTO main.token_times SELECT request_id + " + rowOffset + ", times FROM source.token_times;"
+        "INSERT INTO main.rejected (run_id, line, reason, excerpt) SELECT run_id + " + runOffset + ", line, reason, excerpt"
+        " FROM source.rejected ORDER BY id;"
+        "INSERT INTO main.request_joins SELECT request_id + " + rowOffset + ", server_request_id + " + rowOffset + ","
+        " server_run_id + " + runOffset + ", server_e2e_ns, server_e2e_scope, matched_by FROM source.request_joins;"
+        "COMMIT;";
+    bool ok = into.exec(sql.c_str(), error);
+    if (!ok)
+        into.exec("ROLLBACK");
+    into.exec("DETACH DATABASE source");
+    // The unmatched lists of the stores are made anew: a client record of one may meet its server record in
+    // the other, as when their files are imported together.
+    if (ok)
+        ok = joinClientServer(into, nullptr, error);
+    return ok;
+}
+
+} // namespace lx

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "store/store_writer.h"
+
+#include "store/sqlite_util.h"
+
+#include <bit>
+
+namespace lx {
+
+namespace {
+
+// Rows per INSERT statement: fewer statement executions, while the statement stays small.
+constexpr int kRowsPerInsert = 16;
+constexpr int kRequestColumns = 23;
+constexpr int kDetailColumns = 13;
+
+constexpr const char *kInsertRequests =
+    "INSERT INTO requests (id, run_id, status, start_ns, e2e_ns, e2e_scope, network_ns, preprocess_ns, queue_ns,"
+    " prefill_ns, decode_ns, postprocess_ns, unattributed_ns, ttft_ns, tpot_ns, ttlt_ns, token_scope, dominant, flags,"
+    " model_id, route_id, input_tokens, output_tokens) VALUES ";
+constexpr const char *kInsertDetails =
+    "INSERT INTO request_details (request_id, source_id, id_hash, source_line, t_client_send_ns, t_server_recv_ns,"
+    " t_preprocess_done_ns, t_sched_ns, t_first_token_ns, t_last_token_ns, t_server_send_ns, t_client_recv_ns,"
+    " attributes) VALUES ";
+
+std::string insertSql(const char *head, int columns, int rows)
+{
+    std::string values = "(?";
+    for (int c = 1; c < columns; ++c)
+        values += ",?";
+    values += ')';
+    std::string sql = head;
+    for (int r = 0; r < rows; ++r) {
+        if (r > 0)
+            sql += ',';
+        sql += values;
+    }
+    return sql;
+}
+
+std::int64_t orAbsent(std::int64_t count) { return count < 0 ? kNotMeasured : count; }
+
+} // namespace
+
+StoreWriter::StoreWriter(sqlite3 *db, std::int64_t runId)
+    : m_db(db)
+    , m_runId(runId)
+    , m_requestsMany(std::make_unique<Statement>(db, insertSql(kInsertRequests, kRequestColumns, kRowsPerInsert)))
+    , m_requestsOne(std::make_unique<Statement>(db, insertSql(kInsertRequests, kRequestColumns, 1)))
+    , m_detailsMany(std::make_unique<Statement>(db, insertSql(kInsertDetails, kDetailColumns, kRowsPerInsert)))
+    , m_detailsOne(std::make_unique<Statement>(db, insertSql(kInsertDetails, kDetailColumns, 1)))
+    , m_insertLabel(std::make_unique<Statement>(db, "INSERT INTO labels (text) VALUES (?)"))
+    , m_insertTokens(std::make_unique<Statement>(db, "INSERT INTO token_times (request_id, times) VALUES (?, ?)"))
+    , m_insertRejection(std::make_unique<Statement>(db, "INSERT INTO rejected (run_id, line, reason, excerpt) VALUES (?, ?, ?, ?)"))
+{
+    // Row ids are assigned here, so that token times can refer to their request without a round trip. The
+    // details of a joined server record outlive its request row (request_join.h): ids go past both.
+    Statement maxId(db, "SELECT max(coalesce((SELECT max(id) FROM requests), 0),"
+                        " coalesce((SELECT max(request_id) FROM request_details), 0)) + 1");
+    if (maxId.valid() && maxId.step() == SQLITE_ROW)
+        m_nextRowId = sqlite3_column_int64(maxId.get(), 0);
+    Statement labels(db, "SELECT id, text FROM labels");
+    while (labels.valid() && labels.step() == SQLITE_ROW)
+        m_labels.emplace(reinterpret_cast<const char *>(sqlite3_column_text(labels.get(), 1)), sqlite3_column_int64(labels.get(), 0));
+    for (const auto *stmt : {&m_requestsMany, &m_requestsOne, &m_detailsMany, &m_detailsOne, &m_insertLabel, &m_insertTokens, &m_insertRejection}) {
+        if (!(*stmt)->valid())
+            m_error = sqlite3_errmsg(db);
+    }
+}
+
+StoreWriter::~StoreWriter() = default;
+
+bool StoreWriter::stepAndReset(Statement &stmt)
+{
+    const int rc = stmt.step();
+    stmt.reset();
+    if (rc != SQLITE_DONE) {
+        m_error = sqlite3_errmsg(m_db);
+        return false;
+    }
+    return true;
+}
+
+std::int64_t StoreWriter::labelId(const std::string &text)
+{
+    if (text.empty())
+        return kNotMeasured;
+    if (const auto it = m_labels.find(text); it != m_labels.end())
+        return it->second;
+    m_insertLabel->bindText(1, text);
+    if (!stepAndReset(*m_insertLabel))
+        return kNotMeasured;
+    const std::int64_t id = sqlite3_last_insert_rowid(m_db);
+    m_labels.emplace(text, id);
+    return id;
+}
+
+void StoreWriter::bindRequest(Statement &s, int p, const RequestRecord &r, std::int64_t rowId)
+{
+    const RequestMetrics &m = r.metrics;
+    s.bindInt(p++, rowId);
+    s.bindInt(p++, m_runId);
+    s.bindInt(p++, static_cast<int>(r.status));
+    s.bindMeasured(p++, m.start);
+    s.bindMeasured(p++, m.e2e);
+    s.bindInt(p++, static_cast<int>(m.e2eScope));
+    for (std::int64_t segment : m.segments)
+        s.bindMeasured(p++, segment);
+    s.bindMeasured(p++, m.ttft);
+    s.bindMeasured(p++, m.tpot);
+    s.bindMeasured(p++, m.ttlt);
+    s.bindInt(p++, static_cast<int>(m.tokenScope));
+    s.bindMeasured(p++, m.dominant < 0 ? kNotMeasured : m.dominant);
+    s.bindInt(p++, m.flags);
+    s.bindMeasured(p++, labelId(r.model));
+    s.bindMeasured(p++, labelId(r.route));
+    s.bindMeasured(p++, orAbsent(r.inputTokens));
+    s.bindMeasured(p++, orAbsent(r.outputTokens));
+}
+
+void StoreWriter::bindDetails(Statement &s, int p, const RequestRecord &r, std::uint64_t idHash, std::int64_t rowId)
+{
+    s.bindInt(p++, rowId);
+    s.bindText(p++, r.id);
+    s.bindInt(p++, static_cast<std::int64_t>(idHash));
+    s.bindInt(p++, r.sourceLine);
+    for (std::int64_t stamp : r.stamps)
+        s.bindMeasured(p++, stamp);
+    s.bindText(p++, r.attributesJson, true);
+}
+
+bool StoreWriter::insertRows(std::span<const RequestRecord> records, std::span<const std::uint64_t> idHashes, std::int64_t firstRowId,
+                             bool details)
+{
+    Statement &many = details ? *m_detailsMany : *m_requestsMany;
+    Statement &one = details ? *m_detailsOne : *m_requestsOne;
+    const int columns = details ? kDetailColumns : kRequestColumns;
+    const auto bind = [&](Statement &stmt, int first, std::size_t k) {
+        const std::int64_t rowId = firstRowId + static_cast<std::int64_t>(k);
+        details ? bindDetails(stmt, first, records[k], idHashes[k], rowId) : bindRequest(stmt, first, records[k], rowId);
+    };
+    std::size_t i = 0;
+    for (; i + kRowsPerInsert <= records.size(); i += kRowsPerInsert) {
+        for (int k = 0; k < kRowsPerInsert; ++k)
+            bind(many, 1 + k * columns, i + static_cast<std::size_t>(k));
+        if (!stepAndReset(many))
+            return false;
+    }
+    for (; i < records.size(); ++i) {
+        bind(one, 1, i);
+        if (!stepAndReset(one))
+            return false;
+    }
+    return true;
+}
+
+bool StoreWriter::insertRequests(std::span<const RequestRecord> records, std::span<const std::uint64_t> idHashes)
+{
+    static_assert(std::endian::native == std::endian::little, "token_times BLOBs are little-endian int64");
+    if (!m_error.empty())
+        return false;
+    const std::int64_t firstRowId = m_nextRowId;
+    m_nextRowId += static_cast<std::int64_t>(records.size());
+    if (!insertRows(records, idHashes, firstRowId, false) || !insertRows(records, idHashes, firstRowId, true))
+        return false;
+    for (std::size_t k = 0; k < records.size(); ++k) {
+        const auto &times = records[k].tokenTimes;
+        if (times.empty())
+            continue;
+        m_insertTokens->bindInt(1, firstRowId + static_cast<std::int64_t>(k));
+        sqlite3_bind_blob64(m_insertTokens->get(), 2, times.data(), times.size() * sizeof(std::int64_t), SQLITE_STATIC);
+        if (!stepAndReset(*m_insertTokens))
+            return false;
+    }
+    return true;
+}
+
+bool StoreWriter::insertRejections(std::span<const Rejection> rejections)
+{
+    for (const Rejection &r : rejections) {
+        m_insertRejection->bindInt(1, m_runId);
+        m_insertRejection->bindInt(2, r.line);
+        m_insertRejection->bindText(3, r.reason);
+        m_insertRejection->bindText(4, r.excerpt);
+        if (!stepAndReset(*m_insertRejection))
+            return false;
+    }
+    return true;
+}
+
+} // namespace lx

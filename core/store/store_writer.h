@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/request.h"
+
+#include <memory>
+#include <span>
+#include <string>
+#include <unordered_map>
+
+/// \file store_writer.h
+/// Bulk inserts of one import run through prepared multi-row INSERT statements (the C API: Qt's SQL
+/// module measured 3-4x slower for this). The caller owns the transaction.
+
+struct sqlite3;
+
+namespace lx {
+
+class Statement;
+
+/// A record the importer refused, as stored in the `rejected` table.
+struct Rejection {
+    std::int64_t line = 0;
+    std::string reason;
+    std::string excerpt; ///< at most kExcerptBytes of the record's text
+};
+inline constexpr std::size_t kExcerptBytes = 200;
+
+class StoreWriter {
+public:
+    StoreWriter(sqlite3 *db, std::int64_t runId);
+    ~StoreWriter();
+
+    /// Inserts the records (already decomposed) with their id hashes; false on an SQLite error.
+    bool insertRequests(std::span<const RequestRecord> records, std::span<const std::uint64_t> idHashes);
+    bool insertRejections(std::span<const Rejection> rejections);
+    const std::string &error() const { return m_error; }
+
+private:
+    void bindRequest(Statement &stmt, int firstParam, const RequestRecord &r, std::int64_t rowId);
+    void bindDetails(Statement &stmt, int firstParam, const RequestRecord &r, std::uint64_t idHash, std::int64_t rowId);
+    bool insertRows(std::span<const RequestRecord> records, std::span<const std::uint64_t> idHashes, std::int64_t firstRowId,
+                    bool details);
+    /// The labels.id of a model or route name, inserting it the first time; kNotMeasured for none.
+    std::int64_t labelId(const std::string &text);
+    bool stepAndReset(Statement &stmt);
+
+    sqlite3 *m_db;
+    std::int64_t m_runId;
+    std::int64_t m_nextRowId = 1;
+    std::unique_ptr<Statement> m_requestsMany;
+    std::unique_ptr<Statement> m_requestsOne;
+    std::unique_ptr<Statement> m_detailsMany;
+    std::unique_ptr<Statement> m_detailsOne;
+    std::unique_ptr<Statement> m_insertLabel;
+    std::unique_ptr<Statement> m_insertTokens;
+    std::unique_ptr<Statement> m_insertRejection;
+    std::unordered_map<std::string, std::int64_t> m_labels;
+    std::string m_error;
+};
+
+} // namespace lx
