@@ -17,7 +17,7 @@ struct Rule {
     const char *fix;
 };
 
-/// DOMAIN.md's rules: the segment that dominates the slow requests, and what usually fixes it.
+/// The rules of docs/LOAD.md ("Findings"): the segment that dominates the slow requests, and what usually fixes it.
 Rule ruleFor(Segment s)
 {
     switch (s) {

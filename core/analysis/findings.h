@@ -10,7 +10,7 @@
 #include <vector>
 
 /// \file findings.h
-/// The diagnosis: findings from the rules of docs/DOMAIN.md (the dominant segment of the slow requests and
+/// The diagnosis: findings from the rules of docs/LOAD.md (the dominant segment of the slow requests and
 /// its likely fix; clock skew, errors, missing instrumentation), each with its evidence in figures and a
 /// filter expression (docs/FILTER.md) that shows its requests, ranked by how much of the tail each explains.
 /// The tail is the requests above the e2e p90 (docs/LOAD.md).
@@ -21,7 +21,7 @@ struct Finding {
     std::string id;        ///< stable key: "queue", "prefill", ..., "clock_skew", "errors", "unattributed"
     std::string title;     ///< "Queueing dominates the slow requests"
     std::string evidence;  ///< figures: "queue is the largest segment of 812 of the 1,000 requests above p90 (81%) ..."
-    std::string fix;       ///< the likely fix, from DOMAIN.md
+    std::string fix;       ///< the likely fix, from docs/LOAD.md
     std::string filter;    ///< shows the requests: `dominant = queue and e2e > 2100.5ms`
     double tailShare = 0;  ///< fraction of the tail requests it explains (its rank)
     std::int64_t count = 0; ///< requests it concerns

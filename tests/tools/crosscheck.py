@@ -3,7 +3,7 @@
 """Cross-checks `latency-explorer-cli report --json` against an independent computation.
 
 Reads a native JSON-lines trace in the timestamps form, computes segments, e2e, TTFT, TPOT, ITL, TTLT and
-dominant shares from the definitions in DOMAIN.md with nothing but the Python standard library (sort,
+dominant shares from the definitions in docs/DOMAIN.md with nothing but the Python standard library (sort,
 then linear interpolation between closest ranks, numpy's default), runs the CLI on the same file and
 prints every figure side by side. Exits 1 if any differs by more than 1 microsecond.
 
@@ -32,7 +32,7 @@ def diff(a, b):
 
 
 def decompose(r):
-    """One record's segments, e2e and token metrics from the definitions in DOMAIN.md; None = not measured."""
+    """One record's segments, e2e and token metrics from the definitions in docs/DOMAIN.md; None = not measured."""
     t = {name: r.get(name + "_ns") for name in STAMPS}
     tokens = r.get("token_times_ns") or []
     if tokens:

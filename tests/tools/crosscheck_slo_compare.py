@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Cross-checks the SLOs of `report --json --slo ...` and the shift-share split of `compare --json` against an
 independent computation with nothing but the Python standard library (crosscheck.py's decomposition of
-each record from DOMAIN.md, sort, type-7 interpolation).
+each record from docs/DOMAIN.md, sort, type-7 interpolation).
 
 SLOs: the value at the percentile, pass or fail, the margin, and for a failing one the budget (the requests
 whose metric lies between p(q-1) and p(q+1), each segment's share of their summed e2e). Shift-share: the
