@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "investigation.h"
 
+#include "ingest/open_inputs.h"
 #include "store/store.h"
-#include "store/store_merge.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -72,55 +72,45 @@ void Investigation::add(const QStringList &paths)
 {
     if (m_importing || m_saving || paths.isEmpty())
         return;
-    QStringList stores;
-    QStringList traces;
+    std::vector<std::string> inputs;
     for (const QString &path : paths)
-        (lx::isSqliteFile(path.toStdString()) ? stores : traces).append(path);
+        inputs.push_back(path.toStdString());
+    const lx::OpenPlan plan = lx::planOpenInputs(inputs, m_store != nullptr);
 
-    if (!m_store && stores.size() == 1 && traces.isEmpty()) {
-        // Resume an investigation: nothing to parse, the views read it as it is.
+    if (plan.target != lx::OpenPlan::Target::CurrentStore) {
         std::string why;
-        auto store = lx::Store::open(stores.front().toStdString(), &why);
+        auto store = lx::openPlanTarget(plan, {}, &why);
         if (!store) {
-            emit errorOccurred(tr("%1: %2").arg(stores.front(), QString::fromStdString(why)));
+            const QString reason = QString::fromStdString(why);
+            emit errorOccurred(plan.target == lx::OpenPlan::Target::ResumeStore
+                                   ? tr("%1: %2").arg(paths.front(), reason)
+                                   : tr("Cannot create a store for the investigation: %1").arg(reason));
             return;
         }
         m_store = std::move(store);
-        m_firstInput = stores.front();
+        m_firstInput = paths.front();
+    }
+    if (plan.target == lx::OpenPlan::Target::ResumeStore) {
+        // Resume an investigation: nothing to parse, the views read it as it is.
         emit storeChanged();
         analyse();
         return;
     }
-    if (!m_store) {
-        std::string why;
-        m_store = lx::Store::openTemporary(&why);
-        if (!m_store) {
-            emit errorOccurred(tr("Cannot create a store for the investigation: %1").arg(QString::fromStdString(why)));
-            return;
-        }
-        m_firstInput = paths.front();
-    }
-    startImport(traces, stores);
+    startImport(plan);
 }
 
-void Investigation::startImport(const QStringList &traces, const QStringList &stores)
+void Investigation::startImport(const lx::OpenPlan &plan)
 {
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     setBusy(true, m_analysing);
-    emit importStarted(int(traces.size() + stores.size()));
+    emit importStarted(int(plan.imports.size() + plan.merges.size()));
     emit storeChanged(); // the views let go of the store while the import writes it
 
     const std::string fileName = m_store->fileName();
-    std::vector<std::string> tracePaths;
-    for (const QString &path : traces)
-        tracePaths.push_back(path.toStdString());
-    std::vector<std::string> storePaths;
-    for (const QString &path : stores)
-        storePaths.push_back(path.toStdString());
     QPointer<Investigation> self(this);
     const auto started = std::chrono::steady_clock::now();
 
-    auto job = [self, fileName, tracePaths, storePaths, started, cancel = m_cancel, mapping = m_spanMapping.toStdString()]() {
+    auto job = [self, fileName, plan, started, cancel = m_cancel, mapping = m_spanMapping.toStdString()]() {
         ImportOutcome outcome;
         std::string why;
         auto store = lx::Store::openExisting(fileName, &why);
@@ -128,12 +118,12 @@ void Investigation::startImport(const QStringList &traces, const QStringList &st
             outcome.errors << QString::fromStdString(why);
             return outcome;
         }
-        for (const std::string &path : storePaths) {
-            if (!lx::mergeStore(*store, path, &why))
-                outcome.errors << QString::fromStdString(path + ": " + why);
-        }
-        lx::ImportOptions options;
+        lx::OpenOptions options;
         options.spanMapping = mapping;
+        options.onMerge = [&outcome](const lx::StoreMerge &merge) {
+            if (!merge.merged)
+                outcome.errors << QString::fromStdString(merge.path + ": " + merge.error);
+        };
         auto lastPost = std::chrono::steady_clock::time_point{};
         options.progress = [&](const lx::ImportProgress &p) {
             const auto now = std::chrono::steady_clock::now();
@@ -155,7 +145,7 @@ void Investigation::startImport(const QStringList &traces, const QStringList &st
             }
             return !cancel->load();
         };
-        outcome.imports = lx::importFiles(*store, tracePaths, options);
+        outcome.imports = lx::fillStore(*store, plan, options).imports;
         return outcome;
     };
     // A watcher owned by this object, rather than .then(this, ...): if the window closes mid-import, the

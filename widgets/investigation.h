@@ -14,6 +14,7 @@
 
 namespace lx {
 class Store;
+struct OpenPlan;
 }
 
 /// The investigation open in a window: its store, the filter every view follows, and the background jobs
@@ -72,7 +73,7 @@ signals:
     void saveFinished(const QString &path, const QString &error);
 
 private:
-    void startImport(const QStringList &traces, const QStringList &stores);
+    void startImport(const lx::OpenPlan &plan);
     void analyse();
     void setBusy(bool importing, bool analysing);
 

@@ -10,7 +10,8 @@
 
 /// \file open_investigation.h
 /// The inputs of `report` and `compare` as one investigation: a single .lxdb is read as it is; trace files
-/// are imported on the fly into a temporary store, into which any .lxdb among them is merged.
+/// are imported on the fly into a temporary store, into which any .lxdb among them is merged (lx::openInputs();
+/// this is its terminal side: the messages, Ctrl-C and the exit statuses).
 
 struct OpenedInvestigation {
     std::unique_ptr<lx::Store> store; ///< null when it could not be opened (exitStatus says why)
