@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/segments.h"
 
+#include <algorithm>
+
 namespace lx {
 
 std::string_view segmentName(Segment s) { return segmentDefinition(s).name; }
@@ -45,8 +47,9 @@ std::int64_t segmentDuration(Segment segment, StampValues stamps)
 
 std::string joinSegmentNames(std::string_view separator, std::string_view lastSeparator, int count)
 {
+    count = std::clamp(count, 0, kSegmentCount);
     std::string out;
-    for (int i = 0; i < count && i < kSegmentCount; ++i) {
+    for (int i = 0; i < count; ++i) {
         if (i > 0)
             out += i + 1 == count ? lastSeparator : separator;
         out += kSegments[static_cast<std::size_t>(i)].name;

@@ -100,8 +100,8 @@ std::int64_t intervalDuration(const StampInterval &interval, StampValues stamps)
 /// and always for unattributed, which no two stamps bound.
 std::int64_t segmentDuration(Segment segment, StampValues stamps);
 
-/// The first `count` segment names joined for a sentence: "network, preprocess, ... and unattributed" with
-/// (", ", " and ").
+/// The first `count` segment names (at most all seven) joined for a sentence: "network, preprocess, ... and
+/// unattributed" with (", ", " and ").
 std::string joinSegmentNames(std::string_view separator, std::string_view lastSeparator, int count = kSegmentCount);
 
 } // namespace lx

@@ -187,8 +187,9 @@ private slots:
         QTest::newRow("one") << ", " << " and " << 1 << "network";
         QTest::newRow("two") << ", " << " or " << 2 << "network or preprocess";
         QTest::newRow("none") << ", " << " and " << 0 << "";
-        QTest::newRow("more than there are") << "," << "," << kSegmentCount + 3
-                                             << "network,preprocess,queue,prefill,decode,postprocess,unattributed";
+        QTest::newRow("more than there are") << "," << "&" << kSegmentCount + 3
+                                             << "network,preprocess,queue,prefill,decode,postprocess&unattributed";
+        QTest::newRow("negative") << ", " << " and " << -1 << "";
     }
 
     void joinNames()
