@@ -2,28 +2,12 @@
 #include "token_timeline.h"
 
 #include "model/duration_format.h"
+#include "model/segments.h"
 #include "segment_colors.h"
 
 #include <QPainter>
 
 #include <algorithm>
-
-namespace {
-
-/// The stamps that bound each segment drawn here (network is split across the request, so it is not).
-struct Band {
-    lx::Segment segment;
-    lx::Stamp from;
-    lx::Stamp to;
-};
-constexpr Band kBands[] = {
-    {lx::Segment::Preprocess, lx::Stamp::ServerRecv, lx::Stamp::PreprocessDone},
-    {lx::Segment::Prefill, lx::Stamp::Sched, lx::Stamp::FirstToken},
-    {lx::Segment::Decode, lx::Stamp::FirstToken, lx::Stamp::LastToken},
-    {lx::Segment::Postprocess, lx::Stamp::LastToken, lx::Stamp::ServerSend},
-};
-
-} // namespace
 
 TokenTimeline::TokenTimeline(QWidget *parent)
     : QWidget(parent)
@@ -73,21 +57,23 @@ void TokenTimeline::paintEvent(QPaintEvent *)
     const auto x = [&](std::int64_t t) { return area.left() + int(double(t - first) / span * area.width()); };
     const auto stamp = [&](lx::Stamp s) { return m_request.stamps[static_cast<int>(s)]; };
 
-    // The queue starts at preprocess done, or at server receive when that is absent (docs/DOMAIN.md).
-    const lx::Stamp queueFrom = lx::isMeasured(stamp(lx::Stamp::PreprocessDone)) ? lx::Stamp::PreprocessDone : lx::Stamp::ServerRecv;
-    std::vector<Band> bands(std::begin(kBands), std::end(kBands));
-    bands.push_back({lx::Segment::Queue, queueFrom, lx::Stamp::Sched});
     const int bandTop = area.top();
     const int bandHeight = area.height() / 2;
     p.setPen(palette().color(QPalette::Mid));
     p.drawRect(QRect(area.left(), bandTop, area.width(), bandHeight));
-    for (const Band &band : bands) {
-        const std::int64_t from = stamp(band.from);
-        const std::int64_t to = stamp(band.to);
-        if (!lx::isMeasured(from) || !lx::isMeasured(to))
-            continue; // not measured: left blank
-        p.fillRect(QRect(QPoint(x(from), bandTop + 1), QPoint(std::max(x(to), x(from) + 1), bandTop + bandHeight - 1)),
-                   segmentColor(band.segment));
+    // The server's segments, each between the stamps that bound it (model/segments.h). Network is two
+    // stretches at either end of the request, so it is not drawn.
+    for (const lx::SegmentDefinition &segment : lx::kSegments) {
+        if (segment.segment == lx::Segment::Network)
+            continue;
+        for (const lx::StampInterval &interval : segment.bounds()) {
+            const std::int64_t from = stamp(lx::intervalStart(interval, m_request.stamps));
+            const std::int64_t to = stamp(interval.to);
+            if (!lx::isMeasured(from) || !lx::isMeasured(to))
+                continue; // not measured: left blank
+            p.fillRect(QRect(QPoint(x(from), bandTop + 1), QPoint(std::max(x(to), x(from) + 1), bandTop + bandHeight - 1)),
+                       segmentColor(segment.segment));
+        }
     }
     // A tick per output token.
     p.setPen(palette().color(QPalette::WindowText));

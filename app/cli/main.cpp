@@ -7,17 +7,20 @@
 #include "plot_command.h"
 #include "report_command.h"
 
+#include "model/segments.h"
+
 #include <iostream>
 #include <string>
 #include <vector>
 
 namespace {
 
-constexpr const char *kUsage =
+// The segments are listed from the segment table (model/segments.h).
+const std::string kUsage =
     "Usage: latency-explorer-cli COMMAND [OPTIONS]\n"
     "\n"
     "Where the time of slow LLM requests went: decomposes each request's end-to-end latency into\n"
-    "network, preprocess, queue, prefill, decode, postprocess and unattributed time.\n"
+    + lx::joinSegmentNames(", ", " and ") + " time.\n"
     "\n"
     "Commands:\n"
     "  import --db OUT.lxdb FILE...     append trace files to an investigation store\n"

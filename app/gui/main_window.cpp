@@ -9,6 +9,7 @@
 #include "load_tab.h"
 #include "slo_panel.h"
 #include "span_mapping_menu.h"
+#include "model/segments.h"
 #include "store/store.h"
 #include "investigation.h"
 #include "rejected_dialog.h"
@@ -433,10 +434,10 @@ void MainWindow::showAbout()
 {
     QMessageBox::about(this, tr("About Latency Explorer"),
                        tr("<h3>Latency Explorer %1</h3><p>Where the time of slow LLM requests went: every request's "
-                          "end-to-end latency decomposed into network, preprocess, queue, prefill, decode, "
-                          "postprocess and unattributed time.</p><p>Free software under the GNU GPL, version 3 or "
-                          "later. Built with Qt %2 and SQLite.</p>")
-                           .arg(QStringLiteral(LX_VERSION), QString::fromLatin1(qVersion())));
+                          "end-to-end latency decomposed into %3 time.</p><p>Free software under the GNU GPL, "
+                          "version 3 or later. Built with Qt %2 and SQLite.</p>")
+                           .arg(QStringLiteral(LX_VERSION), QString::fromLatin1(qVersion()),
+                                QString::fromStdString(lx::joinSegmentNames(", ", " and "))));
 }
 
 void MainWindow::setDurationUnit(lx::DurationUnit unit)

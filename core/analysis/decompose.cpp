@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "analysis/decompose.h"
 
+#include "model/segments.h"
+
 #include <cmath>
 
 namespace lx {
@@ -39,7 +41,7 @@ void fillTokenMetrics(RequestRecord &r)
     const std::int64_t recv = r.stamp(Stamp::ServerRecv);
     m.ttft = span(recv, r.stamp(Stamp::FirstToken));
     m.ttlt = span(recv, r.stamp(Stamp::LastToken));
-    const std::int64_t decode = span(r.stamp(Stamp::FirstToken), r.stamp(Stamp::LastToken));
+    const std::int64_t decode = m.segment(Segment::Decode);
     if (isMeasured(decode) && r.outputTokens >= 2)
         m.tpot = roundedDiv(decode, r.outputTokens - 1);
 }
@@ -84,21 +86,18 @@ std::string decompose(RequestRecord &r)
     RequestMetrics &m = r.metrics;
     m.flags = 0;
     auto &seg = m.segments;
-    seg.fill(kNotMeasured);
-
-    const std::int64_t inbound = span(t(Stamp::ClientSend), t(Stamp::ServerRecv));
-    const std::int64_t outbound = span(t(Stamp::ServerSend), t(Stamp::ClientRecv));
-    if (isMeasured(inbound) && isMeasured(outbound)) {
-        seg[static_cast<int>(Segment::Network)] = inbound + outbound;
-        if (inbound < 0 || outbound < 0)
-            m.flags |= kFlagClockSkew;
+    for (const SegmentDefinition &s : kSegments) {
+        const auto i = static_cast<std::size_t>(s.segment);
+        seg[i] = segmentDuration(s.segment, r.stamps);
+        if (!isMeasured(seg[i]))
+            continue;
+        // The server stamps are in order by now, so a negative stretch crosses the client's and the server's
+        // clocks (network): they disagree. The time is kept, flagged, never clamped.
+        for (const StampInterval &interval : s.bounds()) {
+            if (intervalDuration(interval, r.stamps) < 0)
+                m.flags |= kFlagClockSkew;
+        }
     }
-    seg[static_cast<int>(Segment::Preprocess)] = span(t(Stamp::ServerRecv), t(Stamp::PreprocessDone));
-    const std::int64_t queueStart = isMeasured(t(Stamp::PreprocessDone)) ? t(Stamp::PreprocessDone) : t(Stamp::ServerRecv);
-    seg[static_cast<int>(Segment::Queue)] = span(queueStart, t(Stamp::Sched));
-    seg[static_cast<int>(Segment::Prefill)] = span(t(Stamp::Sched), t(Stamp::FirstToken));
-    seg[static_cast<int>(Segment::Decode)] = span(t(Stamp::FirstToken), t(Stamp::LastToken));
-    seg[static_cast<int>(Segment::Postprocess)] = span(t(Stamp::LastToken), t(Stamp::ServerSend));
 
     if (isMeasured(t(Stamp::ClientSend)) && isMeasured(t(Stamp::ClientRecv))) {
         m.e2e = t(Stamp::ClientRecv) - t(Stamp::ClientSend);

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The filter language (docs/FILTER.md): a recursive-descent parser over the tokens of filter_tokenizer.h
-// that writes SQL as it goes. Every SQL fragment below is a constant of this file; what the user typed
-// only ever becomes a bound value, so no input, however crafted, can change the SQL text.
+// that writes SQL as it goes. Every SQL fragment below is a constant of this file or of the segment table
+// (model/segments.h); what the user typed only ever becomes a bound value, so no input, however crafted,
+// can change the SQL text.
 
 #include "filter/filter_expression.h"
 
 #include "model/duration_parse.h"
+#include "model/segments.h"
 #include "filter/filter_tokenizer.h"
 #include "store/store.h"
 
@@ -16,6 +18,9 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <span>
+#include <string>
+#include <vector>
 
 namespace lx {
 
@@ -40,16 +45,10 @@ struct Field{
     std::string_view sql; ///< the fixed fragment the name stands for
 };
 
-// The whitelist: the only column expressions a filter can produce.
-constexpr std::array kFields = {
-    Field{"e2e", Kind::Duration, "r.e2e_ns"},
-    Field{"network", Kind::Duration, "r.network_ns"},
-    Field{"preprocess", Kind::Duration, "r.preprocess_ns"},
-    Field{"queue", Kind::Duration, "r.queue_ns"},
-    Field{"prefill", Kind::Duration, "r.prefill_ns"},
-    Field{"decode", Kind::Duration, "r.decode_ns"},
-    Field{"postprocess", Kind::Duration, "r.postprocess_ns"},
-    Field{"unattributed", Kind::Duration, "r.unattributed_ns"},
+// The whitelist: the only column expressions a filter can produce. A segment's is its column in the segment
+// table (model/segments.h), a constant as well; the segments come after e2e.
+constexpr Field kE2eField{"e2e", Kind::Duration, "r.e2e_ns"};
+constexpr Field kOtherFields[] = {
     Field{"ttft", Kind::Duration, "r.ttft_ns"},
     Field{"tpot", Kind::Duration, "r.tpot_ns"},
     Field{"ttlt", Kind::Duration, "r.ttlt_ns"},
@@ -67,6 +66,30 @@ constexpr std::array kFields = {
     Field{"relative", Kind::Flag, "((r.flags >> 2) & 1)"}, // times are offsets from an unknown origin
     Field{"joined", Kind::Flag, "((r.flags >> 3) & 1)"},   // a client record joined with its server record
 };
+
+/// Every field, built once: e2e, the segments, the rest.
+const std::vector<Field> &fields()
+{
+    static const std::array<std::string, kSegmentCount> segmentSql = [] {
+        std::array<std::string, kSegmentCount> sql;
+        for (const SegmentDefinition &s : kSegments)
+            sql[static_cast<std::size_t>(s.segment)] = "r." + std::string(s.column);
+        return sql;
+    }();
+    static const std::vector<Field> all = [] {
+        std::vector<Field> list{kE2eField};
+        for (const SegmentDefinition &s : kSegments)
+            list.push_back({s.name, Kind::Duration, segmentSql[static_cast<std::size_t>(s.segment)]});
+        list.insert(list.end(), std::begin(kOtherFields), std::end(kOtherFields));
+        return list;
+    }();
+    return all;
+}
+
+// The names of the values of status, scope (from 1) and the flags.
+constexpr std::string_view kStatusValues[] = {"ok", "error"};
+constexpr std::string_view kScopeValues[] = {"client", "server", "engine"};
+constexpr std::string_view kFlagValues[] = {"false", "true"};
 
 enum class Op { Eq, Ne, Lt, Le, Gt, Ge, Like, In, NotIn, IsNull, NotNull };
 
@@ -86,7 +109,7 @@ constexpr std::string_view kSqlOperators[] = {" = ?", " <> ?", " < ?", " <= ?", 
 /// names only as a prefix ("e2" -> e2e, but "ip" is no typo of "id").
 const Field *typoOf(std::string_view name)
 {
-    for (const Field &f : kFields) {
+    for (const Field &f : fields()) {
         const std::size_t d = name.size() > 20 ? 99 : editDistance(name, f.name);
         const bool prefix = name.starts_with(f.name) || f.name.starts_with(name);
         if (d > 0
@@ -258,7 +281,7 @@ private:
                 fail(t.pos, t.len, "\"attr.\" needs the attribute's name, e.g. attr.region or attr.\"odd name\"");
             return {Kind::Attribute, {}, t.text.substr(5)};
         }
-        for (const Field &f : kFields) {
+        for (const Field &f : fields()) {
             if (f.name == name)
                 return {f.kind, f.sql, std::string(f.name)};
         }
@@ -343,7 +366,7 @@ private:
                 fail(t.pos, t.len, "expected a value after " + quoted(after) + ", e.g. \"text\"");
             return number ? t.text + t.unit : t.text;
         };
-        const auto pick = [&](std::initializer_list<std::string_view> names, std::int64_t first) -> Bound {
+        const auto pick = [&](std::span<const std::string_view> names, std::int64_t first) -> Bound {
             for (std::string_view n : names) {
                 if (word && name == n)
                     return first;
@@ -405,13 +428,13 @@ private:
                  "\"start\" takes an ISO-8601 UTC time such as 2024-05-01T12:00:00Z or ns since the epoch");
         }
         case Kind::Status:
-            return pick({"ok", "error"}, 0);
+            return pick(kStatusValues, 0);
         case Kind::Scope:
-            return pick({"client", "server", "engine"}, 1);
+            return pick(kScopeValues, 1);
         case Kind::Flag:
-            return pick({"false", "true"}, 0);
+            return pick(kFlagValues, 0);
         case Kind::Segment: // in pipeline order, the ids of lx::Segment and the segments table
-            return pick({"network", "preprocess", "queue", "prefill", "decode", "postprocess", "unattributed"}, 0);
+            return pick(kSegmentNames, 0);
         case Kind::Text:
         case Kind::SourceId:
             break;
@@ -522,7 +545,7 @@ std::variant<SqlCondition, FilterError> compileFilterExpression(std::string_view
 std::vector<std::string_view> filterFieldNames()
 {
     std::vector<std::string_view> names;
-    for (const Field &f : kFields)
+    for (const Field &f : fields())
         names.push_back(f.name);
     return names;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ingest/span_mapping.h"
 
+#include "model/segments.h"
 #include "span_mapping_presets.h"
 
 #include <simdjson.h>
@@ -14,16 +15,11 @@ namespace dom = simdjson::dom;
 
 namespace {
 
-// The names of Segment's network .. postprocess, in its order, as a mapping file spells them.
-constexpr std::string_view kSegmentNames[kMappedSegments] = {"network", "preprocess", "queue", "prefill", "decode", "postprocess"};
-
+/// The index of a segment a mapping can fill, by its name in the segment table; -1 for any other name.
 int segmentIndex(std::string_view name)
 {
-    for (int i = 0; i < kMappedSegments; ++i) {
-        if (kSegmentNames[i] == name)
-            return i;
-    }
-    return -1;
+    const std::optional<Segment> segment = segmentFromName(name);
+    return segment && static_cast<int>(*segment) < kMappedSegments ? static_cast<int>(*segment) : -1;
 }
 
 /// Reads a string or an array of strings.
@@ -210,8 +206,8 @@ std::string readMapping(dom::element e, SpanMapping &out)
             for (auto [segment, sources] : segments) {
                 const int index = segmentIndex(segment);
                 if (index < 0)
-                    return "unknown segment \"" + std::string(segment)
-                           + "\" (network, preprocess, queue, prefill, decode, postprocess)";
+                    return "unknown segment \"" + std::string(segment) + "\" ("
+                           + joinSegmentNames(", ", ", ", kMappedSegments) + ")";
                 if (why = readSources(sources, segment, out.segments[index]); !why.empty())
                     break;
             }
@@ -229,7 +225,7 @@ std::string readMapping(dom::element e, SpanMapping &out)
             for (int m : source.minus) {
                 for (const SegmentSource &other : out.segments[m]) {
                     if (!other.minus.empty())
-                        return "\"minus\" names " + std::string(kSegmentNames[m]) + ", which subtracts itself";
+                        return "\"minus\" names " + std::string(segmentName(static_cast<Segment>(m))) + ", which subtracts itself";
                 }
             }
         }

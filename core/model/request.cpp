@@ -8,23 +8,9 @@ constexpr std::array<std::string_view, kStampCount> kStampNames = {
     "t_client_send", "t_server_recv", "t_preprocess_done", "t_sched",
     "t_first_token", "t_last_token",  "t_server_send",     "t_client_recv",
 };
-constexpr std::array<std::string_view, kSegmentCount> kSegmentNames = {
-    "network", "preprocess", "queue", "prefill", "decode", "postprocess", "unattributed",
-};
 } // namespace
 
 std::string_view stampName(Stamp s) { return kStampNames[static_cast<int>(s)]; }
-
-std::string_view segmentName(Segment s) { return kSegmentNames[static_cast<int>(s)]; }
-
-std::optional<Segment> segmentFromName(std::string_view name)
-{
-    for (int i = 0; i < kSegmentCount; ++i) {
-        if (kSegmentNames[i] == name)
-            return static_cast<Segment>(i);
-    }
-    return std::nullopt;
-}
 
 std::string_view scopeName(E2eScope s)
 {

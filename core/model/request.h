@@ -49,7 +49,7 @@ enum class Segment : int {
 };
 inline constexpr int kSegmentCount = 7;
 
-/// "network", "preprocess", ... "unattributed".
+/// The segment's name in model/segments.h, the table of everything about the segments.
 std::string_view segmentName(Segment s);
 /// Inverse of segmentName; nullopt for an unknown name.
 std::optional<Segment> segmentFromName(std::string_view name);

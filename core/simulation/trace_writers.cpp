@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "trace_writers.h"
 
+#include "model/segments.h"
+
 #include <array>
 #include <charconv>
 
@@ -42,10 +44,11 @@ void appendJsonString(std::string &out, std::string_view text)
     out += '"';
 }
 
-void appendKey(std::string &out, std::string_view key)
+void appendKey(std::string &out, std::string_view key, std::string_view suffix = {})
 {
     out += '"';
     out.append(key);
+    out.append(suffix);
     out.append("\":");
 }
 
@@ -63,12 +66,13 @@ void appendStringMember(std::string &out, std::string_view key, std::string_view
     appendJsonString(out, value);
 }
 
-void appendMsMember(std::string &out, std::string_view key, std::int64_t ns)
+/// `,"<name><suffix>":<ms>`, nothing when not measured; the key in two parts, so that none is allocated.
+void appendMsMember(std::string &out, std::string_view name, std::string_view suffix, std::int64_t ns)
 {
     if (!isMeasured(ns))
         return;
     out += ',';
-    appendKey(out, key);
+    appendKey(out, name, suffix);
     appendMilliseconds(out, ns);
 }
 
@@ -201,19 +205,14 @@ void appendDurationsLine(std::string &out, const SimRequest &r)
 {
     out.append("{\"id\":");
     appendJsonString(out, r.id);
-    const std::int64_t in = between(r, Stamp::ClientSend, Stamp::ServerRecv);
-    const std::int64_t back = between(r, Stamp::ServerSend, Stamp::ClientRecv);
-    const bool hasNetwork = isMeasured(in) && isMeasured(back);
+    const bool hasNetwork = isMeasured(segmentDuration(Segment::Network, r.stamps));
     // start_ns is the client send where network is given, else the server receive (docs/DOMAIN.md).
     appendIntMember(out, "start_ns", r.stamp(hasNetwork ? Stamp::ClientSend : Stamp::ServerRecv));
-    appendMsMember(out, "network_ms", hasNetwork ? in + back : kNotMeasured);
-    appendMsMember(out, "preprocess_ms", between(r, Stamp::ServerRecv, Stamp::PreprocessDone));
-    const Stamp queueStart = isMeasured(r.stamp(Stamp::PreprocessDone)) ? Stamp::PreprocessDone : Stamp::ServerRecv;
-    appendMsMember(out, "queue_ms", between(r, queueStart, Stamp::Sched));
-    appendMsMember(out, "prefill_ms", between(r, Stamp::Sched, Stamp::FirstToken));
-    appendMsMember(out, "decode_ms", between(r, Stamp::FirstToken, Stamp::LastToken));
-    appendMsMember(out, "postprocess_ms", between(r, Stamp::LastToken, Stamp::ServerSend));
-    appendMsMember(out, "e2e_ms",
+    // Each segment between the stamps that bound it (model/segments.h); unattributed, which none bound,
+    // is what e2e_ms leaves over.
+    for (const SegmentDefinition &segment : kSegments)
+        appendMsMember(out, segment.name, "_ms", segmentDuration(segment.segment, r.stamps));
+    appendMsMember(out, "e2e", "_ms",
                    hasNetwork ? between(r, Stamp::ClientSend, Stamp::ClientRecv)
                               : between(r, Stamp::ServerRecv, Stamp::ServerSend));
     appendIntMember(out, "input_tokens", r.inputTokens);

@@ -3,6 +3,7 @@
 
 #include "model/huge_page_allocator.h"
 #include "model/radix_sort.h"
+#include "model/segments.h"
 #include "store/sqlite_util.h"
 #include "store/store.h"
 
@@ -26,21 +27,43 @@ struct ColumnDef {
     const char *sql; ///< the value over `requests r`; nullptr for the source id, which lives in request_details
 };
 
+/// The text of a segment's column that its table row does not hold: built once, kept for the program's life.
+struct SegmentColumnText {
+    std::string csvHeader; ///< "<name>_ms"
+    std::string sql;       ///< "r.<column>"
+};
+const std::array<SegmentColumnText, kSegmentCount> kSegmentColumnTexts = [] {
+    std::array<SegmentColumnText, kSegmentCount> texts;
+    for (const SegmentDefinition &s : kSegments)
+        texts[static_cast<std::size_t>(s.segment)] = {std::string(s.name) + "_ms", "r." + std::string(s.column)};
+    return texts;
+}();
+
+/// A segment's column, named as the segment table (model/segments.h) names the segment.
+static_assert(static_cast<int>(C::Unattributed) - static_cast<int>(C::Network) == kSegmentCount - 1,
+              "RequestColumn holds the segments together, in pipeline order");
+ColumnDef segmentColumn(Segment segment)
+{
+    const SegmentDefinition &s = segmentDefinition(segment);
+    const SegmentColumnText &text = kSegmentColumnTexts[static_cast<std::size_t>(segment)];
+    return {{s.name, s.title, text.csvHeader, K::Duration}, text.sql.c_str()};
+}
+
 // The e2e scope is NOT NULL with 0 for "none": NULLIF makes that "not measured" like everything else.
-constexpr std::array<ColumnDef, kRequestColumnCount> kColumns = {{
+const std::array<ColumnDef, kRequestColumnCount> kColumns = {{
     {{"source_id", "Request", "source_id", K::Text}, nullptr},
     {{"start", "Start (UTC)", "start_utc", K::Timestamp}, "r.start_ns"},
     {{"status", "Status", "status", K::Enum}, "r.status"},
     {{"model", "Model", "model", K::Text}, "r.model_id"},
     {{"route", "Route", "route", K::Text}, "r.route_id"},
     {{"e2e", "E2E", "e2e_ms", K::Duration}, "r.e2e_ns"},
-    {{"network", "Network", "network_ms", K::Duration}, "r.network_ns"},
-    {{"preprocess", "Preprocess", "preprocess_ms", K::Duration}, "r.preprocess_ns"},
-    {{"queue", "Queue", "queue_ms", K::Duration}, "r.queue_ns"},
-    {{"prefill", "Prefill", "prefill_ms", K::Duration}, "r.prefill_ns"},
-    {{"decode", "Decode", "decode_ms", K::Duration}, "r.decode_ns"},
-    {{"postprocess", "Postprocess", "postprocess_ms", K::Duration}, "r.postprocess_ns"},
-    {{"unattributed", "Unattributed", "unattributed_ms", K::Duration}, "r.unattributed_ns"},
+    segmentColumn(Segment::Network),
+    segmentColumn(Segment::Preprocess),
+    segmentColumn(Segment::Queue),
+    segmentColumn(Segment::Prefill),
+    segmentColumn(Segment::Decode),
+    segmentColumn(Segment::Postprocess),
+    segmentColumn(Segment::Unattributed),
     {{"ttft", "TTFT", "ttft_ms", K::Duration}, "r.ttft_ns"},
     {{"tpot", "TPOT", "tpot_ms", K::Duration}, "r.tpot_ns"},
     {{"ttlt", "TTLT", "ttlt_ms", K::Duration}, "r.ttlt_ns"},

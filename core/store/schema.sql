@@ -113,6 +113,8 @@ CREATE TABLE IF NOT EXISTS join_unmatched (
   reason     INTEGER NOT NULL                   -- 0 no record on the other side, 1 its key is shared by several records
 );
 
+-- The segment table of core/model/segments.h, in its order: the names here and the requests' <segment>_ns
+-- columns follow it (tst_segments checks both).
 CREATE TABLE IF NOT EXISTS segments (
   id   INTEGER PRIMARY KEY,                     -- the value of requests.dominant
   name TEXT NOT NULL
