@@ -5,7 +5,7 @@
 #include "cdf_view.h"
 #include "analysis/dominant_breakdown.h"
 #include "dominant_view.h"
-#include "load_chart_data.h"
+#include "analysis/load_chart_data.h"
 #include "load_view.h"
 #include "analysis/waterfall_data.h"
 #include "waterfall_view.h"
@@ -124,7 +124,7 @@ ChartData computeChartData(ChartKind kind, const lx::Store &store, const lx::Req
         data.dominant = std::make_shared<const lx::DominantBreakdown>(lx::computeDominantBreakdown(store, filter));
         break;
     case ChartKind::Load:
-        data.load = std::make_shared<const LoadChartData>(computeLoadChartData(store, filter));
+        data.load = std::make_shared<const lx::LoadChartData>(lx::computeLoadChartData(store, filter));
         break;
     }
     return data;

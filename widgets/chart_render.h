@@ -17,8 +17,8 @@ class Store;
 struct CdfData;
 struct DominantBreakdown;
 struct WaterfallData;
-} // namespace lx
 struct LoadChartData;
+} // namespace lx
 
 /// \file chart_render.h
 /// A chart of the GUI drawn without a window: `latency-explorer-cli plot`, the incident report's figures
@@ -41,7 +41,7 @@ struct ChartData {
     std::shared_ptr<const lx::WaterfallData> waterfall;
     std::shared_ptr<const lx::CdfData> cdf;
     std::shared_ptr<const lx::DominantBreakdown> dominant;
-    std::shared_ptr<const LoadChartData> load;
+    std::shared_ptr<const lx::LoadChartData> load;
 };
 
 /// Computes the data of a chart of the requests of `store` matching `filter`. Safe on a worker thread with

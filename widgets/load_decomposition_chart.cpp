@@ -73,7 +73,7 @@ LoadDecompositionChart::LoadDecompositionChart(QWidget *parent)
     rebuild();
 }
 
-void LoadDecompositionChart::setData(std::shared_ptr<const LoadChartData> data)
+void LoadDecompositionChart::setData(std::shared_ptr<const lx::LoadChartData> data)
 {
     m_data = std::move(data);
     rebuild();

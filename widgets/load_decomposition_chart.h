@@ -2,7 +2,7 @@
 #pragma once
 
 #include "chart.h"
-#include "load_chart_data.h"
+#include "analysis/load_chart_data.h"
 
 #include <array>
 #include <memory>
@@ -21,7 +21,7 @@ public:
     explicit LoadDecompositionChart(QWidget *parent = nullptr);
 
     /// Null clears.
-    void setData(std::shared_ptr<const LoadChartData> data);
+    void setData(std::shared_ptr<const lx::LoadChartData> data);
     void setLoadKey(lx::LoadKey key);
     lx::LoadKey loadKey() const { return m_key; }
     /// The analysis drawn (of the current key), null without data.
@@ -58,7 +58,7 @@ private:
     void placeKnee(double lo, double hi);
     double keyOf(const lx::LoadBucket &bucket) const;
 
-    std::shared_ptr<const LoadChartData> m_data;
+    std::shared_ptr<const lx::LoadChartData> m_data;
     lx::LoadKey m_key = lx::LoadKey::ArrivalRate;
     std::array<QCPBars *, lx::kSegmentCount> m_bars{};
     QCPGraph *m_p95 = nullptr;

@@ -58,7 +58,7 @@ LoadProfileChart::LoadProfileChart(QWidget *parent)
     rebuild();
 }
 
-void LoadProfileChart::setData(std::shared_ptr<const LoadChartData> data)
+void LoadProfileChart::setData(std::shared_ptr<const lx::LoadChartData> data)
 {
     m_data = std::move(data);
     rebuild();

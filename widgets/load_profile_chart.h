@@ -2,7 +2,7 @@
 #pragma once
 
 #include "chart.h"
-#include "load_chart_data.h"
+#include "analysis/load_chart_data.h"
 
 #include <memory>
 #include <optional>
@@ -23,7 +23,7 @@ public:
     explicit LoadProfileChart(QWidget *parent = nullptr);
 
     /// Null clears.
-    void setData(std::shared_ptr<const LoadChartData> data);
+    void setData(std::shared_ptr<const lx::LoadChartData> data);
     const lx::LoadProfile *profile() const { return m_data ? &m_data->overTime : nullptr; }
 
     int windowCount() const { return profile() ? static_cast<int>(profile()->windows.size()) : 0; }
@@ -50,7 +50,7 @@ protected:
 private:
     void rebuild();
 
-    std::shared_ptr<const LoadChartData> m_data;
+    std::shared_ptr<const lx::LoadChartData> m_data;
     QCPGraph *m_arrivals = nullptr;
     QCPGraph *m_throughput = nullptr;
     QCPGraph *m_inFlight = nullptr;

@@ -84,7 +84,7 @@ LoadView::LoadView(QWidget *parent)
     setData(nullptr);
 }
 
-void LoadView::setData(std::shared_ptr<const LoadChartData> data)
+void LoadView::setData(std::shared_ptr<const lx::LoadChartData> data)
 {
     m_data = std::move(data);
     m_decomposition->setData(m_data);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "load_chart_data.h"
+#include "analysis/load_chart_data.h"
 
 #include <QWidget>
 
@@ -27,8 +27,8 @@ public:
     explicit LoadView(QWidget *parent = nullptr);
 
     /// Null clears.
-    void setData(std::shared_ptr<const LoadChartData> data);
-    const LoadChartData *data() const { return m_data.get(); }
+    void setData(std::shared_ptr<const lx::LoadChartData> data);
+    const lx::LoadChartData *data() const { return m_data.get(); }
     void setLoadKey(lx::LoadKey key);
     lx::LoadKey loadKey() const;
     /// Selects the width in the window combo without emitting windowWidthChanged (0: automatic), e.g. when
@@ -55,7 +55,7 @@ private:
     void updateSentence();
     void updateAutoText();
 
-    std::shared_ptr<const LoadChartData> m_data;
+    std::shared_ptr<const lx::LoadChartData> m_data;
     LoadDecompositionChart *m_decomposition = nullptr;
     LoadProfileChart *m_profile = nullptr;
     QButtonGroup *m_keys = nullptr;

@@ -2,6 +2,7 @@
 #include "compare_command.h"
 
 #include "cli_args.h"
+#include "filter_options.h"
 #include "analysis/compare.h"
 #include "open_investigation.h"
 
@@ -12,6 +13,7 @@ constexpr const char *kCompareUsage =
     "       latency-explorer-cli compare [OPTIONS] --baseline-range A..B --incident-range C..D FILE_OR_STORE...\n"
     "An incident against a baseline: two investigations (each a trace file or a .lxdb), or two time windows of\n"
     "one. Per-segment percentile deltas, and which segment's change explains the change in e2e (shift-share).\n"
+    "The filter options select the requests of both sides alike.\n"
     "\n"
     "  --json                  machine-readable output (milliseconds as numbers)\n"
     "  --baseline-range FROM..TO  the baseline's request starts (ns since the epoch or ISO-8601 UTC)\n"
@@ -24,7 +26,8 @@ struct CompareRequest {
     bool json = false;
     std::string mapping;
     std::optional<std::string> baselineRange, incidentRange;
-    lx::RequestFilter baselineFilter, incidentFilter;
+    lx::RequestFilter baselineWindow, incidentWindow; ///< the ranges' request starts
+    FilterOptions filter; ///< --filter and its shorthands, for both sides
     lx::AnalysisOptions options;
     std::vector<std::string> inputs;
 };
@@ -32,6 +35,7 @@ struct CompareRequest {
 std::string parseCompareArgs(const std::vector<std::string> &arguments, CompareRequest &request, bool &help)
 {
     CliArgs args(arguments);
+    request.filter.allowTimeRange = false; // the windows are the ranges
     while (!args.atEnd()) {
         std::string value, why;
         if (args.flag("--help") || args.flag("-h")) {
@@ -49,12 +53,15 @@ std::string parseCompareArgs(const std::vector<std::string> &arguments, CompareR
             if (!list)
                 return "--percentiles: " + why;
             request.options.percentiles = *list;
+        } else if (parseFilterOption(args, request.filter, why)) {
+            if (!why.empty())
+                return why;
         } else if (args.option("--baseline-range", value)) {
-            if (!lx::parseTimeRange(value, request.baselineFilter, &why))
+            if (!lx::parseTimeRange(value, request.baselineWindow, &why))
                 return "--baseline-range: " + why;
             request.baselineRange = value;
         } else if (args.option("--incident-range", value)) {
-            if (!lx::parseTimeRange(value, request.incidentFilter, &why))
+            if (!lx::parseTimeRange(value, request.incidentWindow, &why))
                 return "--incident-range: " + why;
             request.incidentRange = value;
         } else if (args.positional(value)) {
@@ -79,13 +86,17 @@ int runCompareCommand(const std::vector<std::string> &arguments, std::ostream &o
     CompareRequest request;
     bool help = false;
     if (const std::string why = parseCompareArgs(arguments, request, help); !why.empty()) {
-        err << "compare: " << why << "\n" << kCompareUsage;
+        err << "compare: " << why << "\n" << kCompareUsage << filterUsage(false);
         return 1;
     }
     if (help) {
-        out << kCompareUsage;
+        out << kCompareUsage << filterUsage(false);
         return 0;
     }
+    if (!compileFilterOptions(request.filter, "compare", err))
+        return 2;
+    const lx::RequestFilter baselineFilter = withinWindow(request.filter, request.baselineWindow);
+    const lx::RequestFilter incidentFilter = withinWindow(request.filter, request.incidentWindow);
     lx::Comparison comparison;
     bool inputFailed = false;
     if (request.baselineRange) {
@@ -93,7 +104,7 @@ int runCompareCommand(const std::vector<std::string> &arguments, std::ostream &o
         if (!one.store)
             return one.exitStatus;
         inputFailed = one.inputFailed;
-        comparison = lx::compareInvestigations(*one.store, request.baselineFilter, *one.store, request.incidentFilter, request.options);
+        comparison = lx::compareInvestigations(*one.store, baselineFilter, *one.store, incidentFilter, request.options);
     } else {
         const OpenedInvestigation baseline = openInvestigation({request.inputs[0]}, request.mapping, "compare", err);
         if (!baseline.store)
@@ -102,7 +113,7 @@ int runCompareCommand(const std::vector<std::string> &arguments, std::ostream &o
         if (!incident.store)
             return incident.exitStatus;
         inputFailed = baseline.inputFailed || incident.inputFailed;
-        comparison = lx::compareInvestigations(*baseline.store, {}, *incident.store, {}, request.options);
+        comparison = lx::compareInvestigations(*baseline.store, baselineFilter, *incident.store, incidentFilter, request.options);
     }
     out << (request.json ? lx::comparisonToJson(comparison) : lx::comparisonToText(comparison));
     return inputFailed ? 2 : 0;

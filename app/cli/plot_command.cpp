@@ -3,7 +3,7 @@
 
 #include "chart_render.h"
 #include "cli_args.h"
-#include "filter/filter_expression.h"
+#include "filter_options.h"
 #include "headless_charts.h"
 #include "open_investigation.h"
 #include "store/store.h"
@@ -23,13 +23,12 @@ constexpr const char *kPlotUsage =
     "                         (the share of requests each segment dominates, per e2e band) or load\n"
     "                         (the decomposition under load, with the knee)\n"
     "  --out FILE             the picture; its suffix chooses the format: .png, .svg or .pdf\n"
-    "  --filter EXPR          only the requests the expression selects (docs/FILTER.md)\n"
     "  --size WxH             in pixels (default 1600x900)\n";
 
 struct PlotRequest {
     QString chart;
     QString out;
-    std::string filterText;
+    FilterOptions filter; ///< --filter and its shorthands
     QSize size{1600, 900};
     std::string mapping;
     std::vector<std::string> inputs;
@@ -71,8 +70,9 @@ std::string parsePlotArgs(const std::vector<std::string> &arguments, PlotRequest
             const QString suffix = QFileInfo(request.out).suffix().toLower();
             if (suffix != QLatin1String("png") && suffix != QLatin1String("svg") && suffix != QLatin1String("pdf"))
                 return "--out: the file must end in .png, .svg or .pdf, not '" + value + "'";
-        } else if (args.option("--filter", value)) {
-            request.filterText = value;
+        } else if (std::string why; parseFilterOption(args, request.filter, why)) {
+            if (!why.empty())
+                return why;
         } else if (args.option("--size", value)) {
             if (!parseSize(value, request.size))
                 return "--size takes WIDTHxHEIGHT in pixels, each 100 to 16000, not '" + value + "'";
@@ -100,19 +100,16 @@ int runPlotCommand(const std::vector<std::string> &arguments, std::ostream &out,
     PlotRequest request;
     bool help = false;
     if (const std::string why = parsePlotArgs(arguments, request, help); !why.empty()) {
-        err << "plot: " << why << "\n" << kPlotUsage << kSpanMappingUsage;
+        err << "plot: " << why << "\n" << kPlotUsage << filterUsage(true) << kSpanMappingUsage;
         return 1;
     }
     if (help) {
-        out << kPlotUsage << kSpanMappingUsage;
+        out << kPlotUsage << filterUsage(true) << kSpanMappingUsage;
         return 0;
     }
-    const auto compiled = lx::filterFromExpression(request.filterText);
-    if (const auto *error = std::get_if<lx::FilterError>(&compiled)) {
-        err << "plot: --filter: " << error->message << " (at character " << error->position + 1 << ")\n";
-        return 1;
-    }
-    const lx::RequestFilter &filter = std::get<lx::RequestFilter>(compiled);
+    if (!compileFilterOptions(request.filter, "plot", err))
+        return 2;
+    const lx::RequestFilter &filter = request.filter.filter;
     if (const std::string why = checkSpanMapping(request.mapping); !why.empty()) {
         err << "plot: " << why << '\n';
         return 2;

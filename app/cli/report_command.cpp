@@ -3,6 +3,7 @@
 
 #include "analysis/analysis.h"
 #include "cli_args.h"
+#include "filter_options.h"
 #include "import_summary.h"
 #include "open_investigation.h"
 #include "report_diagnosis.h"
@@ -20,16 +21,12 @@ constexpr const char *kReportUsage =
     "\n"
     "  --json                 machine-readable output (milliseconds as numbers)\n"
     "  --percentiles LIST     e.g. 50,90,99,99.9 (default 50,90,95,99,99.9)\n"
-    "  --include-errors       latency statistics over error requests too\n"
-    "  --model NAME           only this model (repeatable)\n"
-    "  --route NAME           only this route (repeatable)\n"
-    "  --status ok|error      only requests with this status\n"
-    "  --time-range FROM..TO  request start in [FROM, TO): ns since the epoch or ISO-8601 UTC\n";
+    "  --include-errors       latency statistics over error requests too\n";
 
 struct ReportRequest {
     bool json = false;
     std::string mapping; ///< --mapping, for the trace files imported
-    lx::RequestFilter filter;
+    FilterOptions filter; ///< --filter and its shorthands
     lx::AnalysisOptions options;
     DiagnosisRequest diagnosis; ///< load, findings, SLOs, output form
     std::vector<std::string> inputs;
@@ -56,19 +53,11 @@ std::string parseReportArgs(const std::vector<std::string> &arguments, ReportReq
             if (!list)
                 return "--percentiles: " + why;
             request.options.percentiles = *list;
-        } else if (args.option("--model", value)) {
-            request.filter.models.push_back(value);
-        } else if (args.option("--route", value)) {
-            request.filter.routes.push_back(value);
-        } else if (args.option("--status", value)) {
-            if (value != "ok" && value != "error")
-                return "--status takes ok or error, not '" + value + "'";
-            request.filter.status = value == "ok" ? lx::Status::Ok : lx::Status::Error;
+        } else if (parseFilterOption(args, request.filter, why)) {
+            if (!why.empty())
+                return why;
         } else if (args.option("--mapping", value)) {
             request.mapping = value;
-        } else if (args.option("--time-range", value)) {
-            if (!lx::parseTimeRange(value, request.filter, &why))
-                return "--time-range: " + why;
         } else if (parseDiagnosisOption(args, request.diagnosis, why)) {
             if (!why.empty())
                 return why;
@@ -90,22 +79,24 @@ int runReportCommand(const std::vector<std::string> &arguments, std::ostream &ou
     ReportRequest request;
     bool help = false;
     if (const std::string why = parseReportArgs(arguments, request, help); !why.empty()) {
-        err << "report: " << why << "\n" << kReportUsage << kDiagnosisUsage << kSpanMappingUsage;
+        err << "report: " << why << "\n" << kReportUsage << filterUsage(true) << kDiagnosisUsage << kSpanMappingUsage;
         return 1;
     }
     if (help) {
-        out << kReportUsage << kDiagnosisUsage << kSpanMappingUsage;
+        out << kReportUsage << filterUsage(true) << kDiagnosisUsage << kSpanMappingUsage;
         return 0;
     }
     if (const std::string why = checkSpanMapping(request.mapping); !why.empty()) {
         err << "report: " << why << '\n';
         return 2;
     }
+    if (!compileFilterOptions(request.filter, "report", err))
+        return 2;
 
     const OpenedInvestigation opened = openInvestigation(request.inputs, request.mapping, "report", err);
     if (!opened.store)
         return opened.exitStatus;
-    if (const int status = writeDiagnosedReport(*opened.store, request.filter, request.options, request.diagnosis, out, err))
+    if (const int status = writeDiagnosedReport(*opened.store, request.filter.filter, request.options, request.diagnosis, out, err))
         return status;
     return opened.inputFailed ? 2 : 0;
 }

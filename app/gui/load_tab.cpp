@@ -42,7 +42,7 @@ LoadTab::LoadTab(Investigation *investigation, FilterBar *filterBar, QWidget *pa
     , m_findings(new FindingsView(this))
     , m_job(this, {}, [this](std::shared_ptr<const LoadTabData> data) {
         m_data = std::move(data);
-        m_load->setData(m_data ? std::make_shared<const LoadChartData>(m_data->chart) : nullptr);
+        m_load->setData(m_data ? std::make_shared<const lx::LoadChartData>(m_data->chart) : nullptr);
         m_slos->setResults(m_data ? m_data->slos : std::vector<lx::SloResult>{});
         m_findings->setFindings(m_data ? m_data->findings : std::vector<lx::Finding>{});
         emit settledChanged();
@@ -93,7 +93,7 @@ void LoadTab::updateCompute()
         const std::vector<lx::LatencyRow> rows = lx::readLatencyRows(store, filter);
         if (cancel)
             return nullptr;
-        data->chart = computeLoadChartData(rows, windowNs);
+        data->chart = lx::computeLoadChartData(rows, windowNs);
         data->findings = lx::findFindings(rows, &data->chart.byArrivalRate);
         if (cancel)
             return nullptr;

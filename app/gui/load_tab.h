@@ -3,7 +3,7 @@
 
 #include "background_load.h"
 #include "analysis/findings.h"
-#include "load_chart_data.h"
+#include "analysis/load_chart_data.h"
 #include "analysis/slo.h"
 
 #include <QWidget>
@@ -16,7 +16,7 @@ class SloPanel;
 
 /// Everything the Load tab shows, from one read of the requests.
 struct LoadTabData {
-    LoadChartData chart;
+    lx::LoadChartData chart;
     std::vector<lx::Finding> findings;
     std::vector<lx::SloResult> slos;
 };

@@ -2,6 +2,7 @@
 #include "analysis/dominant_breakdown.h"
 
 #include "analysis/decompose.h"
+#include "analysis/time_axis.h"
 #include "model/duration_format.h"
 #include "model/percentiles.h"
 #include "store/request_scan.h"
@@ -29,7 +30,7 @@ struct DominantRow {
 struct Gathered {
     std::vector<DominantRow> rows;
     std::int64_t errorsLeftOut = 0;
-    std::int64_t relative = 0; ///< rows with a start that is an offset, not a date
+    TimeAxisCount axis; ///< whether the windows are dates or offsets
 
     void add(const RequestRow &row, bool includeErrors)
     {
@@ -42,8 +43,7 @@ struct Gathered {
         if (dominant < 0)
             return;
         rows.push_back({row.e2e, row.start, dominant});
-        if (isMeasured(row.start) && (row.flags & kFlagRelativeTime))
-            ++relative;
+        axis.add(row.start, row.flags);
     }
 };
 
@@ -212,16 +212,14 @@ DominantBreakdown computeDominantBreakdown(const Store &store, const RequestFilt
     out.includeErrors = options.includeErrors;
     // Without errors in the data the selection needs no status term; with them it must leave them out.
     const bool okOnly = halves[0].errorsLeftOut + halves[1].errorsLeftOut > 0;
-    const std::int64_t relative = halves[0].relative + halves[1].relative;
     out.overall.label = "all";
     describeCells(out.overall, {}, {}, okOnly);
     for (const DominantRow &row : rows)
         count(out.overall, row);
     fillBands(out, rows, okOnly);
-    std::int64_t withStart = 0;
-    for (const DominantRow &row : rows)
-        withStart += isMeasured(row.start) ? 1 : 0;
-    out.relativeTime = relative > 0 && relative == withStart;
+    TimeAxisCount axis = halves[0].axis;
+    axis.add(halves[1].axis);
+    out.relativeTime = axis.relative();
     fillWindows(out, rows, okOnly);
     return out;
 }

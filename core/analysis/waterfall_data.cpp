@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "analysis/waterfall_data.h"
 
+#include "analysis/time_axis.h"
+
 #include "model/radix_sort.h"
 #include "store/request_table.h"
 #include "store/sqlite_util.h"
@@ -171,14 +173,16 @@ std::shared_ptr<const WaterfallData> loadWaterfall(const Store &store, const Req
 
     const std::size_t n = d->size();
     d->ends.resize(n);
+    TimeAxisCount axis;
     for (std::size_t i = 0; i < n; ++i) {
         std::int64_t end = d->starts[i];
         for (int s = 0; s < kSegmentCount; ++s)
             end += std::max<std::int64_t>(d->part(i, s), 0);
         d->ends[i] = end;
         d->withoutTime += end == d->starts[i] ? 1 : 0;
-        d->relativeTime = d->relativeTime || (d->flags[i] & kFlagRelativeTime) != 0;
+        axis.add(d->starts[i], d->flags[i]);
     }
+    d->relativeTime = axis.relative();
     if (n > 0) {
         d->firstStart = d->starts.front();
         d->lastEnd = *std::max_element(d->ends.begin(), d->ends.end());

@@ -1,11 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ingest/trace_reader.h"
-
-#include "ingest/formats/native/csv_reader.h"
-#include "ingest/formats/native/jsonl_reader.h"
-#include "ingest/formats/benchmark/benchmark_readers.h"
-#include "ingest/formats/otlp/otlp_json_reader.h"
-#include "ingest/formats/otlp/otlp_proto_reader.h"
+#include "ingest/format_registry.h"
 
 #include <algorithm>
 #include <vector>
@@ -14,17 +8,33 @@ namespace lx {
 
 std::span<const TraceFormat> traceFormats()
 {
-    // Most specific first: the native readers accept any object per line or any header row.
+    // Most specific first: the native readers accept any object per line or any header row, and OTLP/protobuf
+    // (binary) never takes a text file.
     static const std::vector<TraceFormat> formats = [] {
         std::vector<TraceFormat> list;
-        appendOtlpProtoFormats(list); // binary: never takes a text file
-        appendOtlpJsonFormats(list);
+        appendOtlpFormats(list);
         appendBenchmarkFormats(list);
-        list.push_back({"jsonl", "native JSON lines", jsonlCanRead, createJsonlReader});
-        list.push_back({"csv", "native CSV", csvCanRead, createCsvReader});
+        appendWorkloadFormats(list);
+        appendNativeFormats(list);
         return list;
     }();
     return formats;
+}
+
+std::string formatsReading(unsigned shapes)
+{
+    std::vector<std::string_view> names;
+    for (const TraceFormat &format : traceFormats()) {
+        if ((format.shapes & shapes) != 0)
+            names.push_back(format.description);
+    }
+    std::string text;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (i > 0)
+            text += i + 1 == names.size() ? " or " : ", ";
+        text += names[i];
+    }
+    return text;
 }
 
 const TraceFormat *sniffFormat(std::string_view head, std::string *whyNot)
@@ -39,19 +49,22 @@ const TraceFormat *sniffFormat(std::string_view head, std::string *whyNot)
         if (format.canRead(head))
             return &format;
     }
+    // The reasons are built from the registry, so that they name every format that is read, and no other.
     const bool binary = std::any_of(head.begin(), head.end(), [](char c) {
         const auto u = static_cast<unsigned char>(c);
         return u < 0x20 && c != '\n' && c != '\r' && c != '\t';
     });
     const std::size_t first = head.find_first_not_of(" \t\r\n");
     if (binary)
-        *whyNot = "binary data, not a trace format this version reads (native JSON lines, CSV, OTLP/JSON or OTLP/protobuf "
-                  "TracesData messages, optionally zstd-compressed)";
+        *whyNot = "binary data, not a trace format this version reads: binary input is read as "
+                  + formatsReading(kShapeBinary) + "; every format may be zstd-compressed";
     else if (head[first] == '{' || head[first] == '[')
-        *whyNot = "a JSON document that is not one request per line (pretty-printed, or an array): this version reads "
-                  "native JSON lines, one object per line, or CSV";
+        *whyNot = "a JSON document (an object or an array) that no reader recognises: a JSON document is read as "
+                  + formatsReading(kShapeJsonDocument) + "; otherwise one request per line, as "
+                  + formatsReading(kShapeJsonLines);
     else
-        *whyNot = "not a trace format this version reads: expected native JSON lines (a '{' per line) or CSV with a header row";
+        *whyNot = "not a trace format this version reads: expected JSON lines (" + formatsReading(kShapeJsonLines)
+                  + ") or CSV with a header row (" + formatsReading(kShapeCsv) + ")";
     return nullptr;
 }
 

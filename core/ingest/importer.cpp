@@ -6,13 +6,12 @@
 #include "ingest/input_file.h"
 #include "ingest/line_reader.h"
 #include "ingest/request_join.h"
-#include "ingest/formats/otlp/otlp_requests.h"
 #include "ingest/span_mapping.h"
 #include "store/sqlite_util.h"
 #include "store/store.h"
 #include "store/store_writer.h"
 #include "model/text_util.h"
-#include "ingest/trace_reader.h"
+#include "ingest/format_registry.h"
 
 #include <algorithm>
 #include <atomic>
@@ -228,9 +227,9 @@ private:
         // About 400 bytes a record (5x less compressed): sizing the id set up front spares its rehashing.
         sink.watchLines(lines);
         sink.expectRecords(input->compressed() ? input->fileSize() / 80 : input->fileSize() / 400);
-        std::unique_ptr<TraceReader> reader = format->create();
-        if (auto *spanReader = dynamic_cast<OtlpSpanReader *>(reader.get()))
-            spanReader->setSpanMappings(m_mappings);
+        ReaderOptions readerOptions;
+        readerOptions.spanMappings = m_mappings;
+        std::unique_ptr<TraceReader> reader = format->create(readerOptions);
         const std::string fatal = reader->read(lines, sink);
         sink.flush();
         queue.close();

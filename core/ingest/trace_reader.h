@@ -2,15 +2,15 @@
 #pragma once
 
 #include "model/request.h"
+#include "ingest/span_mapping.h"
 
 #include <memory>
-#include <span>
 #include <string>
 #include <string_view>
 
 /// \file trace_reader.h
-/// The registry of trace formats. Each format has a cheap canRead() over the first bytes of the
-/// (decompressed) input and a factory; the importer picks the first that accepts the file.
+/// What every reader of a trace format implements (TraceReader), where it hands its records (ImportSink)
+/// and what it is told (ReaderOptions). The formats themselves are listed in format_registry.h.
 
 namespace lx {
 
@@ -39,17 +39,11 @@ public:
     virtual std::string read(LineReader &lines, ImportSink &sink) = 0;
 };
 
-struct TraceFormat {
-    std::string_view name;        ///< short name stored with the import run, e.g. "jsonl"
-    std::string_view description; ///< for messages, e.g. "native JSON lines"
-    bool (*canRead)(std::string_view head);
-    std::unique_ptr<TraceReader> (*create)();
+/// What a reader is told before it reads, the same for every format; the importer passes it to the
+/// factory, so that no one needs to know which reader wants which option.
+struct ReaderOptions {
+    /// How OTLP spans become requests (span_mapping.h); null means `auto`. Other readers ignore it.
+    std::shared_ptr<const SpanMappings> spanMappings;
 };
-
-/// Every known format, most specific first.
-std::span<const TraceFormat> traceFormats();
-
-/// The format whose canRead() accepts head, or null with the reason in whyNot (binary data, empty, ...).
-const TraceFormat *sniffFormat(std::string_view head, std::string *whyNot);
 
 } // namespace lx

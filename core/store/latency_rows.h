@@ -10,29 +10,13 @@
 #include <vector>
 
 /// \file latency_rows.h
-/// The few columns of each request that the load profile, the findings, the SLO budgets and the compare
-/// need together: when it started, its e2e and its segments. Gathered in the report's own scan (an
+/// The LatencyRow of each request (request_scan.h: the few columns that the load profile, the findings,
+/// the SLO budgets and the compare need together), gathered in the report's own scan (an
 /// AnalysisOptions::alsoVisit) or by a scan of their own.
 
 namespace lx {
 
 class Store;
-
-struct LatencyRow {
-    std::int64_t start = kNotMeasured;
-    std::int64_t e2e = kNotMeasured;
-    std::array<std::int64_t, kSegmentCount> segments{}; ///< kNotMeasured where not measured
-    std::uint32_t flags = 0;
-    bool ok = true;
-
-    /// The segment's part of e2e: its time, or 0 when not measured (that time is in unattributed), so
-    /// that the parts of a request always add up to its e2e.
-    std::int64_t part(int segment) const
-    {
-        const std::int64_t v = segments[static_cast<std::size_t>(segment)];
-        return isMeasured(v) ? v : 0;
-    }
-};
 
 /// Collects the rows of a scan; one vector per half, since the halves run on two threads.
 class LatencyRowCollector {

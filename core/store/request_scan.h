@@ -18,16 +18,31 @@ namespace lx {
 
 class Store;
 
-/// One row of `requests` as the statistics read it; times in ns or kNotMeasured.
-struct RequestRow {
-    bool ok = true;
+/// The columns of a request that the load profile, the findings, the SLO budgets and the compare keep
+/// for each request (latency_rows.h): when it started, its e2e and its segments. The first part of every
+/// RequestRow, so that the two never drift apart.
+struct LatencyRow {
+    std::int64_t start = kNotMeasured;
     std::int64_t e2e = kNotMeasured;
+    std::array<std::int64_t, kSegmentCount> segments{}; ///< kNotMeasured where not measured
+    std::uint32_t flags = 0;
+    bool ok = true;
+
+    /// The segment's part of e2e: its time, or 0 when not measured (that time is in unattributed), so
+    /// that the parts of a request always add up to its e2e.
+    std::int64_t part(int segment) const
+    {
+        const std::int64_t v = segments[static_cast<std::size_t>(segment)];
+        return isMeasured(v) ? v : 0;
+    }
+};
+
+/// One row of `requests` as the statistics read it: the LatencyRow, and what the report needs besides
+/// (scopes, token metrics); times in ns or kNotMeasured.
+struct RequestRow : LatencyRow {
     E2eScope e2eScope = E2eScope::None;
-    std::array<std::int64_t, kSegmentCount> segments{};
     std::int64_t ttft = kNotMeasured, tpot = kNotMeasured, ttlt = kNotMeasured;
     E2eScope tokenScope = E2eScope::Server;
-    std::uint32_t flags = 0;
-    std::int64_t start = kNotMeasured;
 };
 
 /// The row ids a scan covers, and where it splits them.

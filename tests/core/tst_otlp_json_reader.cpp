@@ -9,7 +9,7 @@
 #include "simulation/trace_writers.h"
 #include "store/store.h"
 #include "test_support.h"
-#include "ingest/trace_reader.h"
+#include "ingest/format_registry.h"
 
 #include <QDir>
 #include <QFileInfo>

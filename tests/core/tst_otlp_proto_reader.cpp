@@ -7,7 +7,7 @@
 #include "ingest/formats/otlp/otlp_proto_reader.h"
 #include "store/store.h"
 #include "test_support.h"
-#include "ingest/trace_reader.h"
+#include "ingest/format_registry.h"
 
 #include <QDir>
 #include <QFile>

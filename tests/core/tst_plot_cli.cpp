@@ -92,7 +92,9 @@ private slots:
         QTest::newRow("tiny size") << QStringList{QStringLiteral("--chart"), QStringLiteral("cdf"), QStringLiteral("--out"), out, QStringLiteral("--size"), QStringLiteral("10x10"), kSample}
                                    << 1 << "each 100 to 16000";
         QTest::newRow("bad filter") << QStringList{QStringLiteral("--chart"), QStringLiteral("cdf"), QStringLiteral("--out"), out, QStringLiteral("--filter"), QStringLiteral("e2e >"), kSample}
-                                    << 1 << "--filter:";
+                                    << 2 << "plot: --filter: expected a duration after \">\" (e.g. 2s) (at character 6)\n  e2e >\n       ^";
+        QTest::newRow("bad shorthand") << QStringList{QStringLiteral("--chart"), QStringLiteral("cdf"), QStringLiteral("--out"), out, QStringLiteral("--status"), QStringLiteral("x"), kSample}
+                                       << 1 << "--status takes ok or error";
         QTest::newRow("no input") << QStringList{QStringLiteral("--chart"), QStringLiteral("cdf"), QStringLiteral("--out"), out} << 1 << "no input";
         QTest::newRow("missing file") << QStringList{QStringLiteral("--chart"), QStringLiteral("cdf"), QStringLiteral("--out"), out, QStringLiteral("/no/such/trace.jsonl")}
                                       << 2 << "/no/such/trace.jsonl";
@@ -110,7 +112,7 @@ private slots:
         const Run run = cli(QStringList{QStringLiteral("plot")} + args);
         QCOMPARE(run.exitCode, status);
         QVERIFY2(QString::fromUtf8(run.err).contains(reason), run.err.constData());
-        if (status == 1) // a usage error draws nothing; an unreadable input is reported after the others are drawn
+        if (status == 1 || reason.contains(QLatin1String("--filter"))) // a usage error or a refused filter draws nothing; an unreadable input is reported after the others are drawn
             QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("x.png"))));
     }
 

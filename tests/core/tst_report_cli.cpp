@@ -143,6 +143,93 @@ private slots:
         QVERIFY(std::abs(sum - mean[QLatin1String("delta_ms")].toDouble()) < 1e-5); // the split adds up
     }
 
+    // One filter language: --filter selects what the expression selects, its shorthands select the same,
+    // and every filter option given is ANDed. Each row runs two spellings of one selection.
+    void filterOptions_data()
+    {
+        QTest::addColumn<QStringList>("spelling");
+        QTest::addColumn<QStringList>("same");
+        const auto split = [](const char *text) { return QString::fromUtf8(text).split(QLatin1Char('|')); };
+        QTest::newRow("--status is status =") << split("--status|error") << split("--filter|status = error");
+        QTest::newRow("--model is model =") << split("--model|qwen2.5-14b-instruct") << split("--filter|model = \"qwen2.5-14b-instruct\"");
+        QTest::newRow("repeated --route is in (...)") << split("--route|/v1/completions|--route|/v1/responses")
+                                                     << split("--filter|route in (\"/v1/completions\", \"/v1/responses\")");
+        QTest::newRow("a shorthand ANDs with --filter") << split("--status|ok|--filter|e2e > 20s")
+                                                        << split("--filter|status = ok and e2e > 20s");
+        QTest::newRow("two --filter AND") << split("--filter|e2e > 20s|--filter|dominant = queue")
+                                          << split("--filter|e2e > 20s and dominant = queue");
+        QTest::newRow("--time-range is start") << split("--time-range|2025-01-01T12:01:00Z..")
+                                               << split("--filter|start >= 2025-01-01T12:01:00Z");
+    }
+    void filterOptions()
+    {
+        QFETCH(QStringList, spelling);
+        QFETCH(QStringList, same);
+        const auto requests = [](const QStringList &filter) {
+            const Run run = cli(QStringList{QStringLiteral("report"), QStringLiteral("--json")} + filter
+                                + QStringList{sample("rising_load.jsonl")});
+            return std::make_pair(run.exitCode, QJsonDocument::fromJson(run.out).object()[QLatin1String("requests")].toObject());
+        };
+        const auto [status, selected] = requests(spelling);
+        const auto [sameStatus, sameSelected] = requests(same);
+        const auto [allStatus, all] = requests({});
+        QCOMPARE(status, 0);
+        QCOMPARE(sameStatus, 0);
+        QCOMPARE(allStatus, 0);
+        QCOMPARE(selected, sameSelected);
+        const int total = selected[QLatin1String("total")].toInt();
+        QVERIFY2(total > 0 && total < all[QLatin1String("total")].toInt(), "the row must select some requests, not all");
+    }
+
+    // compare --filter selects the requests of both sides alike: each side's counts are the report's under
+    // the same filter.
+    void compareFilterAppliesToBothSides_data()
+    {
+        QTest::addColumn<QString>("expression");
+        QTest::newRow("errors") << QStringLiteral("status = error");
+        QTest::newRow("queue-dominated") << QStringLiteral("dominant = queue");
+    }
+    void compareFilterAppliesToBothSides()
+    {
+        QFETCH(QString, expression);
+        const QString baseline = sample("rising_load.jsonl"), incident = sample("rising_load_durations.jsonl");
+        const Run compared = cli({QStringLiteral("compare"), QStringLiteral("--json"), QStringLiteral("--filter"), expression, baseline, incident});
+        QCOMPARE(compared.exitCode, 0);
+        const QJsonObject sides = QJsonDocument::fromJson(compared.out).object();
+        for (const auto &[side, input] : {std::pair{"baseline", baseline}, std::pair{"incident", incident}}) {
+            const Run report = cli({QStringLiteral("report"), QStringLiteral("--json"), QStringLiteral("--filter"), expression, input});
+            QCOMPARE(report.exitCode, 0);
+            const QJsonObject requests = QJsonDocument::fromJson(report.out).object()[QLatin1String("requests")].toObject();
+            QCOMPARE(sides[QLatin1String(side)].toObject()[QLatin1String("total")], requests[QLatin1String("total")]);
+        }
+    }
+
+    // A bad expression is a refused filter: exit status 2, the parser's message, and a caret under the token.
+    void badFilterExpression_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QByteArray>("message");
+        QTest::addColumn<QByteArray>("caret");
+        const QString trace = sample("rising_load_durations.jsonl");
+        QTest::newRow("report: unknown field") << QStringList{QStringLiteral("report"), QStringLiteral("--filter"), QStringLiteral("e2 > 1s"), trace}
+                                               << QByteArray("report: --filter: unknown field \"e2\"") << QByteArray("\n  e2 > 1s\n  ^^\n");
+        QTest::newRow("report: missing value") << QStringList{QStringLiteral("report"), QStringLiteral("--status"), QStringLiteral("ok"), QStringLiteral("--filter"), QStringLiteral("e2e >"), trace}
+                                               << QByteArray("(at character 6)") << QByteArray("\n  e2e >\n       ^\n");
+        QTest::newRow("compare: the second of two") << QStringList{QStringLiteral("compare"), QStringLiteral("--filter"), QStringLiteral("e2e > 1s"), QStringLiteral("--filter"), QStringLiteral("dominant = lunch"), trace, trace}
+                                                    << QByteArray("compare: --filter:") << QByteArray("\n  dominant = lunch\n             ^^^^^\n");
+    }
+    void badFilterExpression()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QByteArray, message);
+        QFETCH(QByteArray, caret);
+        const Run run = cli(args);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(message), run.err.constData());
+        QVERIFY2(run.err.contains(caret), run.err.constData());
+        QVERIFY(run.out.isEmpty());
+    }
+
     void usageErrors_data()
     {
         QTest::addColumn<QStringList>("args");
@@ -157,6 +244,10 @@ private slots:
         QTest::newRow("bad buckets") << QStringList{QStringLiteral("report"), QStringLiteral("--buckets-by"), QStringLiteral("size"), trace}
                                      << QByteArray("--buckets-by takes rate or in-flight");
         QTest::newRow("compare one input") << QStringList{QStringLiteral("compare"), trace} << QByteArray("give two inputs");
+        QTest::newRow("bad --status") << QStringList{QStringLiteral("report"), QStringLiteral("--status"), QStringLiteral("fine"), trace}
+                                      << QByteArray("--status takes ok or error, not 'fine'");
+        QTest::newRow("compare has no --time-range") << QStringList{QStringLiteral("compare"), QStringLiteral("--time-range"), QStringLiteral("..1"), trace, trace}
+                                                     << QByteArray("unknown option '--time-range'");
         QTest::newRow("compare one range") << QStringList{QStringLiteral("compare"), QStringLiteral("--baseline-range"), QStringLiteral("..1"), trace}
                                            << QByteArray("give both --baseline-range and --incident-range");
     }

@@ -91,6 +91,14 @@ std::string_view firstLine(std::string_view head)
     return line;
 }
 
+std::string_view firstObjectLine(std::string_view head)
+{
+    const std::string_view line = firstLine(head);
+    return startsWith(line, '{') ? line : std::string_view{};
+}
+
+bool isBlankLine(std::string_view line) { return line.find_first_not_of(" \t") == std::string_view::npos; }
+
 bool startsWith(std::string_view head, char c)
 {
     const std::size_t first = head.find_first_not_of(" \t\r\n");

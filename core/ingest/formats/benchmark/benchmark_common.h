@@ -37,6 +37,10 @@ bool readDocument(LineReader &lines, std::string &out, std::string *error);
 
 /// The head's first line without its line end.
 std::string_view firstLine(std::string_view head);
+/// The first line when it is a JSON object, as JSON lines have it (it may run past the head); else empty.
+std::string_view firstObjectLine(std::string_view head);
+/// True for a line of spaces and tabs only, which the line readers skip.
+bool isBlankLine(std::string_view line);
 /// True when the head's first non-blank character is c.
 bool startsWith(std::string_view head, char c);
 /// True when `"key"` occurs in text (a cheap test for a JSON key in a head).
@@ -67,7 +71,7 @@ std::string buildClientRecord(RequestRecord &record, const ClientMeasures &measu
 /// unreadable with a message that says what it is and what to load instead.
 std::unique_ptr<TraceReader> makeRefusal(std::string_view message);
 template <const char *Message>
-std::unique_ptr<TraceReader> createRefusal()
+std::unique_ptr<TraceReader> createRefusal(const ReaderOptions &)
 {
     return makeRefusal(Message);
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The benchmark outputs that are one JSON document: vLLM `bench serve --save-detailed` (column arrays,
 // one request per index) and LLMPerf `*_individual_responses.json` (an array of objects). Neither has
-// request ids or start times: the id is the 0-based index, the start stays not measured.
+// request ids or start times: the id is the 0-based index, the start stays not measured. Their sniffers
+// are at the end.
 
 #include "ingest/formats/benchmark/benchmark_common.h"
 #include "ingest/formats/benchmark/benchmark_json_util.h"
@@ -204,7 +205,21 @@ void finish(ImportSink &sink, RequestRecord &record, const std::string &why, std
         sink.reject(record.sourceLine, why, raw);
 }
 
-std::unique_ptr<TraceReader> createVllmDetailedReader() { return std::make_unique<VllmDetailedReader>(); }
-std::unique_ptr<TraceReader> createLlmperfReader() { return std::make_unique<LlmperfReader>(); }
+bool vllmDetailedCanRead(std::string_view head)
+{
+    // json.dump writes the whole result on one line; the column arrays may start past the head when the
+    // run had many prompts, so the run's own keys count too.
+    return startsWith(head, '{')
+           && (hasKey(head, "ttfts") || hasKey(head, "input_lens")
+               || (hasKey(head, "backend") && hasKey(head, "num_prompts") && hasKey(head, "model_id")));
+}
+
+bool llmperfCanRead(std::string_view head)
+{
+    return startsWith(head, '[') && hasKey(head, "ttft_s") && hasKey(head, "end_to_end_latency_s");
+}
+
+std::unique_ptr<TraceReader> createVllmDetailedReader(const ReaderOptions &) { return std::make_unique<VllmDetailedReader>(); }
+std::unique_ptr<TraceReader> createLlmperfReader(const ReaderOptions &) { return std::make_unique<LlmperfReader>(); }
 
 } // namespace lx::bench

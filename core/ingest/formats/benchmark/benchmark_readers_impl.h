@@ -9,7 +9,8 @@
 #include <string_view>
 
 /// \file benchmark_readers_impl.h
-/// The benchmark readers' factories and messages, shared between their files and the registry.
+/// The benchmark readers' sniffers, factories and messages, shared between their files and the
+/// registration (benchmark_formats.cpp).
 
 namespace lx::bench {
 
@@ -21,13 +22,13 @@ inline constexpr char kVllmSummaryMessage[] =
 /// Accepts the record or rejects it for `why`.
 void finish(ImportSink &sink, RequestRecord &record, const std::string &why, std::string_view raw);
 
-/// "2023-11-16 18:17:03.9799600" as ns since the epoch, UTC; kNotMeasured when malformed.
-std::int64_t parseUtcTimestamp(std::string_view text);
-
-std::unique_ptr<TraceReader> createVllmDetailedReader();
-std::unique_ptr<TraceReader> createLlmperfReader();
-std::unique_ptr<TraceReader> createAiperfReader();
-std::unique_ptr<TraceReader> createAzureReader();
-std::unique_ptr<TraceReader> createMooncakeReader();
+// Each sniffer is defined beside its reader. Each is specific to its tool, so native JSON lines and native
+// CSV never match.
+bool vllmDetailedCanRead(std::string_view head);
+std::unique_ptr<TraceReader> createVllmDetailedReader(const ReaderOptions &options);
+bool llmperfCanRead(std::string_view head);
+std::unique_ptr<TraceReader> createLlmperfReader(const ReaderOptions &options);
+bool aiperfCanRead(std::string_view head);
+std::unique_ptr<TraceReader> createAiperfReader(const ReaderOptions &options);
 
 } // namespace lx::bench

@@ -180,6 +180,6 @@ bool csvCanRead(std::string_view head)
     });
 }
 
-std::unique_ptr<TraceReader> createCsvReader() { return std::make_unique<CsvReader>(); }
+std::unique_ptr<TraceReader> createCsvReader(const ReaderOptions &) { return std::make_unique<CsvReader>(); }
 
 } // namespace lx

@@ -15,7 +15,7 @@
 namespace lx {
 
 bool csvCanRead(std::string_view head);
-std::unique_ptr<TraceReader> createCsvReader();
+std::unique_ptr<TraceReader> createCsvReader(const ReaderOptions &options);
 
 /// Splits one CSV record into fields (RFC 4180). Quoted fields are unescaped into `scratch`, so the views
 /// stay valid until the next call. Returns false with a reason for a malformed record.

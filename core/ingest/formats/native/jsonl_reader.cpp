@@ -200,6 +200,6 @@ bool jsonlCanRead(std::string_view head)
     return line[last] == '}';
 }
 
-std::unique_ptr<TraceReader> createJsonlReader() { return std::make_unique<JsonlReader>(); }
+std::unique_ptr<TraceReader> createJsonlReader(const ReaderOptions &) { return std::make_unique<JsonlReader>(); }
 
 } // namespace lx

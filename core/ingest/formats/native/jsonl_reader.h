@@ -15,6 +15,6 @@
 namespace lx {
 
 bool jsonlCanRead(std::string_view head);
-std::unique_ptr<TraceReader> createJsonlReader();
+std::unique_ptr<TraceReader> createJsonlReader(const ReaderOptions &options);
 
 } // namespace lx

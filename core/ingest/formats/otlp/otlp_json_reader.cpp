@@ -54,6 +54,8 @@ std::string findResourceSpans(dom::element root, dom::array &out)
 
 class OtlpJsonReader final : public OtlpSpanReader {
 public:
+    using OtlpSpanReader::OtlpSpanReader;
+
     std::string read(LineReader &lines, ImportSink &sink) override
     {
         std::string_view line;
@@ -168,11 +170,9 @@ bool otlpJsonCanRead(std::string_view head)
     return true;
 }
 
-std::unique_ptr<TraceReader> createOtlpJsonReader() { return std::make_unique<OtlpJsonReader>(); }
-
-void appendOtlpJsonFormats(std::vector<TraceFormat> &list)
+std::unique_ptr<TraceReader> createOtlpJsonReader(const ReaderOptions &options)
 {
-    list.push_back({"otlp-json", "OpenTelemetry traces (OTLP/JSON)", otlpJsonCanRead, createOtlpJsonReader});
+    return std::make_unique<OtlpJsonReader>(options.spanMappings);
 }
 
 } // namespace lx

@@ -3,8 +3,6 @@
 
 #include "ingest/trace_reader.h"
 
-#include <vector>
-
 /// \file otlp_json_reader.h
 /// OpenTelemetry traces as OTLP/JSON (docs/OTLP.md): the Collector's file exporter (one
 /// `{"resourceSpans":[...]}` object per line), a single pretty-printed TracesData /
@@ -17,9 +15,7 @@ namespace lx {
 /// True when `head` starts an OTLP/JSON object: "resourceSpans" (or the logs / metrics siblings, so
 /// that those are refused with a clear reason) comes before any native key such as "id" or "t_...".
 bool otlpJsonCanRead(std::string_view head);
-std::unique_ptr<TraceReader> createOtlpJsonReader();
-
-/// Appends the format {"otlp-json", ...} to the registry (called by format_registry.cpp).
-void appendOtlpJsonFormats(std::vector<TraceFormat> &list);
+/// A reader whose spans become requests through `options.spanMappings`.
+std::unique_ptr<TraceReader> createOtlpJsonReader(const ReaderOptions &options);
 
 } // namespace lx

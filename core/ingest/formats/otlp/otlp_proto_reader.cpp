@@ -79,6 +79,8 @@ private:
 
 class OtlpProtoReader final : public OtlpSpanReader {
 public:
+    using OtlpSpanReader::OtlpSpanReader;
+
     std::string read(LineReader &lines, ImportSink &sink) override
     {
         const OtlpProtoLayout layout = otlpProtoLayout(lines.head());
@@ -185,11 +187,9 @@ OtlpProtoLayout otlpProtoLayout(std::string_view head)
 
 bool otlpProtoCanRead(std::string_view head) { return otlpProtoLayout(head) != OtlpProtoLayout::None; }
 
-std::unique_ptr<TraceReader> createOtlpProtoReader() { return std::make_unique<OtlpProtoReader>(); }
-
-void appendOtlpProtoFormats(std::vector<TraceFormat> &list)
+std::unique_ptr<TraceReader> createOtlpProtoReader(const ReaderOptions &options)
 {
-    list.push_back({"otlp-proto", "OpenTelemetry traces (OTLP/protobuf)", otlpProtoCanRead, createOtlpProtoReader});
+    return std::make_unique<OtlpProtoReader>(options.spanMappings);
 }
 
 } // namespace lx

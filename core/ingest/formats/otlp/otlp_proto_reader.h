@@ -3,8 +3,6 @@
 
 #include "ingest/trace_reader.h"
 
-#include <vector>
-
 /// \file otlp_proto_reader.h
 /// OpenTelemetry traces as OTLP/protobuf (docs/OTLP.md): the Collector's file exporter with `format: proto`
 /// (each TracesData message preceded by its length, 4 bytes big-endian) or one bare TracesData /
@@ -20,9 +18,7 @@ enum class OtlpProtoLayout { None, Bare, LengthPrefixed };
 OtlpProtoLayout otlpProtoLayout(std::string_view head);
 
 bool otlpProtoCanRead(std::string_view head);
-std::unique_ptr<TraceReader> createOtlpProtoReader();
-
-/// Appends the format {"otlp-proto", ...} to the registry (called by format_registry.cpp).
-void appendOtlpProtoFormats(std::vector<TraceFormat> &list);
+/// A reader whose spans become requests through `options.spanMappings`.
+std::unique_ptr<TraceReader> createOtlpProtoReader(const ReaderOptions &options);
 
 } // namespace lx

@@ -287,6 +287,12 @@ std::string fill(const SpanTree &tree, std::size_t root, const SpanMapping *mapp
 
 } // namespace
 
+OtlpSpanReader::OtlpSpanReader(std::shared_ptr<const SpanMappings> mappings)
+{
+    if (mappings)
+        setSpanMappings(std::move(mappings));
+}
+
 void OtlpSpanReader::setSpanMappings(std::shared_ptr<const SpanMappings> mappings)
 {
     m_mappings = std::move(mappings);

@@ -34,7 +34,8 @@ struct SpanBatch {
 /// the sink; a request the mapping cannot measure consistently is rejected with the reason.
 void emitSpanRequests(const SpanBatch &batch, const SpanMappings &mappings, ImportSink &sink);
 
-/// A reader of OTLP spans: the importer hands it the mappings before read(); without, `auto` applies.
+/// A reader of OTLP spans, made with the mappings its factory was given (ReaderOptions); without, `auto`
+/// applies.
 /// A trace's spans are collected until its root (a span without a parent) has come, so that a trace whose
 /// spans the Collector exported in several batches (lines, messages), children first, is one trace.
 /// Traces whose root is not in the file wait for the end of the file, or until kMaxCollectedSpans spans
@@ -43,7 +44,8 @@ class OtlpSpanReader : public TraceReader {
 public:
     static constexpr std::size_t kMaxCollectedSpans = std::size_t(1) << 17; // some 256 MB of vLLM spans
 
-    void setSpanMappings(std::shared_ptr<const SpanMappings> mappings);
+    /// `mappings` null: the `auto` mappings, loaded when the first span needs them.
+    explicit OtlpSpanReader(std::shared_ptr<const SpanMappings> mappings);
 
 protected:
     /// The attributes the mappings read: what a span keeps.
@@ -57,6 +59,7 @@ protected:
     void emitAllCollected(ImportSink &sink);
 
 private:
+    void setSpanMappings(std::shared_ptr<const SpanMappings> mappings);
     const SpanMappings &mappings();
 
     std::shared_ptr<const SpanMappings> m_mappings;
