@@ -66,6 +66,8 @@ sqlite3 *Store::openReader() const
     return db;
 }
 
+std::string Store::lastError() const { return sqlite3_errmsg(m_db); }
+
 std::unique_ptr<Store> Store::openPath(const std::string &path, bool temporary, bool create, std::string *error)
 {
     std::unique_ptr<Store> store(new Store);

@@ -38,6 +38,9 @@ public:
     /// Runs SQL without results; false and the message on failure.
     bool exec(const char *sql, std::string *error = nullptr);
 
+    /// The message of the last failure on the store's own connection (sqlite3_errmsg()).
+    std::string lastError() const;
+
     /// A second, read-only connection to the same file, for a scan on another thread; null when the store
     /// has no file of its own. The caller closes it with sqlite3_close_v2().
     sqlite3 *openReader() const;
