@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "background_job.h"
 #include "filter/request_filter.h"
 #include "store/store.h"
 
-#include <QFutureWatcher>
 #include <QObject>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <atomic>
 #include <functional>
@@ -17,7 +16,7 @@
 /// Computes one view's data on a worker thread, on a store connection of its own, and hands the newest
 /// result to the view on the UI thread. A view loads lazily: a filter change only marks it stale, and the
 /// work runs when the view is shown (a user who never opens the waterfall never pays for it). A newer
-/// request cancels and drops an older one.
+/// request cancels and drops an older one (a BackgroundJob).
 template<typename Data>
 class BackgroundLoad {
 public:
@@ -27,12 +26,11 @@ public:
     using Deliver = std::function<void(std::shared_ptr<const Data>)>;
 
     BackgroundLoad(QObject *owner, Compute compute, Deliver deliver)
-        : m_owner(owner)
+        : m_job(owner)
         , m_compute(std::move(compute))
         , m_deliver(std::move(deliver))
     {
     }
-    ~BackgroundLoad() { *m_cancel = true; }
 
     /// Replaces the computation (its parameters changed: a window width, the SLO targets); the next
     /// loadIfStale() uses it. Call invalidate() too.
@@ -41,13 +39,10 @@ public:
     /// The store or the filter changed: what is shown is stale; a running job is cancelled.
     void invalidate(const std::string &storeFile, const lx::RequestFilter &filter)
     {
-        *m_cancel = true;
-        m_cancel = std::make_shared<std::atomic<bool>>(false);
+        m_job.cancel();
         m_storeFile = storeFile;
         m_filter = filter;
         m_stale = true;
-        m_running = false;
-        ++m_job;
     }
     /// Starts the computation when the data is stale (call when the view is shown or the filter changed
     /// while it is).
@@ -56,37 +51,21 @@ public:
         if (!m_stale || m_storeFile.empty())
             return;
         m_stale = false;
-        m_running = true;
-        const int job = m_job;
-        auto *watcher = new QFutureWatcher<std::shared_ptr<const Data>>(m_owner);
-        QObject::connect(watcher, &QFutureWatcherBase::finished, m_owner, [this, watcher, job] {
-            const std::shared_ptr<const Data> data = watcher->result();
-            watcher->deleteLater();
-            if (job != m_job)
-                return; // a newer filter's data is on its way
-            m_running = false;
-            m_deliver(data);
-        });
-        watcher->setFuture(QtConcurrent::run([compute = m_compute, file = m_storeFile, filter = m_filter,
-                                              cancel = m_cancel]() -> std::shared_ptr<const Data> {
-            std::string why;
-            const auto store = lx::Store::openExisting(file, &why);
-            if (!store || *cancel)
-                return nullptr;
-            return compute(*store, filter, *cancel);
-        }));
+        const auto compute = [compute = m_compute, filter = m_filter](const lx::Store &store,
+                                                                      const std::atomic<bool> &cancel) {
+            return cancel.load() ? std::shared_ptr<const Data>() : compute(store, filter, cancel);
+        };
+        m_job.start(onOwnStore(m_storeFile, compute, [](const std::string &) { return std::shared_ptr<const Data>(); }),
+                    [this](std::shared_ptr<const Data> data) { m_deliver(std::move(data)); });
     }
-    bool running() const { return m_running; }
+    bool running() const { return m_job.running(); }
     bool stale() const { return m_stale; }
 
 private:
-    QObject *m_owner;
+    BackgroundJob<std::shared_ptr<const Data>> m_job;
     Compute m_compute;
     Deliver m_deliver;
-    std::shared_ptr<std::atomic<bool>> m_cancel = std::make_shared<std::atomic<bool>>(false);
     std::string m_storeFile;
     lx::RequestFilter m_filter;
     bool m_stale = false;
-    bool m_running = false;
-    int m_job = 0;
 };

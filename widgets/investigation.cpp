@@ -7,21 +7,9 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QCoreApplication>
-#include <QFutureWatcher>
 #include <QPointer>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <chrono>
-
-namespace {
-
-/// What a background import hands back.
-struct ImportOutcome {
-    std::vector<lx::FileImport> imports;
-    QStringList errors;
-};
-
-} // namespace
 
 Investigation::Investigation(QObject *parent)
     : QObject(parent)
@@ -49,7 +37,7 @@ void Investigation::close()
 {
     if (m_importing)
         return;
-    ++m_analysisJob; // an analysis of the closed store must not land in the next one
+    m_analysis.cancel(); // an analysis of the closed store must not land in the next one
     setBusy(m_importing, false);
     m_filter = lx::RequestFilter{}; // the next investigation starts unfiltered, as the filter bar shows
     m_store.reset();
@@ -148,12 +136,8 @@ void Investigation::startImport(const lx::OpenPlan &plan)
         outcome.imports = lx::fillStore(*store, plan, options).imports;
         return outcome;
     };
-    // A watcher owned by this object, rather than .then(this, ...): if the window closes mid-import, the
-    // watcher goes with it and nothing is called back (Qt 6.4's continuation asserts on a dead context).
-    auto *watcher = new QFutureWatcher<ImportOutcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        const ImportOutcome outcome = watcher->result();
-        watcher->deleteLater();
+    // Cancelled by its own flag (cancelImport()), which lets the outcome land: the files before stay.
+    m_import.start([job](const std::atomic<bool> &) { return job(); }, [this](const ImportOutcome &outcome) {
         m_lastImports = outcome.imports;
         setBusy(false, m_analysing);
         emit importFinished();
@@ -163,7 +147,6 @@ void Investigation::startImport(const lx::OpenPlan &plan)
         if (!outcome.errors.isEmpty())
             emit errorOccurred(outcome.errors.join(QLatin1Char('\n')));
     });
-    watcher->setFuture(QtConcurrent::run(job));
 }
 
 void Investigation::setFilter(const lx::RequestFilter &filter)
@@ -177,16 +160,13 @@ void Investigation::analyse()
 {
     if (!m_store || m_importing)
         return;
-    const int job = ++m_analysisJob;
     setBusy(m_importing, true);
-    const std::string fileName = m_store->fileName();
-    const lx::RequestFilter filter = m_filter;
-    auto *watcher = new QFutureWatcher<std::shared_ptr<lx::Report>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, job, watcher] {
-        const std::shared_ptr<lx::Report> report = watcher->result();
-        watcher->deleteLater();
-        if (job != m_analysisJob)
-            return; // a newer filter's analysis is on its way
+    const auto analyze = [filter = m_filter](const lx::Store &store, const std::atomic<bool> &) {
+        return std::make_shared<lx::Report>(lx::analyze(store, filter));
+    };
+    const auto unreadable = [](const std::string &) { return std::shared_ptr<lx::Report>(); };
+    // A newer filter's analysis supersedes this one: its report is dropped.
+    m_analysis.start(onOwnStore(m_store->fileName(), analyze, unreadable), [this](const std::shared_ptr<lx::Report> &report) {
         setBusy(m_importing, false);
         if (!report) {
             emit errorOccurred(tr("Cannot read the investigation's store"));
@@ -196,13 +176,6 @@ void Investigation::analyse()
         m_hasReport = true;
         emit reportChanged();
     });
-    watcher->setFuture(QtConcurrent::run([fileName, filter]() -> std::shared_ptr<lx::Report> {
-        std::string why;
-        auto store = lx::Store::openExisting(fileName, &why);
-        if (!store)
-            return nullptr;
-        return std::make_shared<lx::Report>(lx::analyze(*store, filter));
-    }));
 }
 
 bool Investigation::saveAs(const QString &path, QString *error)
@@ -221,12 +194,14 @@ bool Investigation::saveAs(const QString &path, QString *error)
         emit busyChanged(true);
     // Copied on a worker with a connection of its own (a million requests take seconds), to a file beside
     // the target, then renamed over it: a failed copy never costs the old file.
-    const std::string fileName = m_store->fileName();
     const QString partial = path + QStringLiteral(".partial");
-    auto *watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path, partial] {
-        QString failure = watcher->result();
-        watcher->deleteLater();
+    const auto copy = [partial](lx::Store &store, const std::atomic<bool> &) {
+        QFile::remove(partial);
+        std::string why;
+        return store.saveAs(partial.toStdString(), &why) ? QString() : QString::fromStdString(why);
+    };
+    const auto unreadable = [](const std::string &why) { return QString::fromStdString(why); };
+    m_save.start(onOwnStore(m_store->fileName(), copy, unreadable), [this, path, partial](QString failure) {
         if (failure.isEmpty() && ((QFileInfo::exists(path) && !QFile::remove(path)) || !QFile::rename(partial, path)))
             failure = tr("Cannot replace %1").arg(path);
         if (!failure.isEmpty())
@@ -246,14 +221,6 @@ bool Investigation::saveAs(const QString &path, QString *error)
         }
         emit saveFinished(path, failure);
     });
-    watcher->setFuture(QtConcurrent::run([fileName, partial]() -> QString {
-        QFile::remove(partial);
-        std::string why;
-        auto store = lx::Store::openExisting(fileName, &why);
-        if (!store || !store->saveAs(partial.toStdString(), &why))
-            return QString::fromStdString(why);
-        return {};
-    }));
     return true;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "background_job.h"
 #include "analysis/analysis.h"
 #include "ingest/importer.h"
 #include "filter/request_filter.h"
@@ -19,7 +20,7 @@ struct OpenPlan;
 
 /// The investigation open in a window: its store, the filter every view follows, and the background jobs
 /// that import files and compute the report. Heavy work runs on worker threads with their own SQLite
-/// connections; results come back on this object's thread, and a job counter drops stale ones.
+/// connections (BackgroundJob); results come back on this object's thread, and stale ones are dropped.
 class Investigation : public QObject {
     Q_OBJECT
 
@@ -89,5 +90,12 @@ private:
     bool m_saving = false;
     /// Shared with the running import, which may outlive this object by the time it notices.
     std::shared_ptr<std::atomic<bool>> m_cancel = std::make_shared<std::atomic<bool>>(false);
-    int m_analysisJob = 0; ///< drops the results of an analysis started for an older filter
+    /// What a background import hands back.
+    struct ImportOutcome {
+        std::vector<lx::FileImport> imports;
+        QStringList errors;
+    };
+    BackgroundJob<ImportOutcome> m_import{this};
+    BackgroundJob<std::shared_ptr<lx::Report>> m_analysis{this}; ///< a newer filter's analysis drops an older one
+    BackgroundJob<QString> m_save{this};                          ///< the reason a save failed; empty when it did not
 };

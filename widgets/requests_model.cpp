@@ -3,8 +3,6 @@
 
 #include "store/store.h"
 
-#include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <set>
@@ -27,18 +25,14 @@ lx::SortDirection directionOf(Qt::SortOrder order)
 RequestsModel::RequestsModel(const lx::Store &store, QObject *parent)
     : QAbstractTableModel(parent)
     , m_store(store)
-    , m_fetcher(std::make_unique<lx::RowFetcher>(store.db()))
+    , m_fetcher(std::make_unique<lx::RowFetcher>(store.connection()))
     , m_order(std::make_shared<const lx::RequestOrder>())
-    , m_cancel(std::make_shared<std::atomic<bool>>(false))
 {
     startBuild(true);
 }
 
-RequestsModel::~RequestsModel()
-{
-    // The running build stops at its next check; it holds nothing of this model but its cancel flag.
-    m_cancel->store(true);
-}
+// m_build cancels the running build, which stops at its next check: it holds nothing of this model.
+RequestsModel::~RequestsModel() = default;
 
 int RequestsModel::rowCount(const QModelIndex &parent) const
 {
@@ -183,43 +177,32 @@ void RequestsModel::setDurationUnit(lx::DurationUnit unit)
 void RequestsModel::startBuild(bool reset)
 {
     m_resetPending = m_resetPending || reset;
-    const int job = ++m_job;
-    m_cancel->store(true); // the build before this one is stale: let it stop early
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
     setBusy(true);
-    const auto run = [filter = m_filter, column = m_column, direction = directionOf(m_sortOrder),
-                      cancel = m_cancel](const std::shared_ptr<sqlite3> &db) {
+    // The build before this one is stale: it is cancelled (it stops early) and its order dropped.
+    const auto build = [filter = m_filter, column = m_column, direction = directionOf(m_sortOrder)](
+                           const lx::ReadConnection &connection, const std::atomic<bool> &cancel) {
         Built built;
         std::string why;
-        if (auto order = lx::RequestOrder::build(db.get(), filter, column, direction, cancel.get(), &why))
+        if (auto order = lx::RequestOrder::build(connection, filter, column, direction, &cancel, &why))
             built.order = std::make_shared<const lx::RequestOrder>(std::move(*order));
         else
             built.error = QString::fromStdString(why);
         return built;
     };
-    const std::shared_ptr<sqlite3> reader = lx::openReadConnection(m_store);
+    const auto deliver = [this](const Built &built) { land(built); };
+    lx::ReadConnection reader = m_store.openReader();
     if (!reader) {
         // A store without a file of its own (none is made so today): build here, land as if it came back.
-        const Built built = run(std::shared_ptr<sqlite3>(m_store.db(), [](sqlite3 *) {}));
-        QMetaObject::invokeMethod(this, [this, job, built] { land(job, built); }, Qt::QueuedConnection);
+        m_build.deliverLater(build(m_store.connection(), std::atomic<bool>(false)), deliver);
         return;
     }
-    // A watcher owned by the model rather than QFuture::then(this, ...): in Qt 6.4 a continuation whose
-    // context was destroyed while the job ran trips an assertion, and a watcher dies with the model.
-    auto *watcher = new QFutureWatcher<Built>(this);
-    connect(watcher, &QFutureWatcher<Built>::finished, this, [this, watcher, job] {
-        watcher->deleteLater();
-        land(job, watcher->result());
-    });
-    // The job holds the connection's last copy: it closes on the worker thread when the pool deletes the
-    // finished job.
-    watcher->setFuture(QtConcurrent::run(run, reader));
+    // The job holds the connection: it closes on the worker thread when the pool deletes the finished job.
+    m_build.start([build, connection = std::move(reader)](const std::atomic<bool> &cancel) { return build(connection, cancel); },
+                  deliver);
 }
 
-void RequestsModel::land(int job, const Built &built)
+void RequestsModel::land(const Built &built)
 {
-    if (job != m_job)
-        return; // a newer sort or filter is on its way
     if (!built.order) {
         setBusy(false);
         emit errorOccurred(tr("Cannot read the requests: %1").arg(built.error));

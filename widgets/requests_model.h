@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "background_job.h"
 #include "model/duration_format.h"
 #include "filter/request_filter.h"
 #include "store/request_table.h"
@@ -93,7 +94,7 @@ private:
     };
 
     void startBuild(bool reset);
-    void land(int job, const Built &built);
+    void land(const Built &built);
     void setBusy(bool busy);
     const lx::TableRow *rowAt(int row) const;
 
@@ -108,8 +109,7 @@ private:
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
     lx::DurationUnit m_unit = lx::DurationUnit::Auto;
 
-    int m_job = 0;              ///< the latest build; older ones are dropped when they land
     bool m_resetPending = false; ///< a filter change or refresh is on its way: a reset, not a layout change
     bool m_busy = false;
-    std::shared_ptr<std::atomic<bool>> m_cancel; ///< shared with the running build, which may outlive this model
+    BackgroundJob<Built> m_build{this}; ///< the latest build; older ones are cancelled and dropped
 };

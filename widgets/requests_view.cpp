@@ -15,10 +15,8 @@
 #include <QVBoxLayout>
 
 #include <QFile>
-#include <QFutureWatcher>
 #include <QProgressDialog>
 #include <QTimer>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <atomic>
 #include <fstream>
@@ -172,9 +170,13 @@ void RequestsView::exportCsv(const QString &path)
         emit exportFinished(path, tr("the table is still applying the filter; export again when it shows the requests"));
         return;
     }
-    // Off the UI thread, on a connection of its own, with a progress dialog whose Cancel stops it.
+    if (m_export.running()) { // the dialog is modal: only a program asks twice
+        emit exportFinished(path, tr("an export is running already"));
+        return;
+    }
+    // Off the UI thread, on a connection of its own, with a progress dialog whose Cancel stops it; the
+    // export lands either way, to say so and close the dialog.
     auto order = m_model->order();
-    auto db = lx::openReadConnection(*m_store);
     auto cancel = std::make_shared<std::atomic<bool>>(false);
     auto done = std::make_shared<std::atomic<std::uint64_t>>(0);
     auto *dialog = new QProgressDialog(tr("Exporting %L1 requests…").arg(order->size()), tr("Cancel"), 0, 1000, this);
@@ -186,15 +188,8 @@ void RequestsView::exportCsv(const QString &path)
     });
     poll->start(100);
     connect(dialog, &QProgressDialog::canceled, this, [cancel] { *cancel = true; });
-    auto *watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, dialog, path] {
-        const QString error = watcher->result();
-        watcher->deleteLater();
-        dialog->deleteLater();
-        emit exportFinished(path, error);
-    });
-    watcher->setFuture(QtConcurrent::run([path, order, db, cancel, done]() -> QString {
-        if (!db)
+    auto write = [path, order, connection = m_store->openReader(), cancel, done](const std::atomic<bool> &) -> QString {
+        if (!connection)
             return tr("cannot read the store");
         std::ofstream out(path.toStdString(), std::ios::binary);
         if (!out)
@@ -204,11 +199,15 @@ void RequestsView::exportCsv(const QString &path)
             *done = rows;
             return !cancel->load();
         };
-        if (!lx::writeCsv(out, db.get(), *order, lx::allRequestColumns(), progress, &why)) {
+        if (!lx::writeCsv(out, connection, *order, lx::allRequestColumns(), progress, &why)) {
             out.close();
             QFile::remove(path); // no half-written export left behind
             return cancel->load() ? tr("cancelled") : QString::fromStdString(why);
         }
         return {};
-    }));
+    };
+    m_export.start(std::move(write), [this, dialog, path](const QString &error) {
+        dialog->deleteLater();
+        emit exportFinished(path, error);
+    });
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "background_job.h"
 #include "model/duration_format.h"
 #include "filter/request_filter.h"
 
@@ -63,4 +64,5 @@ private:
     QLabel *m_status;
     lx::DurationUnit m_unit = lx::DurationUnit::Auto;
     bool m_columnsSized = false;
+    BackgroundJob<QString> m_export{this}; ///< the running CSV export: why it failed, empty when it did not
 };

@@ -7,10 +7,8 @@
 #include "segment_colors.h"
 #include "waterfall_tooltip.h"
 
-#include <QFutureWatcher>
 #include <QKeyEvent>
 #include <QToolTip>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
 
@@ -175,7 +173,6 @@ void WaterfallChart::setLanes(bool lanes)
 
 void WaterfallChart::arrangeRows(RowsView then)
 {
-    const int job = ++m_arrangeJob;
     auto data = m_plottable->waterfall();
     const auto arrange = [data, lanes = m_lanes, sort = m_sort] {
         auto rows = std::make_shared<lx::WaterfallRows>();
@@ -185,6 +182,7 @@ void WaterfallChart::arrangeRows(RowsView then)
     };
     updateAxes();
     if (!data || data->size() < m_backgroundFrom) {
+        m_arrange.cancel(); // an older arrangement still on a worker must not land over this one
         m_arranging = false;
         installRows(std::move(*arrange()), then);
         return;
@@ -192,15 +190,12 @@ void WaterfallChart::arrangeRows(RowsView then)
     m_arranging = true;
     updateMessage();
     replot(rpQueuedReplot);
-    auto *watcher = new QFutureWatcher<std::shared_ptr<lx::WaterfallRows>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job, then] {
-        watcher->deleteLater();
-        if (job != m_arrangeJob)
-            return; // newer data, order or mode was asked for since
-        m_arranging = false;
-        installRows(std::move(*watcher->result()), then);
-    });
-    watcher->setFuture(QtConcurrent::run(arrange));
+    // Newer data, order or mode asked for since supersedes this arrangement: its rows are dropped.
+    m_arrange.start([arrange](const std::atomic<bool> &) { return arrange(); },
+                    [this, then](const std::shared_ptr<lx::WaterfallRows> &rows) {
+                        m_arranging = false;
+                        installRows(std::move(*rows), then);
+                    });
 }
 
 void WaterfallChart::installRows(lx::WaterfallRows rows, RowsView then)

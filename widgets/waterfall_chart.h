@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "background_job.h"
 #include "chart.h"
 #include "waterfall_plottable.h"
 
@@ -113,7 +114,8 @@ private:
     bool m_lanes = false;
     std::size_t m_backgroundFrom = 200'000;
     bool m_arranging = false;
-    int m_arrangeJob = 0; ///< the newest arrangement asked for: a worker's older result is dropped
+    /// The newest arrangement asked for: a worker's older result is dropped.
+    BackgroundJob<std::shared_ptr<lx::WaterfallRows>> m_arrange{this};
     bool m_marking = false; ///< a Shift+drag is under way
     double m_markFrom = 0;  ///< where it began, in time coordinates
     QPoint m_pressPos;

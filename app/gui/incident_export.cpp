@@ -9,18 +9,16 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <memory>
 
-namespace {
-
-struct Computed {
+struct IncidentExport::Computed {
     lx::Diagnosis diagnosis;
     std::vector<ChartData> charts;
     QString error;
 };
+
+namespace {
 
 bool writeBytes(const QString &path, const std::string &bytes)
 {
@@ -40,7 +38,7 @@ bool IncidentExport::start(const std::string &storeFile, const lx::RequestFilter
                            const QString &path, QString *error)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
-    if (m_running) {
+    if (running()) {
         *error = tr("A report is being written already");
         return false;
     }
@@ -54,12 +52,19 @@ bool IncidentExport::start(const std::string &storeFile, const lx::RequestFilter
         if (auto target = lx::parseSlo(text.toStdString(), &why))
             options.slos.push_back(std::move(*target));
     }
-    m_running = true;
-    auto *watcher = new QFutureWatcher<std::shared_ptr<Computed>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path, suffix] {
-        const std::shared_ptr<Computed> computed = watcher->result();
-        watcher->deleteLater();
-        m_running = false;
+    const auto compute = [filter, options](const lx::Store &store, const std::atomic<bool> &) {
+        auto computed = std::make_shared<Computed>();
+        computed->diagnosis = lx::diagnose(store, filter, options);
+        for (ChartKind kind : reportChartKinds())
+            computed->charts.push_back(computeChartData(kind, store, filter));
+        return computed;
+    };
+    const auto unreadable = [](const std::string &why) {
+        auto computed = std::make_shared<Computed>();
+        computed->error = QString::fromStdString(why);
+        return computed;
+    };
+    const auto write = [this, path, suffix](const std::shared_ptr<Computed> &computed) {
         if (!computed->error.isEmpty()) {
             emit finished(path, computed->error);
             return;
@@ -81,19 +86,7 @@ bool IncidentExport::start(const std::string &storeFile, const lx::RequestFilter
                 written = written && writeBytes(QString::fromStdString(figurePath), bytes);
         }
         emit finished(path, written ? QString() : tr("%1: could not be written").arg(path));
-    });
-    watcher->setFuture(QtConcurrent::run([storeFile, filter, options]() {
-        auto computed = std::make_shared<Computed>();
-        std::string why;
-        const auto store = lx::Store::openExisting(storeFile, &why);
-        if (!store) {
-            computed->error = QString::fromStdString(why);
-            return computed;
-        }
-        computed->diagnosis = lx::diagnose(*store, filter, options);
-        for (ChartKind kind : reportChartKinds())
-            computed->charts.push_back(computeChartData(kind, *store, filter));
-        return computed;
-    }));
+    };
+    m_job.start(onOwnStore(storeFile, compute, unreadable), write);
     return true;
 }

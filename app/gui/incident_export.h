@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "background_job.h"
 #include "filter/request_filter.h"
 
 #include <QObject>
 #include <QStringList>
 
+#include <memory>
 #include <string>
 
 /// Writes the incident report of the current filter (.html, self-contained, or .md with the charts as
@@ -20,12 +22,13 @@ public:
     /// Starts writing `path`; false (with the reason) when one is running or the suffix is not .html/.md.
     bool start(const std::string &storeFile, const lx::RequestFilter &filter, const QStringList &sloTargets,
                const QString &path, QString *error);
-    bool running() const { return m_running; }
+    bool running() const { return m_job.running(); }
 
 signals:
     /// `error` is empty on success.
     void finished(const QString &path, const QString &error);
 
 private:
-    bool m_running = false;
+    struct Computed; ///< what the worker hands back
+    BackgroundJob<std::shared_ptr<Computed>> m_job{this};
 };

@@ -4,8 +4,8 @@
 #include "analysis/decompose.h"
 #include "model/huge_page_allocator.h"
 #include "ingest/request_join.h"
+#include "store/import_runs.h"
 #include "store/request_scan.h"
-#include "store/sqlite_util.h"
 #include "store/store.h"
 
 #include <algorithm>
@@ -82,15 +82,14 @@ MetricSummary summarizeSamples(Samples &samples, const std::vector<double> &perc
 
 void readInputs(const Store &store, Report &report)
 {
-    Statement runs(store.db(), "SELECT path, format, accepted, rejected, outcome, coalesce(message, '') FROM import_runs ORDER BY id");
-    while (runs.step() == SQLITE_ROW) {
+    for (ImportRun &run : listImportRuns(store)) {
         InputSummary in;
-        in.path = reinterpret_cast<const char *>(sqlite3_column_text(runs.get(), 0));
-        in.format = reinterpret_cast<const char *>(sqlite3_column_text(runs.get(), 1));
-        in.accepted = sqlite3_column_int64(runs.get(), 2);
-        in.rejected = sqlite3_column_int64(runs.get(), 3);
-        in.outcome = reinterpret_cast<const char *>(sqlite3_column_text(runs.get(), 4));
-        in.message = reinterpret_cast<const char *>(sqlite3_column_text(runs.get(), 5));
+        in.path = std::move(run.path);
+        in.format = std::move(run.format);
+        in.accepted = run.accepted;
+        in.rejected = run.rejected;
+        in.outcome = std::move(run.outcome);
+        in.message = std::move(run.message);
         report.rejected += in.rejected;
         report.inputs.push_back(std::move(in));
     }

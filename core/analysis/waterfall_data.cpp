@@ -4,9 +4,8 @@
 #include "analysis/time_axis.h"
 
 #include "model/radix_sort.h"
-#include "store/request_table.h"
-#include "store/sqlite_util.h"
 #include "store/store.h"
+#include "store/waterfall_scan.h"
 
 #include <algorithm>
 #include <functional>
@@ -25,14 +24,6 @@ std::shared_ptr<const WaterfallData> fail(std::string *error, std::string messag
     return nullptr;
 }
 
-/// At most this many rows match (ids are unique): what the columns reserve, so that they never grow.
-std::size_t rowCapacity(sqlite3 *db)
-{
-    Statement range(db, "SELECT coalesce((SELECT max(id) FROM requests) - (SELECT min(id) FROM requests) + 1, 0)");
-    const std::int64_t rows = range.step() == SQLITE_ROW ? sqlite3_column_int64(range.get(), 0) : 0;
-    return static_cast<std::size_t>(std::max<std::int64_t>(rows, 0));
-}
-
 template<class Column>
 void forEachColumn(WaterfallData &d, Column &&column)
 {
@@ -45,49 +36,29 @@ void forEachColumn(WaterfallData &d, Column &&column)
 }
 
 /// Reads the rows with a start time into `d` in scan order; counts the others. False on an error or a cancel.
-bool scan(sqlite3 *db, const RequestFilter &filter, const std::atomic<bool> *cancel, WaterfallData &d,
-          bool &idsAscending, std::string *error)
+bool scan(const ReadConnection &connection, const RequestFilter &filter, const std::atomic<bool> *cancel,
+          WaterfallData &d, bool &idsAscending, std::string *error)
 {
-    const SqlCondition where = toSqlCondition(filter);
-    // Columns in the table's order, so that SQLite decodes each record front to back once.
-    Statement stmt(db, "SELECT r.id, r.start_ns, r.e2e_ns, r.network_ns, r.preprocess_ns, r.queue_ns, r.prefill_ns,"
-                       " r.decode_ns, r.postprocess_ns, r.unattributed_ns, r.flags FROM requests r WHERE " + where.sql);
-    if (!stmt.valid()) {
-        fail(error, std::string("cannot read the requests: ") + sqlite3_errmsg(db));
-        return false;
-    }
-    where.bind(stmt);
-    const std::size_t capacity = rowCapacity(db);
-    forEachColumn(d, [&](auto &column) { column.reserve(capacity); });
-    sqlite3_stmt *q = stmt.get();
     std::int64_t previous = INT64_MIN;
     idsAscending = true;
-    int rc;
-    for (std::size_t n = 1; (rc = stmt.step()) == SQLITE_ROW; ++n) {
-        if ((n & 0x3fff) == 0 && cancelled(cancel)) {
-            fail(error, "cancelled");
-            return false;
-        }
-        const std::int64_t start = columnOr(q, 1);
-        if (!isMeasured(start)) {
-            ++d.withoutStart;
-            continue;
-        }
-        const std::int64_t id = sqlite3_column_int64(q, 0);
-        idsAscending = idsAscending && id > previous;
-        previous = id;
-        d.ids.push_back(id);
-        d.starts.push_back(start);
-        d.e2e.push_back(columnOr(q, 2));
-        for (int s = 0; s < kSegmentCount; ++s)
-            d.segments[static_cast<std::size_t>(s)].push_back(columnOr(q, 3 + s));
-        d.flags.push_back(static_cast<std::uint32_t>(sqlite3_column_int64(q, 10)));
-    }
-    if (rc != SQLITE_DONE) {
-        fail(error, std::string("cannot read the requests: ") + sqlite3_errmsg(db));
-        return false;
-    }
-    return true;
+    const auto reserve = [&](std::size_t capacity) { forEachColumn(d, [&](auto &column) { column.reserve(capacity); }); };
+    return scanTimelineRows(
+        connection, filter, cancel, reserve,
+        [&](const TimelineRow &row) {
+            if (!isMeasured(row.start)) {
+                ++d.withoutStart;
+                return;
+            }
+            idsAscending = idsAscending && row.id > previous;
+            previous = row.id;
+            d.ids.push_back(row.id);
+            d.starts.push_back(row.start);
+            d.e2e.push_back(row.e2e);
+            for (std::size_t s = 0; s < d.segments.size(); ++s)
+                d.segments[s].push_back(row.segments[s]);
+            d.flags.push_back(row.flags);
+        },
+        error);
 }
 
 /// Puts the rows in start order, ties by row id: SQLite reads in id order unless it walked the start index.
@@ -157,13 +128,13 @@ std::uint32_t assignLanes(std::span<const std::int64_t> starts, std::span<const 
 std::shared_ptr<const WaterfallData> loadWaterfall(const Store &store, const RequestFilter &filter,
                                                    const std::atomic<bool> *cancel, std::string *error)
 {
-    const std::shared_ptr<sqlite3> db = openReadConnection(store);
-    if (!db)
+    const ReadConnection connection = store.openReader();
+    if (!connection)
         return fail(error, "the store has no file to read on a connection of its own");
     auto d = std::make_shared<WaterfallData>();
     d->filter = filter;
     bool idsAscending = true;
-    if (!scan(db.get(), filter, cancel, *d, idsAscending, error))
+    if (!scan(connection, filter, cancel, *d, idsAscending, error))
         return nullptr;
     if (cancelled(cancel))
         return fail(error, "cancelled");

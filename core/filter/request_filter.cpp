@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "filter/request_filter.h"
 
-#include "store/sqlite_util.h"
-
 #include <charconv>
 #include <chrono>
 #include <cstdio>
@@ -56,19 +54,6 @@ bool parseInstant(std::string_view text, std::int64_t &ns)
 }
 
 } // namespace
-
-void SqlCondition::bind(Statement &stmt, int first) const
-{
-    int index = first;
-    for (const auto &value : values) {
-        if (const auto *number = std::get_if<std::int64_t>(&value))
-            stmt.bindInt(index++, *number);
-        else if (const auto *real = std::get_if<double>(&value))
-            sqlite3_bind_double(stmt.get(), index++, *real);
-        else
-            stmt.bindText(index++, std::get<std::string>(value));
-    }
-}
 
 SqlCondition toSqlCondition(const RequestFilter &filter)
 {

@@ -23,6 +23,7 @@ struct SqlCondition {
     std::vector<std::variant<std::int64_t, double, std::string>> values;
 
     /// Binds the values to stmt starting at parameter `first`; the strings must outlive the statement's use.
+    /// Defined in store/filter_binding.cpp: only core/store speaks SQLite.
     void bind(Statement &stmt, int first = 1) const;
 };
 

@@ -7,7 +7,7 @@
 #include "ingest/line_reader.h"
 #include "ingest/request_join.h"
 #include "ingest/span_mapping.h"
-#include "store/sqlite_util.h"
+#include "store/import_runs.h"
 #include "store/store.h"
 #include "store/store_writer.h"
 #include "model/text_util.h"
@@ -133,32 +133,22 @@ void writerLoop(BatchQueue &queue, StoreWriter &writer, std::atomic<bool> &faile
     }
 }
 
-std::int64_t insertRun(Store &store, const FileImport &result, std::int64_t startedNs)
+/// The import_runs row of a file as the import stands.
+ImportRun runRow(const FileImport &result, std::int64_t startedNs)
 {
-    Statement insert(store.db(), "INSERT INTO import_runs (path, format, compressed, started_ns, outcome) VALUES (?, ?, ?, ?, 'running')");
-    insert.bindText(1, result.path);
-    insert.bindText(2, result.format);
-    insert.bindInt(3, result.compressed ? 1 : 0);
-    insert.bindInt(4, startedNs);
-    if (insert.step() != SQLITE_DONE)
-        return 0; // the caller reports the store error
-    return sqlite3_last_insert_rowid(store.db());
-}
-
-void finishRun(Store &store, const FileImport &result)
-{
-    Statement update(store.db(), "UPDATE import_runs SET format=?, compressed=?, duration_ns=?, bytes=?, accepted=?, rejected=?,"
-                                 " outcome=?, message=? WHERE id=?");
-    update.bindText(1, result.format);
-    update.bindInt(2, result.compressed ? 1 : 0);
-    update.bindInt(3, result.durationNs);
-    update.bindInt(4, static_cast<std::int64_t>(result.bytes));
-    update.bindInt(5, result.accepted);
-    update.bindInt(6, result.rejected);
-    update.bindText(7, outcomeName(result.outcome));
-    update.bindText(8, result.message, true);
-    update.bindInt(9, result.runId);
-    update.step();
+    ImportRun run;
+    run.id = result.runId;
+    run.path = result.path;
+    run.format = result.format;
+    run.compressed = result.compressed;
+    run.startedNs = startedNs;
+    run.durationNs = result.durationNs;
+    run.bytes = static_cast<std::int64_t>(result.bytes);
+    run.accepted = result.accepted;
+    run.rejected = result.rejected;
+    run.outcome = outcomeName(result.outcome);
+    run.message = result.message;
+    return run;
 }
 
 class FileImporter {
@@ -178,8 +168,8 @@ public:
         importInto(result, startedNs);
         result.durationNs = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - started).count();
         if (result.runId == 0)
-            result.runId = insertRun(m_store, result, startedNs);
-        finishRun(m_store, result);
+            result.runId = insertImportRun(m_store, runRow(result, startedNs));
+        finishImportRun(m_store, runRow(result, startedNs));
         return result;
     }
 
@@ -205,15 +195,15 @@ private:
             return;
         }
         result.format = std::string(format->name);
-        result.runId = insertRun(m_store, result, startedNs);
+        result.runId = insertImportRun(m_store, runRow(result, startedNs));
         if (result.runId == 0 || !m_store.exec("BEGIN", &why)) {
             result.outcome = FileImport::Outcome::StoreError;
-            result.message = "cannot write the store: " + std::string(sqlite3_errmsg(m_store.db()));
+            result.message = "cannot write the store: " + m_store.lastError();
             return;
         }
         std::atomic<bool> writerFailed = false;
         BatchQueue queue(3, m_options.batchSize);
-        StoreWriter writer(m_store.db(), result.runId);
+        StoreWriter writer(m_store, result.runId);
         std::thread writerThread([&] { writerLoop(queue, writer, writerFailed); });
         const auto tick = [&] {
             if (!m_options.progress)

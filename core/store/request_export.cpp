@@ -99,11 +99,11 @@ std::string formatRowsText(std::span<const TableRow> rows, std::span<const Reque
     return out;
 }
 
-bool writeCsv(std::ostream &out, sqlite3 *db, const RequestOrder &order, std::span<const RequestColumn> columns,
-              const RowProgress &progress, std::string *error)
+bool writeCsv(std::ostream &out, const ReadConnection &connection, const RequestOrder &order,
+              std::span<const RequestColumn> columns, const RowProgress &progress, std::string *error)
 {
     constexpr std::size_t kBatch = 2048;
-    RowFetcher fetcher(db);
+    RowFetcher fetcher(connection);
     std::string text;
     appendLine(text, columns, TextFormat::Csv, nullptr);
     const auto ids = order.ids();

@@ -43,10 +43,12 @@ void scanRange(sqlite3 *db, const SqlCondition &where, std::int64_t lo, std::int
 
 } // namespace
 
-RowIdRange requestIdRange(const Store &store)
+RowIdRange requestIdRange(const Store &store) { return requestIdRange(store.db()); }
+
+RowIdRange requestIdRange(sqlite3 *db)
 {
     // Two sub-selects: each is one step down the rowid b-tree. min() and max() in one SELECT scan the table.
-    Statement range(store.db(), "SELECT coalesce((SELECT min(id) FROM requests), 0), coalesce((SELECT max(id) FROM requests), -1)");
+    Statement range(db, "SELECT coalesce((SELECT min(id) FROM requests), 0), coalesce((SELECT max(id) FROM requests), -1)");
     range.step();
     RowIdRange r;
     r.lo = sqlite3_column_int64(range.get(), 0);
@@ -55,18 +57,19 @@ RowIdRange requestIdRange(const Store &store)
     return r;
 }
 
+std::size_t rowCapacity(sqlite3 *db) { return static_cast<std::size_t>(requestIdRange(db).rows()); }
+
 void scanRequestRows(const Store &store, const SqlCondition &where, const RowIdRange &range, RequestRowVisit visit,
                      void *context)
 {
-    sqlite3 *second = range.twoHalves ? store.openReader() : nullptr;
+    const ReadConnection second = range.twoHalves ? store.openReader() : ReadConnection();
     if (!second) {
         scanRange(store.db(), where, range.lo, range.hi, 0, visit, context);
         return;
     }
-    std::thread worker([&] { scanRange(second, where, range.mid(), range.hi, 1, visit, context); });
+    std::thread worker([&] { scanRange(second.db(), where, range.mid(), range.hi, 1, visit, context); });
     scanRange(store.db(), where, range.lo, range.mid() - 1, 0, visit, context);
     worker.join();
-    sqlite3_close_v2(second);
 }
 
 void scanTokenGaps(const Store &store, const SqlCondition &where, bool includeErrors, TokenGapVisit visit, void *context)

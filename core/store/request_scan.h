@@ -5,6 +5,7 @@
 #include "filter/request_filter.h"
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -13,6 +14,8 @@
 /// the table's column order, split by row id into two halves on a store of many rows (the upper half on a
 /// second read-only connection and thread). The report, the load profile and the SLOs share it, so a
 /// change of column or of threading happens in one place.
+
+struct sqlite3;
 
 namespace lx {
 
@@ -58,6 +61,11 @@ struct RowIdRange {
 
 /// The id range of the `requests` table; twoHalves from 200,000 rows on.
 RowIdRange requestIdRange(const Store &store);
+/// The same on any connection to the store (a reader of a worker thread's own).
+RowIdRange requestIdRange(sqlite3 *db);
+/// At most this many rows match any filter (ids are unique): what a scan's columns reserve, so that they
+/// never grow.
+std::size_t rowCapacity(sqlite3 *db);
 
 /// The visitor's type-erased form; use the template below.
 using RequestRowVisit = void (*)(void *context, int half, const RequestRow &row);

@@ -4,6 +4,7 @@
 #include "model/huge_page_allocator.h"
 #include "model/radix_sort.h"
 #include "model/segments.h"
+#include "store/request_scan.h"
 #include "store/sqlite_util.h"
 #include "store/store.h"
 
@@ -138,15 +139,6 @@ bool fail(std::string *error, std::string message)
     if (error)
         *error = std::move(message);
     return false;
-}
-
-std::size_t rowCapacity(sqlite3 *db)
-{
-    // Two sub-queries: min() and max() in one SELECT scan the whole table (85 ms for a million rows), each
-    // on its own is a look-up at one end of the B-tree.
-    Statement range(db, "SELECT coalesce((SELECT max(id) FROM requests) - (SELECT min(id) FROM requests) + 1, 0)");
-    const std::int64_t rows = range.step() == SQLITE_ROW ? sqlite3_column_int64(range.get(), 0) : 0;
-    return static_cast<std::size_t>(std::max<std::int64_t>(rows, 0));
 }
 
 bool scanColumn(sqlite3 *db, const RequestFilter &filter, RequestColumn column, const std::atomic<bool> *cancel,
@@ -298,10 +290,11 @@ std::string_view enumName(RequestColumn column, std::int64_t value)
     }
 }
 
-std::optional<RequestOrder> RequestOrder::build(sqlite3 *db, const RequestFilter &filter, RequestColumn column,
-                                                SortDirection direction, const std::atomic<bool> *cancel,
-                                                std::string *error)
+std::optional<RequestOrder> RequestOrder::build(const ReadConnection &connection, const RequestFilter &filter,
+                                                RequestColumn column, SortDirection direction,
+                                                const std::atomic<bool> *cancel, std::string *error)
 {
+    sqlite3 *db = connection.db();
     Scan scan;
     if (!scanColumn(db, filter, column, cancel, scan, error))
         return std::nullopt;
@@ -397,7 +390,7 @@ struct RowFetcher::Statements {
     sqlite3 *db;
 };
 
-RowFetcher::RowFetcher(sqlite3 *db) : m_statements(std::make_unique<Statements>(db)) {}
+RowFetcher::RowFetcher(const ReadConnection &connection) : m_statements(std::make_unique<Statements>(connection.db())) {}
 RowFetcher::~RowFetcher() = default;
 
 std::vector<TableRow> RowFetcher::fetch(std::span<const std::int64_t> ids)
@@ -439,14 +432,9 @@ std::vector<TableRow> RowFetcher::fetch(std::span<const std::int64_t> ids)
     return rows;
 }
 
-std::vector<TableRow> fetchRows(sqlite3 *db, std::span<const std::int64_t> ids) { return RowFetcher(db).fetch(ids); }
-
-std::shared_ptr<sqlite3> openReadConnection(const Store &store)
+std::vector<TableRow> fetchRows(const ReadConnection &connection, std::span<const std::int64_t> ids)
 {
-    sqlite3 *db = store.openReader();
-    if (!db)
-        return nullptr;
-    return std::shared_ptr<sqlite3>(db, [](sqlite3 *d) { sqlite3_close_v2(d); });
+    return RowFetcher(connection).fetch(ids);
 }
 
 } // namespace lx

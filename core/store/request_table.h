@@ -4,6 +4,7 @@
 #include "model/huge_page_allocator.h"
 #include "model/request.h"
 #include "filter/request_filter.h"
+#include "store/read_connection.h"
 
 #include <array>
 #include <atomic>
@@ -22,11 +23,7 @@
 /// display values of a few rows fetched by id, and CSV/TSV text of them. What the GUI's requests view
 /// shows, without Qt: the SQL stays in core.
 
-struct sqlite3;
-
 namespace lx {
-
-class Store;
 
 /// The columns of the requests table, in display order.
 enum class RequestColumn : int {
@@ -98,16 +95,16 @@ enum class SortDirection { Ascending, Descending };
 /// Built by one SQL scan of (id, value) and a sort in C++ (radix sort of 64-bit keys): SQL `ORDER BY`
 /// over a million rows took 640 ms for the ids alone, against 100-160 ms for this whole build, and paging
 /// with OFFSET re-reads every row before the page. The scan runs on whatever connection is passed in, so
-/// the GUI builds it on a worker thread on a connection of its own (openReadConnection()).
+/// the GUI builds it on a worker thread on a connection of its own (Store::openReader()).
 class RequestOrder {
 public:
     RequestOrder() = default; ///< an empty order, as shown before the first build lands
 
     /// Reads and sorts the requests matching `filter` by `column`. nullopt with the reason on an SQL error,
     /// or when `cancel` became true (checked every few thousand rows and between the stages).
-    static std::optional<RequestOrder> build(sqlite3 *db, const RequestFilter &filter, RequestColumn column,
-                                             SortDirection direction, const std::atomic<bool> *cancel = nullptr,
-                                             std::string *error = nullptr);
+    static std::optional<RequestOrder> build(const ReadConnection &connection, const RequestFilter &filter,
+                                             RequestColumn column, SortDirection direction,
+                                             const std::atomic<bool> *cancel = nullptr, std::string *error = nullptr);
 
     std::size_t size() const { return m_ids.size(); }
     bool empty() const { return m_ids.empty(); }
@@ -149,10 +146,11 @@ struct TableRow {
     const std::string &text(RequestColumn c) const;
 };
 
-/// Fetches table rows by id on one connection, keeping its prepared statement between calls.
+/// Fetches table rows by id on one connection, keeping its prepared statement between calls. The
+/// connection must outlive the fetcher (a borrowed one: its Store must).
 class RowFetcher {
 public:
-    explicit RowFetcher(sqlite3 *db);
+    explicit RowFetcher(const ReadConnection &connection);
     ~RowFetcher();
     RowFetcher(const RowFetcher &) = delete;
     RowFetcher &operator=(const RowFetcher &) = delete;
@@ -171,11 +169,7 @@ private:
 };
 
 /// The rows of those ids in the order given (RowFetcher::fetch with a statement prepared for this call).
-std::vector<TableRow> fetchRows(sqlite3 *db, std::span<const std::int64_t> ids);
-
-/// A connection of its own to the store's file for a scan on a worker thread (Store::openReader()), closed
-/// when the last copy goes. Null when the store has no file of its own.
-std::shared_ptr<sqlite3> openReadConnection(const Store &store);
+std::vector<TableRow> fetchRows(const ReadConnection &connection, std::span<const std::int64_t> ids);
 
 /// How formatRowsText() separates cells and lines.
 enum class TextFormat {
@@ -195,10 +189,10 @@ std::string formatRowsText(std::span<const TableRow> rows, std::span<const Reque
 /// Progress of an export in rows; returning false cancels (a Qt-free callback, as the importer's).
 using RowProgress = std::function<bool(std::uint64_t done, std::uint64_t total)>;
 
-/// Writes every row of `order`, in its order, as CSV (header row first), fetching batches of rows on `db`:
+/// Writes every row of `order`, in its order, as CSV (header row first), fetching batches of rows on `connection`:
 /// the "export the filtered rows" action. False with the reason on an SQL or stream error, or when the
 /// progress callback (rows done, rows in all) returns false.
-bool writeCsv(std::ostream &out, sqlite3 *db, const RequestOrder &order, std::span<const RequestColumn> columns,
-              const RowProgress &progress = {}, std::string *error = nullptr);
+bool writeCsv(std::ostream &out, const ReadConnection &connection, const RequestOrder &order,
+              std::span<const RequestColumn> columns, const RowProgress &progress = {}, std::string *error = nullptr);
 
 } // namespace lx

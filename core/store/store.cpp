@@ -54,17 +54,19 @@ std::unique_ptr<Store> Store::openTemporary(std::string *error)
     return store;
 }
 
-sqlite3 *Store::openReader() const
+ReadConnection Store::openReader() const
 {
     sqlite3 *db = nullptr;
     if (sqlite3_open_v2(m_fileName.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
         sqlite3_close_v2(db);
-        return nullptr;
+        return {};
     }
     sqlite3_exec(db, "PRAGMA mmap_size=4294967296;", nullptr, nullptr, nullptr);
     sqlite3_busy_timeout(db, kBusyTimeoutMs);
-    return db;
+    return ReadConnection(db, true);
 }
+
+std::string Store::lastError() const { return sqlite3_errmsg(m_db); }
 
 std::unique_ptr<Store> Store::openPath(const std::string &path, bool temporary, bool create, std::string *error)
 {

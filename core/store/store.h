@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "store/read_connection.h"
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -38,9 +40,15 @@ public:
     /// Runs SQL without results; false and the message on failure.
     bool exec(const char *sql, std::string *error = nullptr);
 
-    /// A second, read-only connection to the same file, for a scan on another thread; null when the store
-    /// has no file of its own. The caller closes it with sqlite3_close_v2().
-    sqlite3 *openReader() const;
+    /// The message of the last failure on the store's own connection (sqlite3_errmsg()).
+    std::string lastError() const;
+
+    /// A second, read-only connection to the same file, for a scan on another thread; not valid() when the
+    /// store has no file of its own. It closes itself.
+    ReadConnection openReader() const;
+    /// The store's own connection, borrowed, for reads on the thread that owns the store: what the UI
+    /// thread's views read pages on. This store must outlive it.
+    ReadConnection connection() const { return ReadConnection(m_db, false); }
 
     /// Writes a consistent copy of the whole investigation to `path` (which must not exist): "Save as".
     bool saveAs(const std::string &path, std::string *error);

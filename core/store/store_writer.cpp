@@ -2,6 +2,7 @@
 #include "store/store_writer.h"
 
 #include "store/sqlite_util.h"
+#include "store/store.h"
 
 #include <bit>
 
@@ -42,29 +43,29 @@ std::int64_t orAbsent(std::int64_t count) { return count < 0 ? kNotMeasured : co
 
 } // namespace
 
-StoreWriter::StoreWriter(sqlite3 *db, std::int64_t runId)
-    : m_db(db)
+StoreWriter::StoreWriter(Store &store, std::int64_t runId)
+    : m_db(store.db())
     , m_runId(runId)
-    , m_requestsMany(std::make_unique<Statement>(db, insertSql(kInsertRequests, kRequestColumns, kRowsPerInsert)))
-    , m_requestsOne(std::make_unique<Statement>(db, insertSql(kInsertRequests, kRequestColumns, 1)))
-    , m_detailsMany(std::make_unique<Statement>(db, insertSql(kInsertDetails, kDetailColumns, kRowsPerInsert)))
-    , m_detailsOne(std::make_unique<Statement>(db, insertSql(kInsertDetails, kDetailColumns, 1)))
-    , m_insertLabel(std::make_unique<Statement>(db, "INSERT INTO labels (text) VALUES (?)"))
-    , m_insertTokens(std::make_unique<Statement>(db, "INSERT INTO token_times (request_id, times) VALUES (?, ?)"))
-    , m_insertRejection(std::make_unique<Statement>(db, "INSERT INTO rejected (run_id, line, reason, excerpt) VALUES (?, ?, ?, ?)"))
+    , m_requestsMany(std::make_unique<Statement>(m_db, insertSql(kInsertRequests, kRequestColumns, kRowsPerInsert)))
+    , m_requestsOne(std::make_unique<Statement>(m_db, insertSql(kInsertRequests, kRequestColumns, 1)))
+    , m_detailsMany(std::make_unique<Statement>(m_db, insertSql(kInsertDetails, kDetailColumns, kRowsPerInsert)))
+    , m_detailsOne(std::make_unique<Statement>(m_db, insertSql(kInsertDetails, kDetailColumns, 1)))
+    , m_insertLabel(std::make_unique<Statement>(m_db, "INSERT INTO labels (text) VALUES (?)"))
+    , m_insertTokens(std::make_unique<Statement>(m_db, "INSERT INTO token_times (request_id, times) VALUES (?, ?)"))
+    , m_insertRejection(std::make_unique<Statement>(m_db, "INSERT INTO rejected (run_id, line, reason, excerpt) VALUES (?, ?, ?, ?)"))
 {
     // Row ids are assigned here, so that token times can refer to their request without a round trip. The
     // details of a joined server record outlive its request row (request_join.h): ids go past both.
-    Statement maxId(db, "SELECT max(coalesce((SELECT max(id) FROM requests), 0),"
-                        " coalesce((SELECT max(request_id) FROM request_details), 0)) + 1");
+    Statement maxId(m_db, "SELECT max(coalesce((SELECT max(id) FROM requests), 0),"
+                          " coalesce((SELECT max(request_id) FROM request_details), 0)) + 1");
     if (maxId.valid() && maxId.step() == SQLITE_ROW)
         m_nextRowId = sqlite3_column_int64(maxId.get(), 0);
-    Statement labels(db, "SELECT id, text FROM labels");
+    Statement labels(m_db, "SELECT id, text FROM labels");
     while (labels.valid() && labels.step() == SQLITE_ROW)
         m_labels.emplace(reinterpret_cast<const char *>(sqlite3_column_text(labels.get(), 1)), sqlite3_column_int64(labels.get(), 0));
     for (const auto *stmt : {&m_requestsMany, &m_requestsOne, &m_detailsMany, &m_detailsOne, &m_insertLabel, &m_insertTokens, &m_insertRejection}) {
         if (!(*stmt)->valid())
-            m_error = sqlite3_errmsg(db);
+            m_error = sqlite3_errmsg(m_db);
     }
 }
 

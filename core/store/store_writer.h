@@ -17,6 +17,7 @@ struct sqlite3;
 namespace lx {
 
 class Statement;
+class Store;
 
 /// A record the importer refused, as stored in the `rejected` table.
 struct Rejection {
@@ -28,7 +29,8 @@ inline constexpr std::size_t kExcerptBytes = 200;
 
 class StoreWriter {
 public:
-    StoreWriter(sqlite3 *db, std::int64_t runId);
+    /// Writes on the store's own connection, inside the caller's transaction.
+    StoreWriter(Store &store, std::int64_t runId);
     ~StoreWriter();
 
     /// Inserts the records (already decomposed) with their id hashes; false on an SQLite error.

@@ -42,10 +42,10 @@ QByteArray fiveRequests()
 }
 
 /// The source ids of an order, comma-separated.
-QString sourceIds(sqlite3 *db, const RequestOrder &order)
+QString sourceIds(const ReadConnection &connection, const RequestOrder &order)
 {
     QStringList out;
-    for (const TableRow &row : fetchRows(db, order.ids()))
+    for (const TableRow &row : fetchRows(connection, order.ids()))
         out << QString::fromStdString(row.sourceId);
     return out.join(QLatin1Char(','));
 }
@@ -149,10 +149,10 @@ private slots:
         const auto c = columnFromName(column.toStdString());
         QVERIFY(c);
         std::string why;
-        const auto order = RequestOrder::build(f.store->db(), {}, *c, ascending ? SortDirection::Ascending : SortDirection::Descending,
+        const auto order = RequestOrder::build(f.store->connection(), {}, *c, ascending ? SortDirection::Ascending : SortDirection::Descending,
                                                nullptr, &why);
         QVERIFY2(order, why.c_str());
-        QCOMPARE(sourceIds(f.store->db(), *order), expected);
+        QCOMPARE(sourceIds(f.store->connection(), *order), expected);
         QCOMPARE(order->column(), *c);
     }
 
@@ -193,16 +193,16 @@ private slots:
         }
         if (toMs >= 0)
             filter.toNs = T0 + toMs * MS;
-        const auto order = RequestOrder::build(f.store->db(), filter, *columnFromName(column.toStdString()), SortDirection::Ascending);
+        const auto order = RequestOrder::build(f.store->connection(), filter, *columnFromName(column.toStdString()), SortDirection::Ascending);
         QVERIFY(order);
-        QCOMPARE(sourceIds(f.store->db(), *order), expected);
+        QCOMPARE(sourceIds(f.store->connection(), *order), expected);
         QCOMPARE(order->measuredCount() <= order->size(), true);
     }
 
     void rowsOf()
     {
         Fixture f(fiveRequests());
-        const auto order = RequestOrder::build(f.store->db(), {}, RequestColumn::Start, SortDirection::Ascending);
+        const auto order = RequestOrder::build(f.store->connection(), {}, RequestColumn::Start, SortDirection::Ascending);
         QVERIFY(order);
         const std::int64_t ids[] = {1, 2, 99, 2};
         QCOMPARE(order->rowsOf(ids), (std::vector<std::ptrdiff_t>{4, 0, -1, 0}));
@@ -212,7 +212,7 @@ private slots:
     {
         Fixture f(fiveRequests());
         const std::int64_t ids[] = {4, 1, 99, 3, 2, 5};
-        const auto rows = fetchRows(f.store->db(), ids);
+        const auto rows = fetchRows(f.store->connection(), ids);
         QCOMPARE(rows.size(), std::size(ids));
         Statement stmt(f.store->db(), "SELECT source_id, start_ns, status, model_id, route_id, e2e_ns, network_ns, preprocess_ns,"
                                       " queue_ns, prefill_ns, decode_ns, postprocess_ns, unattributed_ns, ttft_ns, tpot_ns, ttlt_ns,"
@@ -252,13 +252,13 @@ private slots:
         Fixture f("{\"id\":\"a,\\\"b\\\"\",\"start_ns\":" + QByteArray::number(T0 + 123456789)
                   + ",\"model\":\"m\\nx\",\"e2e_ms\":0.0015}\n"
                     "{\"id\":\"plain\",\"start_ns\":" + QByteArray::number(T0) + ",\"queue_ms\":1234.5,\"input_tokens\":7}\n");
-        const auto order = RequestOrder::build(f.store->db(), {}, RequestColumn::Start, SortDirection::Descending);
+        const auto order = RequestOrder::build(f.store->connection(), {}, RequestColumn::Start, SortDirection::Descending);
         QVERIFY(order);
         const RequestColumn columns[] = {RequestColumn::SourceId, RequestColumn::Start, RequestColumn::Model,
                                          RequestColumn::E2e, RequestColumn::Queue, RequestColumn::InputTokens};
         std::ostringstream out;
         std::vector<std::uint64_t> progress;
-        QVERIFY(writeCsv(out, f.store->db(), *order, columns, [&](std::uint64_t done, std::uint64_t) {
+        QVERIFY(writeCsv(out, f.store->connection(), *order, columns, [&](std::uint64_t done, std::uint64_t) {
             progress.push_back(done);
             return true;
         }));
@@ -270,14 +270,14 @@ private slots:
 
         // Every column: a header and one line per row, each with 20 cells.
         std::ostringstream all;
-        QVERIFY(writeCsv(all, f.store->db(), *order, allRequestColumns()));
+        QVERIFY(writeCsv(all, f.store->connection(), *order, allRequestColumns()));
         QVERIFY(all.str().starts_with("source_id,start_utc,status,model,route,e2e_ms,network_ms,preprocess_ms,queue_ms,"));
         QVERIFY(all.str().find("\r\nplain,2023-11-14T22:13:20.000000000Z,ok,,,1234.500000,,,1234.500000,,,,0.000000,") != std::string::npos);
 
         // Cancelled by its progress callback.
         std::ostringstream cancelled;
         std::string why;
-        QVERIFY(!writeCsv(cancelled, f.store->db(), *order, columns, [](std::uint64_t, std::uint64_t) { return false; }, &why));
+        QVERIFY(!writeCsv(cancelled, f.store->connection(), *order, columns, [](std::uint64_t, std::uint64_t) { return false; }, &why));
         QCOMPARE(why, std::string("cancelled"));
     }
 
@@ -337,13 +337,13 @@ private slots:
         Fixture f(fiveRequests());
         RequestFilter filter;
         filter.routes = {"/nowhere"};
-        const auto order = RequestOrder::build(f.store->db(), filter, RequestColumn::SourceId, SortDirection::Ascending);
+        const auto order = RequestOrder::build(f.store->connection(), filter, RequestColumn::SourceId, SortDirection::Ascending);
         QVERIFY(order);
         QVERIFY(order->empty());
-        QVERIFY(fetchRows(f.store->db(), order->ids()).empty());
+        QVERIFY(fetchRows(f.store->connection(), order->ids()).empty());
         std::ostringstream out;
         const RequestColumn columns[] = {RequestColumn::SourceId, RequestColumn::E2e};
-        QVERIFY(writeCsv(out, f.store->db(), *order, columns));
+        QVERIFY(writeCsv(out, f.store->connection(), *order, columns));
         QCOMPARE(out.str(), std::string("source_id,e2e_ms\r\n"));
         QCOMPARE(formatRowsText({}, columns, TextFormat::Tsv, false), std::string());
     }
@@ -384,7 +384,7 @@ private slots:
         const SortDirection direction = ascending ? SortDirection::Ascending : SortDirection::Descending;
         QElapsedTimer timer;
         timer.start();
-        const auto order = RequestOrder::build(f->store->db(), {}, c, direction);
+        const auto order = RequestOrder::build(f->store->connection(), {}, c, direction);
         const qint64 builtMs = timer.elapsed();
         QVERIFY(order);
         QCOMPARE(order->size(), std::size_t(200'000));
@@ -430,19 +430,19 @@ private slots:
     void unreadableStoreIsAnError()
     {
         Fixture f(fiveRequests());
-        const auto order = RequestOrder::build(f.store->db(), {}, RequestColumn::E2e, SortDirection::Ascending);
+        const auto order = RequestOrder::build(f.store->connection(), {}, RequestColumn::E2e, SortDirection::Ascending);
         QVERIFY(order);
         QVERIFY(f.store->exec("DROP VIEW requests_readable; DROP TABLE requests;"));
         std::string why;
-        QVERIFY(!RequestOrder::build(f.store->db(), {}, RequestColumn::E2e, SortDirection::Ascending, nullptr, &why));
+        QVERIFY(!RequestOrder::build(f.store->connection(), {}, RequestColumn::E2e, SortDirection::Ascending, nullptr, &why));
         QVERIFY2(why.find("no such table: requests") != std::string::npos, why.c_str());
-        RowFetcher fetcher(f.store->db());
+        RowFetcher fetcher(f.store->connection());
         const auto rows = fetcher.fetch(order->ids());
         QCOMPARE(rows.size(), order->size());
         QVERIFY(!fetcher.error().empty());
         // An export that cannot read the rows fails rather than writing blank ("not measured") cells.
         std::ostringstream out;
-        QVERIFY(!writeCsv(out, f.store->db(), *order, allRequestColumns(), {}, &why));
+        QVERIFY(!writeCsv(out, f.store->connection(), *order, allRequestColumns(), {}, &why));
         QVERIFY2(why.find("no such table") != std::string::npos, why.c_str());
     }
 
@@ -454,7 +454,7 @@ private slots:
         Fixture f(lines);
         const std::atomic<bool> cancel = true;
         std::string why;
-        QVERIFY(!RequestOrder::build(f.store->db(), {}, RequestColumn::Queue, SortDirection::Ascending, &cancel, &why));
+        QVERIFY(!RequestOrder::build(f.store->connection(), {}, RequestColumn::Queue, SortDirection::Ascending, &cancel, &why));
         QCOMPARE(why, std::string("cancelled"));
     }
 };

@@ -167,10 +167,9 @@ private slots:
         {
             auto store = Store::openTemporary(&why);
             QVERIFY2(store, why.c_str());
-            sqlite3 *reader = store->openReader();
-            QVERIFY(reader);
-            file = sqlite3_db_filename(reader, "main");
-            sqlite3_close_v2(reader);
+            const ReadConnection reader = store->openReader();
+            QVERIFY(reader.valid());
+            file = sqlite3_db_filename(reader.db(), "main");
             QVERIFY(QFile::exists(QString::fromStdString(file)));
         }
         QVERIFY(!QFile::exists(QString::fromStdString(file)));
@@ -225,8 +224,9 @@ private slots:
         std::string why;
         auto store = Store::open(db, &why);
         QVERIFY(store);
-        sqlite3 *reader = store->openReader();
-        QVERIFY(reader);
+        const ReadConnection connection = store->openReader();
+        QVERIFY(connection.valid());
+        sqlite3 *reader = connection.db();
         sqlite3_exec(reader, "BEGIN; SELECT count(*) FROM requests;", nullptr, nullptr, nullptr); // holds a read lock
         std::thread release([reader] {
             std::this_thread::sleep_for(std::chrono::milliseconds(300));
@@ -234,7 +234,6 @@ private slots:
         });
         const auto imports = importFiles(*store, {trace});
         release.join();
-        sqlite3_close_v2(reader);
         QCOMPARE(int(imports.front().outcome), int(FileImport::Outcome::Complete));
         QCOMPARE(scalar(*store, "SELECT count(*) FROM requests"), qint64(2000));
     }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ingest/request_join_ids.h"
+#include "store/request_join_ids.h"
 
 #include "store/sqlite_util.h"
 

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "store/waterfall_scan.h"
+
+#include "store/request_scan.h"
+#include "store/sqlite_util.h"
+
+namespace lx {
+
+namespace {
+
+bool fail(std::string *error, std::string message)
+{
+    if (error)
+        *error = std::move(message);
+    return false;
+}
+
+} // namespace
+
+bool scanTimelineRows(const ReadConnection &connection, const RequestFilter &filter, const std::atomic<bool> *cancel,
+                      const TimelineVisitor &visitor, std::string *error)
+{
+    sqlite3 *db = connection.db();
+    const SqlCondition where = toSqlCondition(filter);
+    // Columns in the table's order, so that SQLite decodes each record front to back once.
+    Statement stmt(db, "SELECT r.id, r.start_ns, r.e2e_ns, r.network_ns, r.preprocess_ns, r.queue_ns, r.prefill_ns,"
+                       " r.decode_ns, r.postprocess_ns, r.unattributed_ns, r.flags FROM requests r WHERE " + where.sql);
+    if (!stmt.valid())
+        return fail(error, std::string("cannot read the requests: ") + sqlite3_errmsg(db));
+    where.bind(stmt);
+    visitor.capacity(visitor.context, rowCapacity(db));
+    sqlite3_stmt *q = stmt.get();
+    TimelineRow row;
+    int rc;
+    for (std::size_t n = 1; (rc = stmt.step()) == SQLITE_ROW; ++n) {
+        if ((n & 0x3fff) == 0 && cancel && cancel->load(std::memory_order_relaxed))
+            return fail(error, "cancelled");
+        row.id = sqlite3_column_int64(q, 0);
+        row.start = columnOr(q, 1);
+        if (!isMeasured(row.start)) { // it cannot be placed: the rest of its columns are not read
+            visitor.visit(visitor.context, row);
+            continue;
+        }
+        row.e2e = columnOr(q, 2);
+        for (int s = 0; s < kSegmentCount; ++s)
+            row.segments[static_cast<std::size_t>(s)] = columnOr(q, 3 + s);
+        row.flags = static_cast<std::uint32_t>(sqlite3_column_int64(q, 10));
+        visitor.visit(visitor.context, row);
+    }
+    if (rc != SQLITE_DONE)
+        return fail(error, std::string("cannot read the requests: ") + sqlite3_errmsg(db));
+    return true;
+}
+
+} // namespace lx
