@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "analysis/analysis.h"
 
-#include "analysis/decompose.h"
+#include "model/decompose.h"
 #include "model/huge_page_allocator.h"
 #include "ingest/request_join.h"
 #include "store/import_runs.h"

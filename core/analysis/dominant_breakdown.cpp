@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "analysis/dominant_breakdown.h"
 
-#include "analysis/decompose.h"
+#include "model/decompose.h"
 #include "analysis/time_axis.h"
 #include "model/duration_format.h"
 #include "model/percentiles.h"

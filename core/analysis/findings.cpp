@@ -2,7 +2,7 @@
 #include "analysis/findings.h"
 
 #include "model/duration_format.h"
-#include "analysis/decompose.h"
+#include "model/decompose.h"
 #include "model/percentiles.h"
 
 #include <algorithm>

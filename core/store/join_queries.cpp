@@ -3,7 +3,7 @@
 // its list of unmatched records. Here, because only core/store speaks SQL.
 #include "store/join_queries.h"
 
-#include "analysis/decompose.h"
+#include "model/decompose.h"
 #include "store/request_join_ids.h"
 #include "store/sqlite_util.h"
 #include "store/store.h"

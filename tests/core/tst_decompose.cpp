@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The decomposition of one request, row by row against docs/DOMAIN.md's tables.
 
-#include "analysis/decompose.h"
+#include "model/decompose.h"
 
 #include <QTest>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ingest/formats/benchmark/benchmark_common.h"
 
-#include "analysis/decompose.h"
+#include "model/decompose.h"
 #include "ingest/input_file.h"
 #include "ingest/line_reader.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "analysis/decompose.h"
+#include "model/decompose.h"
 
 #include <string>
 #include <string_view>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ingest/formats/otlp/otlp_requests.h"
 
-#include "analysis/decompose.h"
+#include "model/decompose.h"
 #include "ingest/formats/native/native_fields.h"
 #include "ingest/formats/otlp/otlp_duration_string.h"
 

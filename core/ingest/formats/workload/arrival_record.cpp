@@ -3,7 +3,7 @@
 
 #include "ingest/formats/workload/workload_readers.h"
 
-#include "analysis/decompose.h"
+#include "model/decompose.h"
 #include "ingest/formats/benchmark/benchmark_common.h"
 
 namespace lx::workload {

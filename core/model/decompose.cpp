@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "analysis/decompose.h"
+#include "model/decompose.h"
 
 #include "model/segments.h"
 
