@@ -3,7 +3,7 @@
 
 #include "cli_args.h"
 #include "import_summary.h"
-#include "ingest/request_join.h"
+#include "store/request_join.h"
 #include "store/store.h"
 #include "terminal_progress.h"
 

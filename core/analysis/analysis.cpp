@@ -3,7 +3,7 @@
 
 #include "model/decompose.h"
 #include "model/huge_page_allocator.h"
-#include "ingest/request_join.h"
+#include "store/request_join.h"
 #include "store/import_runs.h"
 #include "store/request_scan.h"
 #include "store/store.h"

@@ -3,7 +3,7 @@
 
 #include "model/percentiles.h"
 #include "model/request.h"
-#include "ingest/request_join.h"
+#include "store/request_join.h"
 #include "filter/request_filter.h"
 #include "store/request_scan.h"
 

@@ -7,9 +7,9 @@
 #include "filter/filter_expression.h"
 
 #include "model/duration_parse.h"
+#include "model/id_hash.h"
 #include "model/segments.h"
 #include "filter/filter_tokenizer.h"
-#include "store/store.h"
 
 #include <algorithm>
 #include <array>

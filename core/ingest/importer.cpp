@@ -5,7 +5,7 @@
 #include "ingest/id_set.h"
 #include "ingest/input_file.h"
 #include "ingest/line_reader.h"
-#include "ingest/request_join.h"
+#include "store/request_join.h"
 #include "ingest/span_mapping.h"
 #include "store/import_runs.h"
 #include "store/store.h"

@@ -72,7 +72,7 @@ enum RequestFlag : std::uint32_t {
     /// Times are offsets from an unknown origin (the start of the trace or of the request), not wall-clock
     /// times since the epoch: time-based views say so instead of showing dates near 1970.
     kFlagRelativeTime = 1u << 2,
-    /// A client record joined with the server record of the same request (core/ingest/request_join.h): its
+    /// A client record joined with the server record of the same request (core/store/request_join.h): its
     /// network is client e2e minus server e2e.
     kFlagJoined = 1u << 3,
 };

@@ -3,7 +3,7 @@
 
 #include "model/duration_format.h"
 #include "ingest/formats/native/native_fields.h"
-#include "ingest/request_join.h"
+#include "store/request_join.h"
 
 #include <cstdio>
 

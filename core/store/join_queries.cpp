@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The SQL of the client/server join (ingest/request_join.h, docs/JOIN.md): the join itself, its counts and
+// The SQL of the client/server join (store/request_join.h, docs/JOIN.md): the join itself, its counts and
 // its list of unmatched records. Here, because only core/store speaks SQL.
 #include "store/join_queries.h"
 

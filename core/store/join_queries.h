@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "ingest/request_join.h"
+#include "store/request_join.h"
 
 #include <functional>
 #include <string>
 
 /// \file join_queries.h
-/// The SQL side of the client/server join of ingest/request_join.h. readJoinSummary() and listUnmatched(),
+/// The SQL side of the client/server join of store/request_join.h. readJoinSummary() and listUnmatched(),
 /// declared there, are defined with it in join_queries.cpp: they only read the join's tables.
 
 namespace lx {

@@ -6,7 +6,7 @@
 #include <string_view>
 
 /// \file request_join_ids.h
-/// The join's pairing by request id (ingest/request_join.h, docs/JOIN.md): one scan of the candidates and
+/// The join's pairing by request id (store/request_join.h, docs/JOIN.md): one scan of the candidates and
 /// a hash join in memory, which measured several times faster than an index look-up per server record.
 
 struct sqlite3;

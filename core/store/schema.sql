@@ -94,7 +94,7 @@ CREATE TABLE IF NOT EXISTS rejected (
 );
 
 -- Client records and server records of the same requests joined into one request (docs/JOIN.md,
--- core/ingest/request_join.h). The joined request keeps the client record's row; the server record's requests
+-- core/store/request_join.h). The joined request keeps the client record's row; the server record's requests
 -- and token_times rows go, its request_details row stays (its id, raw stamps and attributes), linked here.
 -- (Created on open in stores made before it existed: an addition, so the schema version stays 1.)
 CREATE TABLE IF NOT EXISTS request_joins (

@@ -16,16 +16,6 @@ namespace {
 constexpr int kBusyTimeoutMs = 30000;
 }
 
-std::uint64_t hashRequestId(std::string_view id)
-{
-    std::uint64_t h = 14695981039346656037ull;
-    for (unsigned char c : id) {
-        h ^= c;
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
 std::unique_ptr<Store> Store::open(const std::string &path, std::string *error)
 {
     return openPath(path, false, true, error);

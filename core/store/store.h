@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "model/id_hash.h" // hashRequestId(): the key of request_details.id_hash
 #include "store/read_connection.h"
 
 #include <cstdint>
@@ -69,8 +70,5 @@ private:
     std::string m_fileName;       ///< the file SQLite opened
     bool m_removeOnClose = false; ///< a temporary store: its file goes when it is closed
 };
-
-/// 64-bit FNV-1a, stored as requests.id_hash so that look-ups by request id need no text index.
-std::uint64_t hashRequestId(std::string_view id);
 
 } // namespace lx

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "store/store_merge.h"
 
-#include "ingest/request_join.h"
+#include "store/request_join.h"
 #include "store/sqlite_util.h"
 #include "store/store.h"
 

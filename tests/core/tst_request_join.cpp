@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The join of client records and server records (core/ingest/request_join.h, docs/JOIN.md): both sides of the
+// The join of client records and server records (core/store/request_join.h, docs/JOIN.md): both sides of the
 // same simulated requests, written by the generator as AIPerf-style client records and vLLM-style OTLP
 // spans, must join into requests whose network equals the simulated network to the ns; inline fixtures
 // check each matching key, the joined fields, clock skew, ambiguity and the unmatched lists.
 
 #include "analysis/analysis.h"
 #include "ingest/importer.h"
-#include "ingest/request_join.h"
+#include "store/request_join.h"
 #include "simulation/server_simulation.h"
 #include "simulation/trace_writers.h"
 #include "store/store.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ingest/request_join.h"
+#include "store/request_join.h"
 
 #include "store/join_queries.h"
 
