@@ -6,6 +6,7 @@
 #include "model/duration_format.h"
 #include "plot_frame.h"
 #include "segment_colors.h"
+#include "segment_text.h"
 
 #include <QMouseEvent>
 #include <QToolTip>
@@ -16,12 +17,6 @@ constexpr double kClickSlop = 4;
 constexpr double kBandWidth = 0.62;    ///< of a band's slot
 constexpr double kWindowFill = 0.92;   ///< of a window's width: a hairline gap between windows
 constexpr double kLabelledShare = 0.06; ///< cells at least this tall carry their percentage
-
-QString segmentTitle(int segment)
-{
-    const std::string_view name = lx::segmentName(static_cast<lx::Segment>(segment));
-    return QString::fromLatin1(name.data(), static_cast<qsizetype>(name.size()));
-}
 
 QString count(std::int64_t n) { return QLocale().toString(static_cast<qlonglong>(n)); }
 
@@ -42,7 +37,7 @@ DominantChart::DominantChart(QWidget *parent)
     placeLegendBeside(*this);
     for (int s = lx::kSegmentCount - 1; s >= 0; --s) { // bottom of the stack first
         auto *bars = new QCPBars(xAxis, yAxis);
-        bars->setName(segmentTitle(s));
+        bars->setName(segmentNameText(static_cast<lx::Segment>(s)));
         bars->setBrush(segmentColor(static_cast<lx::Segment>(s)));
         bars->setWidthType(QCPBars::wtPlotCoords);
         m_bars[static_cast<std::size_t>(s)] = bars;
@@ -150,7 +145,7 @@ void DominantChart::layOutOverall()
         m_bars[static_cast<std::size_t>(s)]->moveAbove(nullptr);
     auto names = QSharedPointer<QCPAxisTickerText>::create();
     for (int s = 0; s < lx::kSegmentCount; ++s)
-        names->addTick(lx::kSegmentCount - s, segmentTitle(s));
+        names->addTick(lx::kSegmentCount - s, segmentNameText(static_cast<lx::Segment>(s)));
     for (QCPBars *bars : m_bars) {
         bars->setKeyAxis(yAxis);
         bars->setValueAxis(xAxis);

@@ -2,6 +2,7 @@
 #include "filter_bar.h"
 
 #include "filter/filter_expression.h"
+#include "model/segments.h"
 
 #include <QCheckBox>
 #include <QDateTimeEdit>
@@ -37,9 +38,9 @@ FilterBar::FilterBar(QWidget *parent)
     auto *row = new QHBoxLayout;
     m_expression->setPlaceholderText(tr("Filter, e.g.  model = \"llama-3.1-70b\" and e2e > 2s and dominant = queue"));
     m_expression->setClearButtonEnabled(true);
-    m_expression->setToolTip(tr("Fields: e2e, network, preprocess, queue, prefill, decode, postprocess, unattributed, "
-                                "ttft, tpot, ttlt, input_tokens, output_tokens, model, route, status, dominant, id, "
-                                "or any attribute. Durations take units (ns, us, ms, s, m, h). See docs/FILTER.md."));
+    m_expression->setToolTip(tr("Fields: e2e, %1, ttft, tpot, ttlt, input_tokens, output_tokens, model, route, status, "
+                                "dominant, id, or any attribute. Durations take units (ns, us, ms, s, m, h). See docs/FILTER.md.")
+                                 .arg(QString::fromStdString(lx::joinSegmentNames(", ", ", "))));
     row->addWidget(m_expression, 1);
     for (QDateTimeEdit *edit : {m_from, m_to}) {
         edit->setTimeSpec(Qt::UTC);

@@ -3,6 +3,7 @@
 
 #include "model/duration_format.h"
 #include "segment_colors.h"
+#include "segment_text.h"
 
 #include <QCoreApplication>
 #include <QLocale>
@@ -22,11 +23,7 @@ QString duration(double ns) { return QString::fromStdString(lx::formatDuration(n
 
 QString percent(double share) { return QString::number(share * 100, 'f', 0) + QLatin1Char('%'); }
 
-QString segmentTitle(int segment)
-{
-    const std::string_view name = lx::segmentName(static_cast<lx::Segment>(segment));
-    return QString::fromLatin1(name.data(), static_cast<qsizetype>(name.size()));
-}
+QString segmentTitle(int segment) { return segmentNameText(static_cast<lx::Segment>(segment)); }
 
 QString kneeLabel(const lx::Knee &knee)
 {

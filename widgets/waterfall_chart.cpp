@@ -5,6 +5,7 @@
 #include "count_text.h"
 #include "plot_frame.h"
 #include "segment_colors.h"
+#include "segment_text.h"
 #include "waterfall_tooltip.h"
 
 #include <QKeyEvent>
@@ -43,14 +44,6 @@ protected:
     }
 };
 
-QString segmentTitle(lx::Segment segment)
-{
-    const std::string_view name = lx::segmentName(segment);
-    QString s = QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
-    s[0] = s[0].toUpper();
-    return s;
-}
-
 } // namespace
 
 WaterfallChart::WaterfallChart(QWidget *parent)
@@ -66,7 +59,7 @@ WaterfallChart::WaterfallChart(QWidget *parent)
     // The legend: a row above the plot, a swatch per segment and one for time no segment was measured in.
     for (int s = 0; s < lx::kSegmentCount; ++s) {
         auto *swatch = new QCPBars(xAxis, yAxis);
-        swatch->setName(segmentTitle(lx::Segment(s)));
+        swatch->setName(segmentTitleText(lx::Segment(s)));
         swatch->setBrush(segmentColor(lx::Segment(s)));
         swatch->setPen(Qt::NoPen);
         swatch->addToLegend();
@@ -223,7 +216,7 @@ void WaterfallChart::updateAxes()
     }
     const QString key = m_sort.key == lx::WaterfallSort::Key::Start ? tr("start")
         : m_sort.key == lx::WaterfallSort::Key::E2e                 ? tr("E2E")
-                                                                    : segmentTitle(m_sort.segment).toLower();
+                                                                    : segmentNameText(m_sort.segment);
     yAxis->setLabel(m_sort.descending && m_sort.key != lx::WaterfallSort::Key::Start ? tr("Requests by %1, longest first").arg(key)
                                                                                      : tr("Requests by %1").arg(key));
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "model/request.h"
+
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -46,8 +48,10 @@ struct SegmentSource {
     std::vector<std::string> spanNames;
 };
 
-/// The segments a mapping can fill: Segment's network .. postprocess.
-inline constexpr int kMappedSegments = 6;
+/// The segments a mapping can fill: every one in pipeline order but the last, unattributed, which is what
+/// the others leave over of e2e.
+inline constexpr int kMappedSegments = kSegmentCount - 1;
+static_assert(static_cast<int>(Segment::Unattributed) == kMappedSegments, "unattributed is the last segment");
 
 struct SpanMapping {
     std::string name;

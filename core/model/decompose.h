@@ -19,7 +19,7 @@ std::string decompose(RequestRecord &record);
 /// The durations form: `start_ns` plus `<segment>_ms` values converted to ns (kNotMeasured when absent).
 struct DurationsInput {
     std::int64_t startNs = kNotMeasured;
-    std::array<std::int64_t, kSegmentCount - 1> segments; ///< network..postprocess, no unattributed
+    std::array<std::int64_t, kSegmentCount - 1> segments; ///< every segment but unattributed, in pipeline order
     std::int64_t e2e = kNotMeasured;                       ///< optional; the sum of the segments otherwise
 
     DurationsInput() { segments.fill(kNotMeasured); }

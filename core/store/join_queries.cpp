@@ -4,7 +4,9 @@
 #include "store/join_queries.h"
 
 #include "model/decompose.h"
+#include "model/segments.h"
 #include "store/request_join_ids.h"
+#include "store/segment_columns.h"
 #include "store/sqlite_util.h"
 #include "store/store.h"
 
@@ -16,14 +18,18 @@ namespace lx {
 
 namespace {
 
+/// The segments that need a server's stamps: a client alone never measures them. Decode is not among them,
+/// since a client may time it from the chunks it received; unattributed is what the others leave over.
+constexpr std::array kSegmentsNeedingAServer = {Segment::Network, Segment::Preprocess, Segment::Queue, Segment::Prefill,
+                                                Segment::Postprocess};
+
 /// A record measured by a client alone: e2e or token metrics on the client clock and no server segment
 /// (decode may be the client's, from the chunks it received). Joined rows are never candidates again.
 std::string clientSide(const char *r)
 {
     const std::string a(r);
-    return "((" + a + ".flags & 8) = 0 AND (" + a + ".e2e_scope = 1 OR " + a + ".token_scope = 1) AND " + a
-           + ".network_ns IS NULL AND " + a + ".preprocess_ns IS NULL AND " + a + ".queue_ns IS NULL AND " + a
-           + ".prefill_ns IS NULL AND " + a + ".postprocess_ns IS NULL)";
+    return "((" + a + ".flags & 8) = 0 AND (" + a + ".e2e_scope = 1 OR " + a + ".token_scope = 1) AND "
+           + segmentColumnTerms(a + ".{} IS NULL", " AND ", kSegmentsNeedingAServer) + ")";
 }
 
 /// A record measured by a server: its e2e starts at the server's receive.
@@ -97,7 +103,8 @@ constexpr const char *kDropAmbiguousSql =
     "DROP TABLE join_shared;";
 
 // The joined request's new values, over the client row c and the server row s (docs/JOIN.md). Beyond an
-// engine-scope e2e (no server send) lie postprocess and network together: that stretch is unattributed.
+// engine-scope e2e (no server send) lie the server's work after the last token and the network together:
+// that stretch is unattributed.
 #define LX_JOINED_E2E "coalesce(c.e2e_ns, s.e2e_ns)"
 #define LX_JOINED_NETWORK "(CASE WHEN s.e2e_scope = 2 THEN c.e2e_ns - s.e2e_ns END)"
 #define LX_JOINED_UNATTRIBUTED                                                                                                   \
@@ -105,20 +112,45 @@ constexpr const char *kDropAmbiguousSql =
     " ELSE coalesce(s.unattributed_ns, 0) + c.e2e_ns - s.e2e_ns END)"
 #define LX_CLIENT_OR_SERVER(column) "CASE WHEN p.client_tokens THEN c." column " ELSE s." column " END"
 
+/// A segment's value in the joined row: the server's own, but for network and unattributed (above).
+std::string joinedSegment(const SegmentDefinition &segment)
+{
+    switch (segment.segment) {
+    case Segment::Network:
+        return LX_JOINED_NETWORK;
+    case Segment::Unattributed:
+        return LX_JOINED_UNATTRIBUTED;
+    default:
+        return "s." + std::string(segment.column);
+    }
+}
+
+/// `column = value` for each segment of the joined row, and the values alone (lx_dominant's arguments).
+std::string joinedSegmentAssignments(bool withColumns)
+{
+    std::string out;
+    for (const SegmentDefinition &s : kSegments) {
+        if (s.segment != Segment::Network)
+            out += ", ";
+        if (withColumns)
+            out += std::string(s.column) + " = ";
+        out += joinedSegment(s);
+    }
+    return out;
+}
+
 /// Writes the joined requests: the client record's row takes the server's segments, network becomes
 /// client e2e minus server e2e, and the server record's request row goes (its details row stays).
-constexpr const char *kApplySql =
+const std::string kApplySql =
     "INSERT INTO request_joins SELECT p.client, p.server, s.run_id, s.e2e_ns, s.e2e_scope, p.matched_by"
     " FROM join_pairs p CROSS JOIN requests s ON s.id = p.server;"
     "UPDATE requests AS c SET status = max(c.status, s.status), start_ns = coalesce(c.start_ns, s.start_ns),"
-    " e2e_ns = " LX_JOINED_E2E ", e2e_scope = CASE WHEN c.e2e_ns IS NULL THEN s.e2e_scope ELSE 1 END,"
-    " network_ns = " LX_JOINED_NETWORK ", preprocess_ns = s.preprocess_ns, queue_ns = s.queue_ns,"
-    " prefill_ns = s.prefill_ns, decode_ns = s.decode_ns, postprocess_ns = s.postprocess_ns,"
-    " unattributed_ns = " LX_JOINED_UNATTRIBUTED ","
-    " ttft_ns = " LX_CLIENT_OR_SERVER("ttft_ns") ", tpot_ns = " LX_CLIENT_OR_SERVER("tpot_ns") ","
-    " ttlt_ns = " LX_CLIENT_OR_SERVER("ttlt_ns") ", token_scope = " LX_CLIENT_OR_SERVER("token_scope") ","
-    " dominant = lx_dominant(" LX_JOINED_E2E ", " LX_JOINED_NETWORK ", s.preprocess_ns, s.queue_ns, s.prefill_ns,"
-    "                        s.decode_ns, s.postprocess_ns, " LX_JOINED_UNATTRIBUTED "),"
+    " e2e_ns = " LX_JOINED_E2E ", e2e_scope = CASE WHEN c.e2e_ns IS NULL THEN s.e2e_scope ELSE 1 END, "
+    + joinedSegmentAssignments(true)
+    + ", ttft_ns = " LX_CLIENT_OR_SERVER("ttft_ns") ", tpot_ns = " LX_CLIENT_OR_SERVER("tpot_ns") ","
+      " ttlt_ns = " LX_CLIENT_OR_SERVER("ttlt_ns") ", token_scope = " LX_CLIENT_OR_SERVER("token_scope") ","
+      " dominant = lx_dominant(" LX_JOINED_E2E ", "
+    + joinedSegmentAssignments(false) + "),"
     // Clock skew as decompose() sees it: a negative network, or a negative leg where both starts are
     // wall-clock times (inbound = server receive - client send; outbound = the rest of the network).
     " flags = (c.flags & ~3) | ((c.flags | s.flags) & 2) | 8"

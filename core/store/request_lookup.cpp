@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "store/request_lookup.h"
 
+#include "store/segment_columns.h"
 #include "store/sqlite_util.h"
 #include "store/store.h"
 
@@ -16,16 +17,17 @@ std::string textOf(sqlite3_stmt *stmt, int column) { return std::string(columnTe
 
 bool loadRequestDetail(const Store &store, std::int64_t rowId, RequestDetail &out)
 {
-    Statement stmt(store.db(),
-                   "SELECT d.source_id, i.path, d.source_line, r.status, m.text, rt.text, r.input_tokens, r.output_tokens,"
-                   " d.t_client_send_ns, d.t_server_recv_ns, d.t_preprocess_done_ns, d.t_sched_ns, d.t_first_token_ns,"
-                   " d.t_last_token_ns, d.t_server_send_ns, d.t_client_recv_ns,"
-                   " r.network_ns, r.preprocess_ns, r.queue_ns, r.prefill_ns, r.decode_ns, r.postprocess_ns, r.unattributed_ns,"
-                   " r.e2e_ns, r.e2e_scope, r.ttft_ns, r.tpot_ns, r.ttlt_ns, r.token_scope, r.dominant, r.flags, r.start_ns,"
-                   " d.attributes, t.times"
-                   " FROM requests r JOIN request_details d ON d.request_id = r.id JOIN import_runs i ON i.id = r.run_id"
-                   " LEFT JOIN labels m ON m.id = r.model_id LEFT JOIN labels rt ON rt.id = r.route_id"
-                   " LEFT JOIN token_times t ON t.request_id = r.id WHERE r.id = ?");
+    static const std::string select =
+        "SELECT d.source_id, i.path, d.source_line, r.status, m.text, rt.text, r.input_tokens, r.output_tokens,"
+        " d.t_client_send_ns, d.t_server_recv_ns, d.t_preprocess_done_ns, d.t_sched_ns, d.t_first_token_ns,"
+        " d.t_last_token_ns, d.t_server_send_ns, d.t_client_recv_ns, "
+        + segmentColumnList("r.")
+        + ", r.e2e_ns, r.e2e_scope, r.ttft_ns, r.tpot_ns, r.ttlt_ns, r.token_scope, r.dominant, r.flags, r.start_ns,"
+          " d.attributes, t.times"
+          " FROM requests r JOIN request_details d ON d.request_id = r.id JOIN import_runs i ON i.id = r.run_id"
+          " LEFT JOIN labels m ON m.id = r.model_id LEFT JOIN labels rt ON rt.id = r.route_id"
+          " LEFT JOIN token_times t ON t.request_id = r.id WHERE r.id = ?";
+    Statement stmt(store.db(), select);
     stmt.bindInt(1, rowId);
     if (stmt.step() != SQLITE_ROW)
         return false;
@@ -45,18 +47,19 @@ bool loadRequestDetail(const Store &store, std::int64_t rowId, RequestDetail &ou
     RequestMetrics &m = out.metrics;
     for (int s = 0; s < kSegmentCount; ++s)
         m.segments[s] = columnOr(q, 16 + s);
-    m.e2e = columnOr(q, 23);
-    m.e2eScope = static_cast<E2eScope>(sqlite3_column_int(q, 24));
-    m.ttft = columnOr(q, 25);
-    m.tpot = columnOr(q, 26);
-    m.ttlt = columnOr(q, 27);
-    m.tokenScope = static_cast<E2eScope>(sqlite3_column_int(q, 28));
-    m.dominant = sqlite3_column_type(q, 29) == SQLITE_NULL ? -1 : sqlite3_column_int(q, 29);
-    m.flags = static_cast<std::uint32_t>(sqlite3_column_int64(q, 30));
-    m.start = columnOr(q, 31);
-    out.attributesJson = textOf(q, 32);
-    if (const void *blob = sqlite3_column_blob(q, 33)) {
-        out.tokenTimes.resize(static_cast<std::size_t>(sqlite3_column_bytes(q, 33)) / sizeof(std::int64_t));
+    constexpr int after = 16 + kSegmentCount; // the first column after the segments
+    m.e2e = columnOr(q, after);
+    m.e2eScope = static_cast<E2eScope>(sqlite3_column_int(q, after + 1));
+    m.ttft = columnOr(q, after + 2);
+    m.tpot = columnOr(q, after + 3);
+    m.ttlt = columnOr(q, after + 4);
+    m.tokenScope = static_cast<E2eScope>(sqlite3_column_int(q, after + 5));
+    m.dominant = sqlite3_column_type(q, after + 6) == SQLITE_NULL ? -1 : sqlite3_column_int(q, after + 6);
+    m.flags = static_cast<std::uint32_t>(sqlite3_column_int64(q, after + 7));
+    m.start = columnOr(q, after + 8);
+    out.attributesJson = textOf(q, after + 9);
+    if (const void *blob = sqlite3_column_blob(q, after + 10)) {
+        out.tokenTimes.resize(static_cast<std::size_t>(sqlite3_column_bytes(q, after + 10)) / sizeof(std::int64_t));
         std::memcpy(out.tokenTimes.data(), blob, out.tokenTimes.size() * sizeof(std::int64_t));
     }
     return true;

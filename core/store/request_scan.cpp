@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "store/request_scan.h"
 
+#include "store/segment_columns.h"
 #include "store/sqlite_util.h"
 #include "store/store.h"
 
@@ -17,9 +18,10 @@ void scanRange(sqlite3 *db, const SqlCondition &where, std::int64_t lo, std::int
                void *context)
 {
     // Column order matches the table's, so SQLite decodes each record front to back once.
-    Statement stmt(db, "SELECT status, e2e_ns, e2e_scope, network_ns, preprocess_ns, queue_ns, prefill_ns, decode_ns,"
-                       " postprocess_ns, unattributed_ns, ttft_ns, tpot_ns, ttlt_ns, token_scope, flags, start_ns"
-                       " FROM requests r WHERE r.id BETWEEN ? AND ? AND " + where.sql);
+    static const std::string select = "SELECT status, e2e_ns, e2e_scope, " + segmentColumnList()
+                                      + ", ttft_ns, tpot_ns, ttlt_ns, token_scope, flags, start_ns"
+                                        " FROM requests r WHERE r.id BETWEEN ? AND ? AND ";
+    Statement stmt(db, select + where.sql);
     stmt.bindInt(1, lo);
     stmt.bindInt(2, hi);
     where.bind(stmt, 3);
@@ -31,12 +33,13 @@ void scanRange(sqlite3 *db, const SqlCondition &where, std::int64_t lo, std::int
         row.e2eScope = static_cast<E2eScope>(sqlite3_column_int(q, 2));
         for (int s = 0; s < kSegmentCount; ++s)
             row.segments[static_cast<std::size_t>(s)] = columnOr(q, 3 + s);
-        row.ttft = columnOr(q, 10);
-        row.tpot = columnOr(q, 11);
-        row.ttlt = columnOr(q, 12);
-        row.tokenScope = static_cast<E2eScope>(sqlite3_column_int(q, 13));
-        row.flags = static_cast<std::uint32_t>(sqlite3_column_int64(q, 14));
-        row.start = columnOr(q, 15);
+        constexpr int after = 3 + kSegmentCount; // the first column after the segments
+        row.ttft = columnOr(q, after);
+        row.tpot = columnOr(q, after + 1);
+        row.ttlt = columnOr(q, after + 2);
+        row.tokenScope = static_cast<E2eScope>(sqlite3_column_int(q, after + 3));
+        row.flags = static_cast<std::uint32_t>(sqlite3_column_int64(q, after + 4));
+        row.start = columnOr(q, after + 5);
         visit(context, half, row);
     }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "store/store_writer.h"
 
+#include "store/segment_columns.h"
 #include "store/sqlite_util.h"
 #include "store/store.h"
 
@@ -12,25 +13,31 @@ namespace {
 
 // Rows per INSERT statement: fewer statement executions, while the statement stays small.
 constexpr int kRowsPerInsert = 16;
-constexpr int kRequestColumns = 23;
+constexpr int kRequestColumns = 16 + kSegmentCount; // the segments and 16 others
 constexpr int kDetailColumns = 13;
 
-constexpr const char *kInsertRequests =
-    "INSERT INTO requests (id, run_id, status, start_ns, e2e_ns, e2e_scope, network_ns, preprocess_ns, queue_ns,"
-    " prefill_ns, decode_ns, postprocess_ns, unattributed_ns, ttft_ns, tpot_ns, ttlt_ns, token_scope, dominant, flags,"
-    " model_id, route_id, input_tokens, output_tokens) VALUES ";
+/// The head of the requests' INSERT; its columns in the order the rows are bound.
+const std::string &insertRequestsHead()
+{
+    static const std::string head = "INSERT INTO requests (id, run_id, status, start_ns, e2e_ns, e2e_scope, "
+                                    + segmentColumnList()
+                                    + ", ttft_ns, tpot_ns, ttlt_ns, token_scope, dominant, flags,"
+                                      " model_id, route_id, input_tokens, output_tokens) VALUES ";
+    return head;
+}
+
 constexpr const char *kInsertDetails =
     "INSERT INTO request_details (request_id, source_id, id_hash, source_line, t_client_send_ns, t_server_recv_ns,"
     " t_preprocess_done_ns, t_sched_ns, t_first_token_ns, t_last_token_ns, t_server_send_ns, t_client_recv_ns,"
     " attributes) VALUES ";
 
-std::string insertSql(const char *head, int columns, int rows)
+std::string insertSql(std::string_view head, int columns, int rows)
 {
     std::string values = "(?";
     for (int c = 1; c < columns; ++c)
         values += ",?";
     values += ')';
-    std::string sql = head;
+    std::string sql(head);
     for (int r = 0; r < rows; ++r) {
         if (r > 0)
             sql += ',';
@@ -46,8 +53,8 @@ std::int64_t orAbsent(std::int64_t count) { return count < 0 ? kNotMeasured : co
 StoreWriter::StoreWriter(Store &store, std::int64_t runId)
     : m_db(store.db())
     , m_runId(runId)
-    , m_requestsMany(std::make_unique<Statement>(m_db, insertSql(kInsertRequests, kRequestColumns, kRowsPerInsert)))
-    , m_requestsOne(std::make_unique<Statement>(m_db, insertSql(kInsertRequests, kRequestColumns, 1)))
+    , m_requestsMany(std::make_unique<Statement>(m_db, insertSql(insertRequestsHead(), kRequestColumns, kRowsPerInsert)))
+    , m_requestsOne(std::make_unique<Statement>(m_db, insertSql(insertRequestsHead(), kRequestColumns, 1)))
     , m_detailsMany(std::make_unique<Statement>(m_db, insertSql(kInsertDetails, kDetailColumns, kRowsPerInsert)))
     , m_detailsOne(std::make_unique<Statement>(m_db, insertSql(kInsertDetails, kDetailColumns, 1)))
     , m_insertLabel(std::make_unique<Statement>(m_db, "INSERT INTO labels (text) VALUES (?)"))

@@ -2,6 +2,7 @@
 #include "store/waterfall_scan.h"
 
 #include "store/request_scan.h"
+#include "store/segment_columns.h"
 #include "store/sqlite_util.h"
 
 namespace lx {
@@ -23,8 +24,9 @@ bool scanTimelineRows(const ReadConnection &connection, const RequestFilter &fil
     sqlite3 *db = connection.db();
     const SqlCondition where = toSqlCondition(filter);
     // Columns in the table's order, so that SQLite decodes each record front to back once.
-    Statement stmt(db, "SELECT r.id, r.start_ns, r.e2e_ns, r.network_ns, r.preprocess_ns, r.queue_ns, r.prefill_ns,"
-                       " r.decode_ns, r.postprocess_ns, r.unattributed_ns, r.flags FROM requests r WHERE " + where.sql);
+    static const std::string select =
+        "SELECT r.id, r.start_ns, r.e2e_ns, " + segmentColumnList("r.") + ", r.flags FROM requests r WHERE ";
+    Statement stmt(db, select + where.sql);
     if (!stmt.valid())
         return fail(error, std::string("cannot read the requests: ") + sqlite3_errmsg(db));
     where.bind(stmt);
@@ -44,7 +46,7 @@ bool scanTimelineRows(const ReadConnection &connection, const RequestFilter &fil
         row.e2e = columnOr(q, 2);
         for (int s = 0; s < kSegmentCount; ++s)
             row.segments[static_cast<std::size_t>(s)] = columnOr(q, 3 + s);
-        row.flags = static_cast<std::uint32_t>(sqlite3_column_int64(q, 10));
+        row.flags = static_cast<std::uint32_t>(sqlite3_column_int64(q, 3 + kSegmentCount));
         visitor.visit(visitor.context, row);
     }
     if (rc != SQLITE_DONE)

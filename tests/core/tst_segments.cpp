@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The segment table (model/segments.h): each segment's name, title, column and bounds as docs/DOMAIN.md
 // defines them, look-up by name both ways, and the parts that read the table (the store's schema, the
-// requests table's columns, the filter language) agreeing with it.
+// requests table's columns, the filter language, the store's SQL) agreeing with it.
 
 #include "filter/filter_expression.h"
 #include "model/segments.h"
 #include "store/request_table.h"
+#include "store/segment_columns.h"
 #include "store/sqlite_util.h"
 #include "store/store.h"
 
@@ -21,6 +22,7 @@ using namespace lx;
 using Stamps = std::array<std::int64_t, lx::kStampCount>;
 Q_DECLARE_METATYPE(lx::Segment)
 Q_DECLARE_METATYPE(Stamps)
+Q_DECLARE_METATYPE(std::vector<lx::Segment>)
 
 namespace {
 
@@ -230,6 +232,77 @@ private slots:
         QCOMPARE(sqlite3_column_int(count.get(), 0), kSegmentCount);
         QCOMPARE(sqlite3_column_int(count.get(), 1), 0);
         QCOMPARE(sqlite3_column_int(count.get(), 2), kSegmentCount - 1);
+    }
+
+    void columnListIsTheSchemasOrder_data()
+    {
+        QTest::addColumn<QString>("prefix");
+        QTest::addColumn<QString>("from"); // what the prefix names
+        QTest::newRow("bare") << "" << "requests";
+        QTest::newRow("an alias") << "r." << "requests r";
+        QTest::newRow("a table") << "requests." << "requests";
+    }
+
+    void columnListIsTheSchemasOrder()
+    {
+        QFETCH(QString, prefix);
+        std::string why;
+        const auto store = Store::openTemporary(&why);
+        QVERIFY2(store, why.c_str());
+        // The schema's columns from the first segment's on, as many as there are segments: the seven in a
+        // row, in pipeline order, which is how readers take them by index.
+        Statement columns(store->db(), "SELECT name FROM pragma_table_info('requests') WHERE cid >= (SELECT cid FROM"
+                                       " pragma_table_info('requests') WHERE name = ?) ORDER BY cid LIMIT ?");
+        const std::string_view first = kSegments.front().column;
+        sqlite3_bind_text(columns.get(), 1, first.data(), int(first.size()), SQLITE_STATIC);
+        sqlite3_bind_int(columns.get(), 2, kSegmentCount);
+        QStringList expected;
+        while (columns.step() == SQLITE_ROW)
+            expected << prefix + QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(columns.get(), 0)));
+        QCOMPARE(expected.size(), kSegmentCount);
+        const std::string list = segmentColumnList(prefix.toStdString());
+        QCOMPARE(QString::fromStdString(list), expected.join(QStringLiteral(", ")));
+        // and SQLite reads it as that many columns
+        QFETCH(QString, from);
+        Statement select(store->db(), "SELECT " + list + " FROM " + from.toStdString());
+        QVERIFY2(select.valid(), sqlite3_errmsg(store->db()));
+        QCOMPARE(sqlite3_column_count(select.get()), kSegmentCount);
+    }
+
+    void columnTerms_data()
+    {
+        QTest::addColumn<QString>("pattern");
+        QTest::addColumn<QString>("separator");
+        QTest::addColumn<std::vector<Segment>>("segments");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("one") << "a.{} IS NULL" << " AND " << std::vector{Segment::Queue} << "a.queue_ns IS NULL";
+        QTest::newRow("two holes each") << "{} = s.{}" << ", " << std::vector{Segment::Queue, Segment::Decode}
+                                        << "queue_ns = s.queue_ns, decode_ns = s.decode_ns";
+        QTest::newRow("in the order given") << "{}" << "|" << std::vector{Segment::Unattributed, Segment::Network}
+                                            << "unattributed_ns|network_ns";
+        QTest::newRow("adjacent holes") << "{}{}" << "," << std::vector{Segment::Prefill} << "prefill_nsprefill_ns";
+        QTest::newRow("no hole: the pattern as it is") << "x" << "," << std::vector{Segment::Network, Segment::Decode}
+                                                       << "x,x";
+        QTest::newRow("a brace alone is no hole") << "{ {}} {" << "," << std::vector{Segment::Decode} << "{ decode_ns} {";
+        QTest::newRow("no segments") << "{}" << ", " << std::vector<Segment>{} << "";
+        QTest::newRow("empty pattern") << "" << "+" << std::vector{Segment::Network, Segment::Queue} << "+";
+    }
+
+    void columnTerms()
+    {
+        QFETCH(QString, pattern);
+        QFETCH(QString, separator);
+        QFETCH(std::vector<Segment>, segments);
+        QTEST(QString::fromStdString(segmentColumnTerms(pattern.toStdString(), separator.toStdString(), segments)), "expected");
+    }
+
+    void columnTermsOfEverySegment_data() { rowPerSegment(); }
+
+    void columnTermsOfEverySegment()
+    {
+        QFETCH(Segment, segment);
+        const std::array one = {segment};
+        QCOMPARE(QString::fromStdString(segmentColumnTerms("{}", ",", one)), text(segmentDefinition(segment).column));
     }
 
     void requestTableColumn_data() { rowPerSegment(); }
