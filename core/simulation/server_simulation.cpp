@@ -162,7 +162,7 @@ private:
         j.at(Stamp::FirstToken) = sched + roundNs(prefillMs * j.prefillJitter * kMs);
         j.at(Stamp::LastToken) = j.at(Stamp::FirstToken) + roundNs(static_cast<double>(j.outputTokens - 1) * tpotMs * kMs);
         j.at(Stamp::ServerSend) = j.at(Stamp::LastToken) + j.post;
-        *best = j.at(Stamp::LastToken); // postprocessing runs off the accelerator
+        *best = j.at(Stamp::LastToken); // the work after the last token runs off the accelerator
         m_done.push(j);
     }
 

@@ -24,7 +24,7 @@
 /// - a FIFO queue feeds SimConfig::decodeSlots decode slots (the maximum batch);
 /// - prefill grows with the input tokens; the time per output token grows mildly with the number of
 ///   sequences decoding alongside; a slot is freed at the last token;
-/// - postprocessing takes 1-10 ms; then the response travels back to the client.
+/// - the work after the last token (formatting, tool calls) takes 1-10 ms; then the response travels back to the client.
 
 namespace lx::sim {
 

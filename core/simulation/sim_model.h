@@ -28,7 +28,7 @@ constexpr std::array<Choice, 3> kModels = {{
 constexpr std::array<Choice, 3> kRoutes = {{
     {"/v1/chat/completions", 0.75, 0.0},
     {"/v1/completions", 0.90, 0.0},
-    {"/v1/responses", 1.0, 0.0}, // formats tool output afterwards: longer postprocess
+    {"/v1/responses", 1.0, 0.0}, // formats tool output after the last token: a longer last server segment
 }};
 constexpr std::array<Choice, 3> kRegions = {{
     {"eu-west", 0.50, 2.0},

@@ -13,11 +13,11 @@
 /// the caller reuses, so writing a million requests allocates almost nothing; integers go through
 /// std::to_chars, so the text is exact and independent of the locale.
 ///
-/// Example lines (the first request of sample_traces/rising_load.jsonl in the timestamps form, shortened,
-/// and in the durations form; a CSV row from sample_traces/rising_load.csv):
+/// Example lines (the first request of sample_traces/rising_load.jsonl in the timestamps form, and in the
+/// durations form, both shortened; a CSV row from sample_traces/rising_load.csv):
 /// \code
 /// {"id":"req-0000001","status":"ok","model":"qwen2.5-14b-instruct","route":"/v1/completions","input_tokens":322,"output_tokens":181,"t_client_send_ns":1735732801292330465,"t_server_recv_ns":1735732801294388791,...,"t_client_recv_ns":1735732804157206973,"region":"eu-west","user_agent":"curl/8.5.0"}
-/// {"id":"req-0000001","start_ns":1735732801292330465,"network_ms":3.976773,"preprocess_ms":1.584081,"queue_ms":0.000000,"prefill_ms":32.180883,"decode_ms":2823.050095,"postprocess_ms":4.084676,"e2e_ms":2864.876508,"input_tokens":322,"output_tokens":181,"model":"qwen2.5-14b-instruct","route":"/v1/completions","status":"ok","region":"eu-west"}
+/// {"id":"req-0000001","start_ns":1735732801292330465,"network_ms":3.976773,"preprocess_ms":1.584081,"queue_ms":0.000000,"prefill_ms":32.180883,"decode_ms":2823.050095,...,"e2e_ms":2864.876508,"input_tokens":322,"output_tokens":181,"model":"qwen2.5-14b-instruct","route":"/v1/completions","status":"ok","region":"eu-west"}
 /// req-0000001,mistral-7b-instruct-v0.3,/v1/chat/completions,ok,ap-south,openai-python/1.40.0,1036,129,1735732801300919792,...
 /// \endcode
 
