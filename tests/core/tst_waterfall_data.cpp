@@ -1,14 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The waterfall's data: the rows the loader reads equal the store's, sorted as an independent stable sort
-// sorts them; segments add up to e2e; lanes never overlap and are as few as the largest concurrency; the
-// density's cells and bands equal a brute-force computation over the covered requests; "not measured"
-// stays apart from 0; the filter holds; an empty store and requests without a start time are handled.
+// sorts them; segments add up to e2e; lanes never overlap and are as few as the largest concurrency;
+// "not measured" stays apart from 0; the filter holds; an empty store and requests without a start time
+// are handled. The density has a suite of its own (tst_waterfall_density.cpp).
 
-#include "store/sqlite_util.h"
-#include "test_support.h"
-#include "analysis/waterfall_data.h"
+#include "waterfall_test_support.h"
 #include "analysis/waterfall_density.h"
-#include "analysis/waterfall_rows.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -20,144 +17,7 @@
 #include <tuple>
 
 using namespace lx;
-
-namespace {
-
-constexpr qint64 T0 = 1'700'000'000'000'000'000LL;
-constexpr qint64 MS = 1'000'000;
-
-/// One timestamps-form line with stamps given as ms after T0 + startMs (-1 = absent).
-QByteArray line(const QByteArray &id, qint64 startMs, std::array<qint64, kStampCount> offsetsMs, const char *extra = "")
-{
-    static const char *names[] = {"t_client_send_ns", "t_server_recv_ns", "t_preprocess_done_ns", "t_sched_ns",
-                                  "t_first_token_ns", "t_last_token_ns", "t_server_send_ns", "t_client_recv_ns"};
-    QByteArray out = "{\"id\":\"" + id + "\"" + extra;
-    for (int i = 0; i < kStampCount; ++i) {
-        if (offsetsMs[static_cast<std::size_t>(i)] >= 0)
-            out += QByteArray(",\"") + names[i] + "\":" + QByteArray::number(T0 + (startMs + offsetsMs[static_cast<std::size_t>(i)]) * MS);
-    }
-    return out + "}\n";
-}
-
-/// Requests with random stamps, some missing, some starting at the same time, two models.
-QByteArray randomTrace(int count, unsigned seed)
-{
-    std::mt19937 rng(seed);
-    std::uniform_int_distribution<int> step(0, 40), coin(0, 3);
-    QByteArray out;
-    qint64 start = 0;
-    for (int i = 0; i < count; ++i) {
-        start += coin(rng) == 0 ? 0 : step(rng); // a quarter start with the one before
-        std::array<qint64, kStampCount> t{};
-        qint64 at = 0;
-        for (qint64 &stamp : t) {
-            at += step(rng) * (coin(rng) + 1);
-            stamp = at;
-        }
-        if (coin(rng) == 0) { // server-side only: no network
-            t[0] = -1;
-            t[7] = -1;
-        }
-        if (coin(rng) == 0)
-            t[2] = -1; // no preprocess: queue from server receive
-        if (coin(rng) == 0)
-            t[3] = -1; // no sched: queue and prefill unattributed
-        out += line("r" + QByteArray::number(i), start, t, coin(rng) < 2 ? ",\"model\":\"m1\"" : ",\"model\":\"m2\"");
-    }
-    return out;
-}
-
-/// The store's placed requests as the test reads them itself, in id order.
-struct Reference {
-    qint64 id, start, e2e;
-    std::array<qint64, kSegmentCount> segments;
-};
-
-std::vector<Reference> readReference(const Store &store, const char *where = "1")
-{
-    Statement q(store.db(), std::string("SELECT id, start_ns, e2e_ns, network_ns, preprocess_ns, queue_ns, prefill_ns,"
-                                        " decode_ns, postprocess_ns, unattributed_ns FROM requests r WHERE start_ns IS NOT NULL AND ")
-                                + where + " ORDER BY id");
-    std::vector<Reference> out;
-    while (q.step() == SQLITE_ROW) {
-        Reference r{};
-        r.id = sqlite3_column_int64(q.get(), 0);
-        r.start = columnOr(q.get(), 1);
-        r.e2e = columnOr(q.get(), 2);
-        for (int s = 0; s < kSegmentCount; ++s)
-            r.segments[static_cast<std::size_t>(s)] = columnOr(q.get(), 3 + s);
-        out.push_back(r);
-    }
-    return out;
-}
-
-std::shared_ptr<const WaterfallData> load(const Store &store, const RequestFilter &filter = {})
-{
-    std::string error;
-    auto data = loadWaterfall(store, filter, nullptr, &error);
-    if (!data)
-        qWarning("loadWaterfall: %s", error.c_str());
-    return data;
-}
-
-/// The largest number of intervals open at one time: what no packing can go below.
-std::uint32_t maxConcurrency(std::span<const std::int64_t> starts, std::span<const std::int64_t> ends)
-{
-    std::vector<std::pair<std::int64_t, int>> events;
-    for (std::size_t i = 0; i < starts.size(); ++i) {
-        events.emplace_back(starts[i], +1);
-        events.emplace_back(std::max(ends[i], starts[i]), -1);
-    }
-    std::sort(events.begin(), events.end()); // an end before a start at the same time: they may touch
-    int open = 0, most = 0;
-    for (const auto &[time, delta] : events) {
-        open += delta;
-        most = std::max(most, open);
-    }
-    return static_cast<std::uint32_t>(most);
-}
-
-/// No two intervals of a lane overlap (touching is fine).
-bool lanesDisjoint(std::span<const std::int64_t> starts, std::span<const std::int64_t> ends,
-                   std::span<const std::uint32_t> lanes)
-{
-    for (std::size_t i = 0; i < starts.size(); ++i) {
-        for (std::size_t j = i + 1; j < starts.size(); ++j) {
-            if (lanes[i] == lanes[j] && starts[j] < ends[i] && starts[i] < ends[j])
-                return false;
-        }
-    }
-    return true;
-}
-
-/// The order of a request's parts in its bar, worked out here: pipeline order, with unattributed moved
-/// before the first server segment that is not measured (where the missing time was spent), else last.
-std::vector<int> barOrder(const WaterfallData &data, std::size_t i)
-{
-    std::vector<int> order;
-    bool placed = false;
-    for (int s = 0; s < int(Segment::Unattributed); ++s) {
-        if (!placed && s != int(Segment::Network) && !isMeasured(data.segment(i, Segment(s)))) {
-            order.push_back(int(Segment::Unattributed));
-            placed = true;
-        }
-        order.push_back(s);
-    }
-    if (!placed)
-        order.push_back(int(Segment::Unattributed));
-    return order;
-}
-
-WaterfallSort sortBy(WaterfallSort::Key key, bool descending, Segment segment = Segment::Network)
-{
-    WaterfallSort s;
-    s.key = key;
-    s.segment = segment;
-    s.descending = descending;
-    return s;
-}
-
-} // namespace
+using namespace lxtest::waterfall;
 
 class TestWaterfallData : public QObject {
     Q_OBJECT
@@ -171,10 +31,6 @@ private slots:
     void lanesOfAStore();
     void frameColumnsAndVisits_data();
     void frameColumnsAndVisits();
-    void density_data();
-    void density();
-    void densityOnThreads_data();
-    void densityOnThreads();
     void unattributedWhereTimeWasMissing_data();
     void unattributedWhereTimeWasMissing();
     void notMeasuredIsNotZero();
@@ -391,159 +247,6 @@ void TestWaterfallData::frameColumnsAndVisits()
     QCOMPARE(visited, expected);
     if (fromFraction < 0 && toFraction > 1)
         QVERIFY(!expected.empty());
-}
-
-void TestWaterfallData::density_data()
-{
-    QTest::addColumn<bool>("lanes");
-    QTest::addColumn<int>("sortKey");
-    QTest::addColumn<double>("fromFraction");
-    QTest::addColumn<double>("toFraction");
-    QTest::addColumn<int>("firstRow");
-    QTest::addColumn<int>("rowCount");
-    QTest::addColumn<int>("columns");
-    QTest::addColumn<int>("bands");
-    QTest::newRow("rows by start, everything") << false << int(WaterfallSort::Key::Start) << 0.0 << 1.0 << 0 << 600 << 50 << 40;
-    QTest::newRow("rows by e2e, zoomed") << false << int(WaterfallSort::Key::E2e) << 0.3 << 0.45 << 100 << 333 << 37 << 29;
-    QTest::newRow("rows past the end") << false << int(WaterfallSort::Key::Start) << -0.2 << 1.3 << 550 << 200 << 20 << 7;
-    QTest::newRow("more bands than rows") << false << int(WaterfallSort::Key::Start) << 0.0 << 1.0 << 10 << 5 << 20 << 30;
-    QTest::newRow("lanes, everything") << true << 0 << 0.0 << 1.0 << 0 << 1000 << 64 << 3;
-    QTest::newRow("lanes, zoomed") << true << 0 << 0.5 << 0.52 << 1 << 4 << 80 << 2;
-}
-
-void TestWaterfallData::density()
-{
-    QFETCH(bool, lanes);
-    QFETCH(int, sortKey);
-    QFETCH(double, fromFraction);
-    QFETCH(double, toFraction);
-    QFETCH(int, firstRow);
-    QFETCH(int, rowCount);
-    QFETCH(int, columns);
-    QFETCH(int, bands);
-    lxtest::StoreFixture f(randomTrace(600, 4));
-    const auto data = load(*f.store);
-    QVERIFY(data);
-    const WaterfallRows rows = lanes ? WaterfallRows::lanes(*data)
-                                     : WaterfallRows::sorted(*data, sortBy(WaterfallSort::Key(sortKey), true));
-    const double span = static_cast<double>(data->lastEnd - data->firstStart);
-    WaterfallViewport view;
-    view.fromNs = data->firstStart + static_cast<std::int64_t>(fromFraction * span);
-    view.toNs = data->firstStart + static_cast<std::int64_t>(toFraction * span);
-    view.firstRow = std::size_t(firstRow);
-    view.rowCount = std::min<std::size_t>(std::size_t(rowCount), rows.rowCount() - view.firstRow);
-    view.columns = columns;
-    view.bands = bands;
-    const WaterfallDensity density = aggregateWaterfall(*data, rows, view);
-    const int expectedBands = std::min(bands, int(view.rowCount));
-    QCOMPARE(density.bands, expectedBands);
-    QCOMPARE(density.columns, columns);
-    QCOMPARE(density.fill.size(), std::size_t(expectedBands) * std::size_t(columns));
-
-    const double bin = static_cast<double>(view.toNs - view.fromNs) / columns;
-    std::size_t nextRow = view.firstRow;
-    for (int b = 0; b < density.bands; ++b) {
-        const WaterfallBand &band = density.bandInfo[std::size_t(b)];
-        QCOMPARE(band.firstRow, nextRow); // the bands tile the rows
-        QVERIFY(band.endRow > band.firstRow);
-        nextRow = band.endRow;
-        // Brute force: every request of the band's rows that is in the time range.
-        std::vector<std::uint32_t> covered;
-        for (std::uint32_t i : rows.requestsOf(band.firstRow, band.endRow)) {
-            if (data->starts[i] < view.toNs && std::max(data->ends[i], data->starts[i] + 1) > view.fromNs)
-                covered.push_back(i);
-        }
-        QCOMPARE(band.requests, std::int64_t(covered.size()));
-        std::vector<std::array<double, kSegmentCount>> time(std::size_t(columns), std::array<double, kSegmentCount>{});
-        for (int s = 0; s < kSegmentCount; ++s) {
-            double sum = 0, measuredSum = 0;
-            std::int64_t measured = 0;
-            for (std::uint32_t i : covered) {
-                sum += double(data->part(i, s));
-                if (isMeasured(data->segment(i, Segment(s)))) {
-                    ++measured;
-                    measuredSum += double(data->segment(i, Segment(s)));
-                }
-            }
-            QCOMPARE(band.measured[std::size_t(s)], measured);
-            if (!covered.empty())
-                QCOMPARE(band.meanPart(Segment(s)), sum / double(covered.size())); // the mean of the covered rows
-            QCOMPARE(band.meanMeasured(Segment(s)).has_value(), measured > 0);
-            if (measured)
-                QCOMPARE(*band.meanMeasured(Segment(s)), measuredSum / double(measured));
-        }
-        for (std::uint32_t i : covered) {
-            std::int64_t at = data->starts[i];
-            for (int s : barOrder(*data, i)) {
-                const std::int64_t d = data->part(i, s);
-                if (d <= 0)
-                    continue;
-                for (int c = 0; c < columns; ++c) {
-                    const double lo = double(view.fromNs) + c * bin, hi = lo + bin;
-                    time[std::size_t(c)][std::size_t(s)] += std::max(0.0, std::min(hi, double(at + d)) - std::max(lo, double(at)));
-                }
-                at += d;
-            }
-        }
-        const double bandRows = double(band.endRow - band.firstRow);
-        for (int c = 0; c < columns; ++c) {
-            const auto &t = time[std::size_t(c)];
-            const double total = std::accumulate(t.begin(), t.end(), 0.0);
-            const float fill = density.fill[density.cell(b, c)];
-            QVERIFY2(std::abs(fill - std::min(1.0, total / bin / bandRows)) < 1e-4,
-                     qPrintable(QStringLiteral("band %1 column %2: %3 against %4").arg(b).arg(c).arg(fill).arg(total / bin / bandRows)));
-            const int dominant = density.dominant[density.cell(b, c)];
-            if (total == 0) {
-                QCOMPARE(dominant, -1);
-                continue;
-            }
-            QVERIFY(dominant >= 0);
-            const double most = *std::max_element(t.begin(), t.end());
-            QVERIFY(t[std::size_t(dominant)] >= most * (1 - 1e-9) - 1e-3); // the largest, up to rounding
-        }
-    }
-    QCOMPARE(nextRow, view.firstRow + view.rowCount);
-}
-
-void TestWaterfallData::densityOnThreads_data()
-{
-    QTest::addColumn<bool>("lanes");
-    QTest::addColumn<int>("threads");
-    QTest::addColumn<int>("bands");
-    for (bool lanes : {false, true}) {
-        for (int threads : {2, 3, 7}) {
-            QTest::addRow("%s, %d threads", lanes ? "lanes" : "rows", threads) << lanes << threads << 40;
-            QTest::addRow("%s, %d threads, more than the bands", lanes ? "lanes" : "rows", threads) << lanes << threads << 2;
-        }
-    }
-}
-
-void TestWaterfallData::densityOnThreads()
-{
-    QFETCH(bool, lanes);
-    QFETCH(int, threads);
-    QFETCH(int, bands);
-    lxtest::StoreFixture f(randomTrace(700, 9));
-    const auto data = load(*f.store);
-    QVERIFY(data);
-    const WaterfallRows rows = lanes ? WaterfallRows::lanes(*data) : WaterfallRows::sorted(*data, sortBy(WaterfallSort::Key::E2e, true));
-    const WaterfallViewport view{data->firstStart, data->lastEnd + 1, 0, rows.rowCount(), 90, bands};
-    const WaterfallDensity one = aggregateWaterfall(*data, rows, view, 1);
-    const WaterfallDensity many = aggregateWaterfall(*data, rows, view, std::size_t(threads));
-    QCOMPARE(many.bands, one.bands);
-    QVERIFY(one.bands > 0);
-    QVERIFY(many.fill == one.fill);
-    QVERIFY(many.dominant == one.dominant);
-    std::int64_t requests = 0;
-    for (std::size_t b = 0; b < one.bandInfo.size(); ++b) {
-        QCOMPARE(many.bandInfo[b].firstRow, one.bandInfo[b].firstRow);
-        QCOMPARE(many.bandInfo[b].endRow, one.bandInfo[b].endRow);
-        QCOMPARE(many.bandInfo[b].requests, one.bandInfo[b].requests);
-        QVERIFY(many.bandInfo[b].partSums == one.bandInfo[b].partSums);
-        QVERIFY(many.bandInfo[b].measured == one.bandInfo[b].measured);
-        requests += one.bandInfo[b].requests;
-    }
-    QCOMPARE(requests, std::int64_t(data->size())); // every request, once
 }
 
 void TestWaterfallData::unattributedWhereTimeWasMissing_data()
