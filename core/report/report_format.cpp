@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "report/report_format.h"
 
+#include "report/dominant_order.h"
+#include "report/text_table.h"
 #include "model/duration_format.h"
 #include "ingest/formats/native/native_fields.h"
 #include "store/request_join.h"
 
-#include <cstdio>
+#include <utility>
 
 namespace lx {
 
@@ -114,37 +116,41 @@ std::string joinAndTimeText(const Report &report)
     return out;
 }
 
-std::string padRight(std::string text, std::size_t width)
+std::vector<std::string> tableRow(const std::string &name, const MetricSummary &m, std::size_t percentiles)
 {
-    // Count code points, not bytes, so that "µs" lines up.
-    std::size_t shown = 0;
-    for (unsigned char c : text)
-        shown += (c & 0xC0) != 0x80;
-    if (shown < width)
-        text.append(width - shown, ' ');
-    return text;
-}
-
-std::string padLeft(const std::string &text, std::size_t width)
-{
-    std::size_t shown = 0;
-    for (unsigned char c : text)
-        shown += (c & 0xC0) != 0x80;
-    return shown < width ? std::string(width - shown, ' ') + text : text;
-}
-
-std::string tableRow(const std::string &name, const MetricSummary &m, std::size_t percentiles)
-{
-    std::string row = padRight(name, 14) + padLeft(std::to_string(m.stat.count), 9);
-    const auto cell = [](std::optional<double> ns) { return padLeft(ns ? formatDuration(*ns) : std::string("-"), 11); };
-    row += cell(m.stat.meanNs);
+    const auto cell = [](std::optional<double> ns) { return ns ? formatDuration(*ns) : std::string("-"); };
+    std::vector<std::string> row{name, std::to_string(m.stat.count), cell(m.stat.meanNs)};
     for (std::size_t i = 0; i < percentiles; ++i)
-        row += cell(m.stat.percentilesNs[i]);
-    row += cell(m.stat.maxNs);
-    row += "  " + (m.scope.empty() ? std::string("-") : m.scope);
+        row.push_back(cell(i < m.stat.percentilesNs.size() ? m.stat.percentilesNs[i] : std::nullopt));
+    row.push_back(cell(m.stat.maxNs));
+    std::string scope = m.scope.empty() ? std::string("-") : m.scope;
     if (m.excluded > 0)
-        row += " (" + std::to_string(m.excluded) + " skewed left out)";
-    return row + '\n';
+        scope += " (" + std::to_string(m.excluded) + " skewed left out)";
+    row.push_back(std::move(scope));
+    return row;
+}
+
+/// The statistics of the segments, e2e and the token metrics. Columns grow with their widest value (hours
+/// of queueing) so that neighbours never touch; the usual widths keep short tables as they always looked.
+std::string statisticsTable(const Report &report)
+{
+    using Align = TextTable::Align;
+    std::vector<TextTable::Column> columns{{"", Align::Left, 14}, {"count", Align::Right, 9}, {"mean", Align::Right, 11}};
+    for (double q : report.percentiles)
+        columns.push_back({percentileKey(q), Align::Right, 11});
+    columns.push_back({"max", Align::Right, 11});
+    columns.push_back({"scope", Align::Left, 0});
+    TextTable table(std::move(columns));
+    const std::size_t n = report.percentiles.size();
+    for (int s = 0; s < kSegmentCount; ++s)
+        table.addRow(tableRow(std::string(segmentName(static_cast<Segment>(s))), report.segments[s], n));
+    table.addRow(tableRow("e2e", report.e2e, n));
+    table.addBlankLine();
+    table.addRow(tableRow("TTFT", report.ttft, n));
+    table.addRow(tableRow("TPOT", report.tpot, n));
+    table.addRow(tableRow("ITL", report.itl, n));
+    table.addRow(tableRow("TTLT", report.ttlt, n));
+    return table.render();
 }
 
 } // namespace
@@ -181,28 +187,11 @@ std::string reportToText(const Report &report)
         out += ", " + std::to_string(report.clockSkew) + " with clock skew";
     out += "\nLatency statistics over the ok requests; \"-\" means not measured.\n\n";
 
-    std::string header = padRight("", 14) + padLeft("count", 9) + padLeft("mean", 11);
-    for (double q : report.percentiles)
-        header += padLeft(percentileKey(q), 11);
-    header += padLeft("max", 11) + "  scope\n";
-    out += header;
-    for (int s = 0; s < kSegmentCount; ++s)
-        out += tableRow(std::string(segmentName(static_cast<Segment>(s))), report.segments[s], report.percentiles.size());
-    out += tableRow("e2e", report.e2e, report.percentiles.size());
-    out += '\n';
-    out += tableRow("TTFT", report.ttft, report.percentiles.size());
-    out += tableRow("TPOT", report.tpot, report.percentiles.size());
-    out += tableRow("ITL", report.itl, report.percentiles.size());
-    out += tableRow("TTLT", report.ttlt, report.percentiles.size());
+    out += statisticsTable(report);
 
     out += "\nDominant segment (share of " + std::to_string(report.dominantTotal) + " requests):";
-    for (int s = 0; s < kSegmentCount; ++s) {
-        if (report.dominantCounts[s] == 0)
-            continue;
-        char share[32];
-        std::snprintf(share, sizeof share, "%.1f%%", 100.0 * report.dominantShare(s));
-        out += "  " + std::string(segmentName(static_cast<Segment>(s))) + " " + share;
-    }
+    for (Segment s : dominantSegmentsByShare(report))
+        out += "  " + std::string(segmentName(s)) + " " + shareText(report.dominantShare(static_cast<int>(s)));
     out += joinAndTimeText(report);
     out += "\n\nInputs:\n";
     for (const InputSummary &in : report.inputs) {
