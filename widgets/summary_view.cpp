@@ -2,6 +2,7 @@
 #include "summary_view.h"
 
 #include "count_text.h"
+#include "report/dominant_order.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -154,11 +155,9 @@ void SummaryView::fill()
     m_table->resizeColumnsToContents();
 
     QStringList shares;
-    for (int s = 0; s < lx::kSegmentCount; ++s) {
-        if (r.dominantCounts[s] > 0)
-            shares << QStringLiteral("<b>%1</b> %2%").arg(QString::fromUtf8(lx::segmentName(lx::Segment(s)).data()))
-                          .arg(100.0 * r.dominantShare(s), 0, 'f', 1);
-    }
+    for (lx::Segment s : lx::dominantSegmentsByShare(r))
+        shares << QStringLiteral("<b>%1</b> %2").arg(QString::fromUtf8(lx::segmentName(s).data()))
+                      .arg(QString::fromStdString(lx::shareText(r.dominantShare(int(s)))).toHtmlEscaped());
     m_dominant->setText(tr("Dominant segment, share of %1: %2").arg(requestsText(r.dominantTotal)).arg(shares.join(QStringLiteral(" · "))));
 
     m_inputs->clear();
