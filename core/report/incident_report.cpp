@@ -3,6 +3,7 @@
 
 #include "model/duration_format.h"
 #include "model/percentiles.h"
+#include "report/dominant_order.h"
 
 #include <cstdio>
 
@@ -91,11 +92,10 @@ std::string summaryLine(const Report &r)
     if (r.firstStartNs != kNotMeasured)
         out += " from " + formatTimestamp(r.firstStartNs, 0) + " to " + formatTimestamp(r.lastStartNs, 0);
     out += ". e2e p95 " + duration(percentileOf(r, r.e2e.stat, 95)) + ", mean " + duration(r.e2e.stat.meanNs) + ".";
-    std::string dominant;
-    for (int s = 0; s < kSegmentCount; ++s)
-        if (r.dominantCounts[static_cast<std::size_t>(s)] > 0)
-            dominant += (dominant.empty() ? "" : ", ") + std::string(segmentName(static_cast<Segment>(s))) + " "
-                        + percent(r.dominantShare(s));
+    std::string dominant; // as the text report says it: by share, a rare segment never "0%"
+    for (const Segment s : dominantSegmentsByShare(r))
+        dominant += (dominant.empty() ? "" : ", ") + std::string(segmentName(s)) + " "
+                    + shareText(r.dominantShare(static_cast<int>(s)));
     if (!dominant.empty())
         out += " Largest segment of each request: " + dominant + ".";
     return out;

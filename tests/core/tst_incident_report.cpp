@@ -74,6 +74,32 @@ private slots:
         QCOMPARE(QByteArray::fromStdString(base64(in.toStdString())), in.toBase64());
     }
 
+    // A rare dominant segment read "0%" and the segments came in pipeline order (a new user's report).
+    void summaryDominantByShare_data()
+    {
+        QTest::addColumn<int>("decode");
+        QTest::addColumn<int>("queue");
+        QTest::addColumn<int>("postprocess");
+        QTest::addColumn<QString>("sentence");
+        QTest::newRow("largest first") << 2 << 7 << 1 << "Largest segment of each request: queue 70.0%, decode 20.0%, postprocess 10.0%.";
+        QTest::newRow("rare is not 0%") << 9'000 << 990 << 4 << "Largest segment of each request: decode 90.1%, queue 9.9%, postprocess <0.1%.";
+        QTest::newRow("none dominates: left out") << 0 << 10 << 0 << "Largest segment of each request: queue 100.0%.";
+    }
+    void summaryDominantByShare()
+    {
+        QFETCH(int, decode);
+        QFETCH(int, queue);
+        QFETCH(int, postprocess);
+        QFETCH(QString, sentence);
+        Fixture f;
+        f.report.dominantCounts[int(Segment::Decode)] = decode;
+        f.report.dominantCounts[int(Segment::Queue)] = queue;
+        f.report.dominantCounts[int(Segment::Postprocess)] = postprocess;
+        f.report.dominantTotal = decode + queue + postprocess;
+        const QString md = QString::fromStdString(incidentReportMarkdown(f.input, {}));
+        QVERIFY2(md.contains(sentence), qPrintable(md.section(QLatin1Char('\n'), 0, 6)));
+    }
+
     void htmlIsSelfContained()
     {
         Fixture f;
