@@ -3,6 +3,7 @@
 
 #include "cli_args.h"
 #include "import_summary.h"
+#include "no_request.h"
 #include "store/request_join.h"
 #include "store/store.h"
 #include "terminal_progress.h"
@@ -68,6 +69,11 @@ int runImportCommand(const std::vector<std::string> &arguments, std::ostream &ou
     if (interrupted()) {
         err << "import: cancelled; the files completed before it are kept in " << db << '\n';
         return 130;
+    }
+    // What the store held before is no input of this import: the files must give a request.
+    if (!anyRequestImported(imports)) {
+        err << "import: " << noRequestReason({}, {}, imports) << '\n';
+        return 2;
     }
     return anyInputFailed(imports) ? 2 : 0;
 }

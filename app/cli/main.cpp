@@ -31,7 +31,7 @@ const std::string kUsage =
     "\n"
     "Run 'latency-explorer-cli COMMAND --help' for a command's options.\n"
     "Exit status: 0 success (rejected records are reported, not a failure), 1 usage error,\n"
-    "2 an input could not be read or was cut off, 130 cancelled with Ctrl-C.\n";
+    "2 an input could not be read or was cut off, or no input gave a request, 130 cancelled with Ctrl-C.\n";
 
 } // namespace
 

@@ -3,6 +3,8 @@
 
 #include "import_summary.h"
 #include "ingest/open_inputs.h"
+#include "no_request.h"
+#include "store/holds_requests.h"
 #include "terminal_progress.h"
 
 OpenedInvestigation openInvestigation(const std::vector<std::string> &inputs, const std::string &spanMapping,
@@ -37,7 +39,15 @@ OpenedInvestigation openInvestigation(const std::vector<std::string> &inputs, co
             return opened;
         }
     }
-    opened.store = std::move(result.store);
     opened.inputFailed = result.filled.anyInputFailed();
+    // A store that holds requests is an input that gave some, as is a file with one accepted record.
+    if (!anyRequestImported(result.filled.imports) && !lx::holdsRequests(*result.store)) {
+        err << command << ": "
+            << noRequestReason(plan.target == lx::OpenPlan::Target::ResumeStore ? plan.resumePath : std::string(),
+                               result.filled.merges, result.filled.imports)
+            << '\n';
+        opened.inputFailed = true;
+    }
+    opened.store = std::move(result.store);
     return opened;
 }

@@ -15,7 +15,8 @@
 
 struct OpenedInvestigation {
     std::unique_ptr<lx::Store> store; ///< null when it could not be opened (exitStatus says why)
-    bool inputFailed = false;         ///< an input could not be read or was cut off: exit 2 after the output
+    bool inputFailed = false;         ///< an input could not be read or was cut off, or no input gave a request:
+                                      ///< exit 2 after the output
     int exitStatus = 0;               ///< with no store: 2 unreadable, 130 cancelled
 };
 

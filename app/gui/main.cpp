@@ -11,18 +11,49 @@
 #include "theme.h"
 
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <QThreadPool>
 
 #include <cstdio>
+
+namespace {
+
+/// True when the command line asks for what QCommandLineParser prints and exits on: the help or the version.
+bool asksForHelpOrVersion(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        for (const char *flag : {"-h", "--help", "-?", "--help-all", "-v", "--version"}) {
+            if (qstrcmp(argv[i], flag) == 0)
+                return true;
+        }
+    }
+    return false;
+}
+
+/// The inputs that do not exist, said on stderr: a screenshot of them would be a picture of an error.
+bool allInputsExist(const QStringList &files)
+{
+    bool all = true;
+    for (const QString &file : files) {
+        if (!QFileInfo::exists(file)) {
+            std::fprintf(stderr, "latency-explorer: %s: no such file\n", qPrintable(file));
+            all = false;
+        }
+    }
+    return all;
+}
+
+} // namespace
 
 int main(int argc, char **argv)
 {
     // The screenshot mode renders without a display; choose the offscreen platform before Qt starts.
     for (int i = 1; i < argc; ++i) {
-        if (qstrcmp(argv[i], "--screenshot") == 0 && !qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
+        if (qstrcmp(argv[i], "--screenshot") == 0 && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
     }
-    Application app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("Latency Explorer"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(LX_VERSION));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Where the time of slow LLM requests went."));
@@ -51,6 +82,13 @@ int main(int argc, char **argv)
     parser.addOption(screenshotOption);
     parser.addOption(viewOption);
     parser.addOption(probeOption);
+    if (asksForHelpOrVersion(argc, argv)) {
+        // Without a display a QApplication aborts; the help and the version need none. process() prints
+        // them and exits 0 (or says what is wrong with the other arguments and exits 1).
+        QCoreApplication core(argc, argv);
+        parser.process(core);
+    }
+    Application app(argc, argv);
     parser.process(app);
 
     MainWindow::View view = MainWindow::View::Summary;
@@ -65,9 +103,12 @@ int main(int argc, char **argv)
         applyTheme(themeFromName(parser.value(themeOption)));
         qputenv("LX_THEME_FROM_COMMAND_LINE", "1"); // the window does not override it with the saved theme
     }
-    if (parser.isSet(screenshotOption))
+    if (parser.isSet(screenshotOption)) {
+        if (!allInputsExist(parser.positionalArguments()))
+            return 2;
         return takeScreenshot(parser.value(screenshotOption), view, parser.positionalArguments(), parser.value(filterOption),
                               parser.value(mappingOption));
+    }
 
     MainWindow window;
     if (parser.isSet(mappingOption)) {

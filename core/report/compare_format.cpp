@@ -29,37 +29,66 @@ std::string statisticDelta(const Report &b, const Report &i, const MetricSummary
     return out + '}';
 }
 
+/// One side of a shift-share split: the composition and the report of the same requests, which says which
+/// segments were measured at all.
+struct SplitSide {
+    const Composition &composition;
+    const Report &report;
+
+    /// The mean e2e, or nothing when no request is in the composition (a band with none in it).
+    std::optional<double> e2eNs() const { return composition.count > 0 ? std::optional<double>(composition.e2eNs) : std::nullopt; }
+    /// The segment's mean part, or nothing when no request of the side measured it: its 0 would read as a
+    /// measured zero ("-" as everywhere else, null in JSON).
+    std::optional<double> partNs(int s) const
+    {
+        const auto i = static_cast<std::size_t>(s);
+        return composition.count > 0 && report.segments[i].stat.count > 0 ? std::optional<double>(composition.partNs[i]) : std::nullopt;
+    }
+};
+
+/// The change's share of the total change, when both are known and the total is not zero.
+std::optional<double> share(std::optional<double> d, std::optional<double> total)
+{
+    return d && total && *total != 0 ? std::optional<double>(*d / *total) : std::nullopt;
+}
+
+std::string durationOrDash(std::optional<double> ns) { return ns ? formatDuration(*ns) : "-"; }
+
+/// "+1.57 s", "-615 µs", or "-" when not known.
+std::string signedDuration(std::optional<double> ns) { return ns ? (*ns >= 0 ? "+" : "-") + formatDuration(std::abs(*ns)) : "-"; }
+
 /// The shift-share split of one composition pair: each segment's part before, after, its change and its
 /// share of the e2e change.
-std::string splitJson(const Composition &b, const Composition &i)
+std::string splitJson(const SplitSide &b, const SplitSide &i)
 {
-    const double total = i.e2eNs - b.e2eNs;
-    std::string out = "{\"baseline_ms\": " + ms(b.e2eNs) + ", \"incident_ms\": " + ms(i.e2eNs) + ", \"delta_ms\": " + ms(total)
-                      + ", \"count\": [" + std::to_string(b.count) + ", " + std::to_string(i.count) + "], \"segments\": {";
+    const std::optional<double> total = delta(b.e2eNs(), i.e2eNs());
+    std::string out = "{\"baseline_ms\": " + ms(b.e2eNs()) + ", \"incident_ms\": " + ms(i.e2eNs()) + ", \"delta_ms\": " + ms(total)
+                      + ", \"count\": [" + std::to_string(b.composition.count) + ", " + std::to_string(i.composition.count)
+                      + "], \"segments\": {";
     for (int s = 0; s < kSegmentCount; ++s) {
-        const double d = i.partNs[static_cast<std::size_t>(s)] - b.partNs[static_cast<std::size_t>(s)];
+        const std::optional<double> d = delta(b.partNs(s), i.partNs(s));
+        const std::optional<double> part = share(d, total);
         out += s ? ", \"" : "\"";
-        out += std::string(segmentName(static_cast<Segment>(s))) + "\": {\"baseline_ms\": " + ms(b.partNs[static_cast<std::size_t>(s)])
-               + ", \"incident_ms\": " + ms(i.partNs[static_cast<std::size_t>(s)]) + ", \"delta_ms\": " + ms(d)
-               + ", \"share_of_delta\": " + (total != 0 ? jsonNumber(d / total, 6) : std::string("null")) + '}';
+        out += std::string(segmentName(static_cast<Segment>(s))) + "\": {\"baseline_ms\": " + ms(b.partNs(s))
+               + ", \"incident_ms\": " + ms(i.partNs(s)) + ", \"delta_ms\": " + ms(d)
+               + ", \"share_of_delta\": " + jsonNumber(part, 6) + '}';
     }
     return out + "}}";
 }
 
-std::string splitText(const char *what, const Composition &b, const Composition &i)
+std::string splitText(const char *what, const SplitSide &b, const SplitSide &i)
 {
-    const double total = i.e2eNs - b.e2eNs;
-    std::string out = std::string(what) + ": " + formatDuration(b.e2eNs) + " -> " + formatDuration(i.e2eNs) + " ("
-                      + (total >= 0 ? "+" : "-") + formatDuration(std::abs(total)) + ")\n";
+    const std::optional<double> total = delta(b.e2eNs(), i.e2eNs());
+    std::string out = std::string(what) + ": " + durationOrDash(b.e2eNs()) + " -> " + durationOrDash(i.e2eNs());
+    out += total ? " (" + signedDuration(total) + ")\n" : "\n";
     for (int s = 0; s < kSegmentCount; ++s) {
-        const double d = i.partNs[static_cast<std::size_t>(s)] - b.partNs[static_cast<std::size_t>(s)];
+        const std::optional<double> d = delta(b.partNs(s), i.partNs(s));
         char line[160];
-        std::snprintf(line, sizeof line, "  %-13s %12s -> %-12s %s%-12s", std::string(segmentName(static_cast<Segment>(s))).c_str(),
-                      formatDuration(b.partNs[static_cast<std::size_t>(s)]).c_str(),
-                      formatDuration(i.partNs[static_cast<std::size_t>(s)]).c_str(), d >= 0 ? "+" : "-", formatDuration(std::abs(d)).c_str());
+        std::snprintf(line, sizeof line, "  %-13s %12s -> %-12s %-13s", std::string(segmentName(static_cast<Segment>(s))).c_str(),
+                      durationOrDash(b.partNs(s)).c_str(), durationOrDash(i.partNs(s)).c_str(), signedDuration(d).c_str());
         out += line;
-        if (total != 0) {
-            std::snprintf(line, sizeof line, " %5.1f%% of the change", 100.0 * d / total);
+        if (const std::optional<double> part = share(d, total)) {
+            std::snprintf(line, sizeof line, " %5.1f%% of the change", 100.0 * *part);
             out += line;
         }
         out += '\n';
@@ -84,8 +113,8 @@ std::string comparisonToJson(const Comparison &c)
     out += "\n  },\n  \"e2e\": " + statisticDelta(c.baseline, c.incident, c.baseline.e2e, c.incident.e2e);
     out += ",\n  \"tokens\": {\"ttft\": " + statisticDelta(c.baseline, c.incident, c.baseline.ttft, c.incident.ttft)
            + ",\n    \"tpot\": " + statisticDelta(c.baseline, c.incident, c.baseline.tpot, c.incident.tpot) + "}";
-    out += ",\n  \"shift_share\": {\n    \"mean\": " + splitJson(c.baselineMean, c.incidentMean) + ",\n    \"p95_band\": "
-           + splitJson(c.baselineTail, c.incidentTail) + "\n  }\n}\n";
+    out += ",\n  \"shift_share\": {\n    \"mean\": " + splitJson({c.baselineMean, c.baseline}, {c.incidentMean, c.incident}) + ",\n    \"p95_band\": "
+           + splitJson({c.baselineTail, c.baseline}, {c.incidentTail, c.incident}) + "\n  }\n}\n";
     return out;
 }
 
@@ -108,8 +137,8 @@ std::string comparisonToText(const Comparison &c)
             c.incident.segments[static_cast<std::size_t>(s)]);
     row("e2e", c.baseline.e2e, c.incident.e2e);
     out += "\nWhich segment's change explains the change in e2e (shift-share; parts add up to e2e):\n";
-    out += splitText("mean e2e", c.baselineMean, c.incidentMean);
-    out += splitText("around p95 (e2e between p94 and p96)", c.baselineTail, c.incidentTail);
+    out += splitText("mean e2e", {c.baselineMean, c.baseline}, {c.incidentMean, c.incident});
+    out += splitText("around p95 (e2e between p94 and p96)", {c.baselineTail, c.baseline}, {c.incidentTail, c.incident});
     return out;
 }
 

@@ -190,6 +190,13 @@ void TestCli::initTestCase()
     // Only server receive and last token: every other metric is measured in no request.
     QVERIFY(writeFile(path(QStringLiteral("sparse.jsonl")), "{\"id\":\"s1\",\"t_server_recv_ns\":0,\"t_last_token_ns\":5000000}\n"));
     QVERIFY(QDir(m_dir.path()).mkpath(QStringLiteral("a-directory")));
+    // Nothing to import: every record rejected, and an object that is no record, read as a JSON line.
+    QVERIFY(writeFile(path(QStringLiteral("rejected.jsonl")),
+                      "{\"id\":\"a\"}\n{\"id\":\"b\",\"t_server_recv_ns\":5,\"t_last_token_ns\":1}\n"));
+    QVERIFY(writeFile(path(QStringLiteral("object.json")), "{\"foo\": 1, \"bar\": [1, 2]}\n"));
+    // A store with requests and one without (its import gave none, so it exits 2).
+    QCOMPARE(runCli({QStringLiteral("import"), QStringLiteral("--db"), path(QStringLiteral("requests.lxdb")), path(QStringLiteral("fixture.jsonl"))}).exitCode, 0);
+    QCOMPARE(runCli({QStringLiteral("import"), QStringLiteral("--db"), path(QStringLiteral("empty.lxdb")), path(QStringLiteral("rejected.jsonl"))}).exitCode, 2);
 
     if (QStandardPaths::findExecutable(QStringLiteral("zstd")).isEmpty())
         return;
@@ -249,6 +256,37 @@ void TestCli::exitStatus_data()
     QTest::newRow("a complete .zst") << split("report --json @whole.jsonl.zst") << 0 << QStringList();
     QTest::newRow("a truncated .zst") << split("report @cut.jsonl.zst") << 2 << split("@cut.jsonl.zst truncated");
     QTest::newRow("import of a truncated .zst") << split("import --db @cut.lxdb @cut.jsonl.zst") << 2 << split("@cut.jsonl.zst truncated");
+
+    // No input gave a request: exit 2 with the reason, naming each input (@ before a phrase: its path first).
+    const QString allRejected = QStringLiteral("@rejected.jsonl: 2 records, all rejected (first: line 1: no timestamps");
+    const QString none = QStringLiteral("no request could be read from the inputs");
+    QTest::newRow("every record rejected") << split("report @rejected.jsonl") << 2 << QStringList{none, allRejected};
+    QTest::newRow("every record rejected, --json") << split("report --json @rejected.jsonl") << 2 << QStringList{none, allRejected};
+    QTest::newRow("an object read as a JSON line") << split("report @object.json") << 2
+                                                   << QStringList{none, QStringLiteral("@object.json: 1 record, rejected (first: line 1:")};
+    QTest::newRow("every input gives none") << split("report @rejected.jsonl @object.json") << 2
+                                            << QStringList{allRejected, QStringLiteral("form); ") + path(QStringLiteral("object.json")) + QStringLiteral(": 1 record, rejected")};
+    QTest::newRow("a missing file alone") << split("report @missing.jsonl") << 2 << QStringList{QStringLiteral("@missing.jsonl: not imported")};
+    QTest::newRow("rejections beside a request") << split("report @rejected.jsonl @part1.jsonl") << 0 << QStringList();
+    QTest::newRow("import of rejected records only") << split("import --db @none.lxdb @rejected.jsonl") << 2
+                                                     << QStringList{QStringLiteral("import: ") + none, allRejected};
+    QTest::newRow("import into a store with requests, of none") << split("import --db @requests.lxdb @object.json") << 2 << QStringList{none};
+    QTest::newRow("import of some") << split("import --db @some.lxdb @rejected.jsonl @part1.jsonl") << 0 << QStringList();
+    QTest::newRow("a store without requests") << split("report @empty.lxdb") << 2 << QStringList{QStringLiteral("@empty.lxdb: holds no requests")};
+    QTest::newRow("a store without requests and rejections") << split("report @empty.lxdb @rejected.jsonl") << 2
+                                                             << QStringList{QStringLiteral("@empty.lxdb: holds no requests"), allRejected};
+    QTest::newRow("a store with requests and rejections") << split("report @requests.lxdb @rejected.jsonl") << 0 << QStringList();
+    QTest::newRow("a store with requests alone") << split("report @requests.lxdb") << 0 << QStringList();
+    QTest::newRow("compare: the baseline gives none") << split("compare @rejected.jsonl @fixture.jsonl") << 2
+                                                      << QStringList{QStringLiteral("compare: ") + none, allRejected};
+    QTest::newRow("compare: the incident gives none") << split("compare @fixture.jsonl @empty.lxdb") << 2
+                                                      << QStringList{QStringLiteral("@empty.lxdb: holds no requests")};
+    QTest::newRow("compare of two windows of none") << split("compare --baseline-range ..1 --incident-range 1.. @rejected.jsonl") << 2
+                                                    << QStringList{allRejected};
+    QTest::newRow("compare of two stores with requests") << split("compare @requests.lxdb @requests.lxdb") << 0 << QStringList();
+    QTest::newRow("plot of none") << split("plot --chart cdf --out @none.png @rejected.jsonl") << 2
+                                  << QStringList{QStringLiteral("plot: ") + none, allRejected};
+    QTest::newRow("plot of some") << split("plot --chart cdf --out @some.png @rejected.jsonl @fixture.jsonl") << 0 << QStringList();
 }
 
 void TestCli::exitStatus()

@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -141,6 +142,51 @@ private slots:
         for (const QJsonValue &segment : mean[QLatin1String("segments")].toObject())
             sum += segment.toObject()[QLatin1String("delta_ms")].toDouble();
         QVERIFY(std::abs(sum - mean[QLatin1String("delta_ms")].toDouble()) < 1e-5); // the split adds up
+    }
+
+    // A segment that no request of either side measured is "-" in the split (null in JSON), not a measured
+    // 0: server stamps only leave network, preprocess and postprocess unmeasured; queue, prefill and decode
+    // and unattributed (a measured 0) keep their numbers.
+    void compareNeverMeasured_data()
+    {
+        QTest::addColumn<QString>("segment");
+        QTest::addColumn<bool>("measured");
+        for (const char *name : {"network", "preprocess", "postprocess"})
+            QTest::newRow(name) << QString::fromLatin1(name) << false;
+        for (const char *name : {"queue", "prefill", "decode", "unattributed"})
+            QTest::newRow(name) << QString::fromLatin1(name) << true;
+    }
+
+    void compareNeverMeasured()
+    {
+        QFETCH(QString, segment);
+        QFETCH(bool, measured);
+        QTemporaryDir dir;
+        QStringList inputs;
+        for (const char *side : {"baseline", "incident"}) {
+            QByteArray lines;
+            for (qint64 i = 1; i <= 6; ++i) {
+                const qint64 t = i * 1'000'000'000;
+                lines += "{\"id\":\"r" + QByteArray::number(i) + "\",\"t_server_recv_ns\":" + QByteArray::number(t) + ",\"t_sched_ns\":"
+                         + QByteArray::number(t + 5'000'000) + ",\"t_first_token_ns\":" + QByteArray::number(t + 50'000'000)
+                         + ",\"t_last_token_ns\":" + QByteArray::number(t + 500'000'000 + i * 1'000'000) + "}\n";
+            }
+            inputs << QString::fromStdString(lxtest::writeFile(dir, QLatin1String(side) + QStringLiteral(".jsonl"), lines));
+        }
+        const Run text = cli(QStringList{QStringLiteral("compare")} + inputs);
+        QCOMPARE(text.exitCode, 0);
+        const QString shiftShare = QString::fromUtf8(text.out).section(QStringLiteral("mean e2e:"), 1);
+        const QString row = shiftShare.section(QLatin1Char('\n'), 1).split(QLatin1Char('\n')).filter(QRegularExpression(QStringLiteral("^  ") + segment + QStringLiteral(" "))).value(0);
+        QVERIFY2(!row.isEmpty(), text.out.constData());
+        const QStringList words = row.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        QCOMPARE(words.value(1) == QLatin1String("-") && words.value(3) == QLatin1String("-") && words.value(4) == QLatin1String("-"), !measured);
+
+        const Run json = cli(QStringList{QStringLiteral("compare"), QStringLiteral("--json")} + inputs);
+        QCOMPARE(json.exitCode, 0);
+        const QJsonObject part = QJsonDocument::fromJson(json.out).object()[QLatin1String("shift_share")].toObject()[QLatin1String("mean")]
+                                     .toObject()[QLatin1String("segments")].toObject()[segment].toObject();
+        for (const char *key : {"baseline_ms", "incident_ms", "delta_ms"})
+            QVERIFY2(part[QLatin1String(key)].isNull() == !measured, key);
     }
 
     // One filter language: --filter selects what the expression selects, its shorthands select the same,

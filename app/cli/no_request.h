@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "ingest/open_inputs.h"
+
+#include <string>
+#include <vector>
+
+/// \file no_request.h
+/// Why no input gave a request, for the exit status 2 of `import`, `report`, `compare` and `plot`: a
+/// script must not take an investigation of zero requests for a success. Rejected records alone are no
+/// failure as long as some input gave a request.
+
+/// True when some file gave at least one request.
+bool anyRequestImported(const std::vector<lx::FileImport> &imports);
+
+/// "no request could be read from the inputs: a.jsonl: 12 records, all rejected (first: line 1: ...); b.lxdb:
+/// holds no requests": the store resumed (`resumedStore`, empty when none), the stores merged, then the trace
+/// files. Why a file could not be read at all, or a store not merged, is printed already, so it is only named.
+std::string noRequestReason(const std::string &resumedStore, const std::vector<lx::StoreMerge> &merges,
+                            const std::vector<lx::FileImport> &imports);
