@@ -7,6 +7,7 @@
 #include "segment_colors.h"
 #include "segment_text.h"
 #include "waterfall_tooltip.h"
+#include "filter/filter_text.h"
 
 #include <QKeyEvent>
 #include <QToolTip>
@@ -493,7 +494,15 @@ void WaterfallChart::mouseReleaseEvent(QMouseEvent *event)
         } else {
             m_selection->bottomRight->setCoords(to, 1);
             replot(rpQueuedReplot);
-            emit timeRangeSelected(m_plottable->timeAt(std::min(m_markFrom, to)), m_plottable->timeAt(std::max(m_markFrom, to)));
+            // Rounded to whole ms or µs when that moves a mark less than half a pixel: the filter it
+            // becomes reads `start >= 2025-01-01T12:01:01.328Z`, not `...01.328771391Z`, and marks the same.
+            const double halfPixelNs = std::abs(xAxis->pixelToCoord(1) - xAxis->pixelToCoord(0)) * 0.5e9;
+            const auto markedTime = [&](double coordinate) {
+                const std::int64_t ns = m_plottable->timeAt(coordinate);
+                const auto slack = static_cast<std::int64_t>(std::min(halfPixelNs, 1e15));
+                return lx::roundedWithin(ns, ns - slack, ns + slack);
+            };
+            emit timeRangeSelected(markedTime(std::min(m_markFrom, to)), markedTime(std::max(m_markFrom, to)));
         }
         event->accept();
         return;

@@ -7,6 +7,7 @@
 #include "analysis/dominant_breakdown.h"
 #include "dominant_view.h"
 #include "filter_bar.h"
+#include "filter/filter_text.h"
 #include "investigation.h"
 #include "load_tab.h"
 #include "analysis/waterfall_data.h"
@@ -17,10 +18,12 @@
 
 namespace {
 
-/// `start >= A and start < B` with ns since the epoch: exact, whatever the clock's origin.
-QString timeRangeExpression(qint64 startNs, qint64 endNs)
+/// `start >= A and start < B` as people write it (filter_text.h): dates, or offsets from 0 when the
+/// trace's times are offsets from an unknown origin.
+QString timeRangeExpression(qint64 startNs, qint64 endNs, bool relative)
 {
-    return QStringLiteral("start >= %1 and start < %2").arg(startNs).arg(endNs);
+    return QString::fromStdString("start >= " + lx::filterInstant(startNs, relative) + " and start < "
+                                  + lx::filterInstant(endNs, relative));
 }
 
 } // namespace
@@ -93,7 +96,8 @@ ChartTabs::ChartTabs(Investigation *investigation, FilterBar *filterBar, QTabWid
 
     connect(m_waterfall, &WaterfallView::requestSelected, this, &ChartTabs::requestSelected);
     connect(m_waterfall, &WaterfallView::timeRangeSelected, this, [this](qint64 startNs, qint64 endNs) {
-        m_filterBar->narrow(timeRangeExpression(startNs, endNs));
+        const auto &data = m_waterfall->chart()->data();
+        m_filterBar->narrow(timeRangeExpression(startNs, endNs, data && data->relativeTime));
         emit filterNarrowed(tr("Filtered to the marked time range"));
     });
     connect(m_dominant, &DominantView::filterRequested, this, [this](const QString &expression, const QString &description) {

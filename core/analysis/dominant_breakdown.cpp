@@ -3,6 +3,7 @@
 
 #include "model/decompose.h"
 #include "analysis/time_axis.h"
+#include "filter/filter_text.h"
 #include "model/duration_format.h"
 #include "model/percentiles.h"
 #include "store/request_scan.h"
@@ -64,11 +65,12 @@ int fractionDigits(std::int64_t width)
     return width % kSecond == 0 ? 0 : width % 1'000'000 == 0 ? 3 : width % 1000 == 0 ? 6 : 9;
 }
 
-/// A window boundary for the filter language: ISO-8601 UTC, exact, or ns since the origin when the trace's
-/// times are offsets from an unknown origin.
-std::string instantText(std::int64_t ns, std::int64_t width, bool relative)
+/// A band's edge for the filter language, short: the edge rounded to ms or µs when no request's e2e lies
+/// between the two (`e2e < 8.627s`, not `e2e < 8626975926ns`), so that the text selects what the band counts.
+std::string edgeText(const std::vector<std::int64_t> &sortedE2e, std::int64_t edge)
 {
-    return relative ? std::to_string(ns) : formatTimestamp(ns, fractionDigits(width));
+    const BoundRange same = equivalentBounds(sortedE2e, edge);
+    return filterDuration(roundedWithin(edge, same.lo, same.hi));
 }
 
 /// A window boundary for people.
@@ -108,6 +110,7 @@ void fillBands(DominantBreakdown &out, const std::vector<DominantRow> &rows, boo
     }
     // The report's own function on the same values: the bands' edges are the report's percentiles.
     const Statistic stat = summarize(e2e, {50.0, 90.0, 99.0});
+    std::sort(e2e.begin(), e2e.end()); // for equivalentBounds()
     for (std::size_t i = 0; i < out.e2ePercentilesNs.size(); ++i)
         out.e2ePercentilesNs[i] = stat.percentilesNs[i].value_or(0.0);
 
@@ -122,11 +125,11 @@ void fillBands(DominantBreakdown &out, const std::vector<DominantRow> &rows, boo
         bar.toNs = edges[static_cast<std::size_t>(b) + 1];
         std::string condition, range;
         if (isMeasured(bar.fromNs)) {
-            condition = "e2e >= " + std::to_string(bar.fromNs) + "ns";
+            condition = "e2e >= " + edgeText(e2e, bar.fromNs);
             range = "from " + formatDuration(static_cast<double>(bar.fromNs));
         }
         if (isMeasured(bar.toNs)) {
-            condition += (condition.empty() ? "" : " and ") + std::string("e2e < ") + std::to_string(bar.toNs) + "ns";
+            condition += std::string(condition.empty() ? "" : " and ") + "e2e < " + edgeText(e2e, bar.toNs);
             range += (range.empty() ? "" : " ") + std::string("below ") + formatDuration(static_cast<double>(bar.toNs));
         }
         describeCells(bar, condition, "e2e " + bar.label + " (" + range + ")", okOnly);
@@ -166,8 +169,8 @@ void fillWindows(DominantBreakdown &out, const std::vector<DominantRow> &rows, b
         bar.toNs = bar.fromNs + width;
         bar.label = instantLabel(bar.fromNs, width, out.relativeTime);
         describeCells(bar,
-                      "start >= " + instantText(bar.fromNs, width, out.relativeTime) + " and start < "
-                          + instantText(bar.toNs, width, out.relativeTime),
+                      "start >= " + filterInstant(bar.fromNs, out.relativeTime) + " and start < "
+                          + filterInstant(bar.toNs, out.relativeTime),
                       "starting " + bar.label + " to " + instantLabel(bar.toNs, width, out.relativeTime), okOnly);
     }
     for (const DominantRow &row : rows) {

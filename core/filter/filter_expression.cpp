@@ -354,6 +354,26 @@ private:
         return sql;
     }
 
+    /// The duration that number token `t` starts, in ns: its unit written against it or apart ("2s",
+    /// "1.5 s"), milliseconds without one (the unit of the reports).
+    Bound duration(const Token &t)
+    {
+        std::string unit = t.unit;
+        std::size_t unitPos = t.pos + t.text.size();
+        if (const Token &u = peek();
+            unit.empty() && u.kind == Tok::Word && !isKeyword(u, "and") && !isKeyword(u, "or")) {
+            unit = next().text; // "1.5 s": the unit written apart
+            unitPos = u.pos;
+        }
+        // No unit means milliseconds, the unit of the reports (docs/FILTER.md).
+        const std::optional<std::int64_t> factor = durationUnitNs(unit);
+        if (!factor)
+            fail(unitPos, unit.size(), "unit " + quoted(unit) + " is not one of ns, us (µs), ms, s, m (min), h");
+        if (auto v = scaled(t, *factor, true))
+            return *v;
+        fail(t.pos, t.len, "the duration " + quoted(t.text + unit) + " is out of range");
+    }
+
     /// Reads one value for a comparison of `s`, converted to what its column holds.
     Bound value(const Subject &s, Op op, const std::string &after)
     {
@@ -380,24 +400,10 @@ private:
         if (op == Op::Like)
             return likePattern(textual());
         switch (s.kind) {
-        case Kind::Duration: {
+        case Kind::Duration:
             if (!number)
                 fail(t.pos, t.len, "expected a duration after " + quoted(after) + " (e.g. 2s)");
-            std::string unit = t.unit;
-            std::size_t unitPos = t.pos + t.text.size();
-            if (const Token &u = peek();
-                unit.empty() && u.kind == Tok::Word && !isKeyword(u, "and") && !isKeyword(u, "or")) {
-                unit = next().text; // "1.5 s": the unit written apart
-                unitPos = u.pos;
-            }
-            // No unit means milliseconds, the unit of the reports (docs/FILTER.md).
-            const std::optional<std::int64_t> factor = durationUnitNs(unit);
-            if (!factor)
-                fail(unitPos, unit.size(), "unit " + quoted(unit) + " is not one of ns, us (µs), ms, s, m (min), h");
-            if (auto v = scaled(t, *factor, true))
-                return *v;
-            fail(t.pos, t.len, "the duration " + quoted(t.text + unit) + " is out of range");
-        }
+            return duration(t);
         case Kind::Count:
         case Kind::Attribute:
             if (number && !t.unit.empty())
@@ -415,6 +421,10 @@ private:
                 return std::int64_t{name == "true"}; // JSON true and false read as 1 and 0 in SQLite
             return textual();
         case Kind::Time: {
+            // A number with a unit is a duration from 0: how the charts write a start on a trace whose times
+            // are offsets from an unknown origin (docs/FILTER.md).
+            if (number && (!t.unit.empty() || (peek().kind == Tok::Word && durationUnitNs(peek().text))))
+                return duration(t);
             if (number && t.unit.empty() && t.text.find('.') == std::string::npos) {
                 if (auto v = scaled(t, 1, true))
                     return *v;

@@ -33,12 +33,18 @@ bool parseInstant(std::string_view text, std::int64_t &ns)
     const std::string copy(text);
     if (std::sscanf(copy.c_str(), "%4d-%2d-%2d%*1[T ]%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &s, &used) != 6)
         return false;
+    if (h > 23 || mi > 59 || s > 59 || h < 0 || mi < 0 || s < 0)
+        return false; // 25:00 is no time of day, and no leap second has a place in ns since the epoch
     std::int64_t fractionNs = 0;
     std::size_t pos = static_cast<std::size_t>(used);
     if (pos < copy.size() && copy[pos] == '.') {
+        // Up to ns, the resolution of the store: a digit beyond would be silently dropped, so it is refused.
+        const std::size_t first = ++pos;
         std::int64_t scale = 100000000;
-        for (++pos; pos < copy.size() && copy[pos] >= '0' && copy[pos] <= '9'; ++pos, scale /= 10)
+        for (; pos < copy.size() && copy[pos] >= '0' && copy[pos] <= '9'; ++pos, scale /= 10)
             fractionNs += (copy[pos] - '0') * scale;
+        if (pos == first || pos - first > 9)
+            return false;
     }
     if (pos < copy.size() && copy[pos] == 'Z')
         ++pos;

@@ -208,10 +208,40 @@ private slots:
         const DominantBreakdown b = computeDominantBreakdown(*fixture.store);
         QCOMPARE(b.overall.expressions[std::size_t(Segment::Queue)], std::string("dominant = queue"));
         QCOMPARE(b.bands[1].expressions[std::size_t(Segment::Queue)],
-                 std::string("dominant = queue and e2e >= 40000000ns and e2e < 48000000ns"));
+                 std::string("dominant = queue and e2e >= 40ms and e2e < 48ms"));
         QCOMPARE(b.windows[0].expressions[std::size_t(Segment::Decode)],
-                 std::string("dominant = decode and start >= 2025-01-01T12:00:00.000Z and start < 2025-01-01T12:00:00.050Z"));
+                 std::string("dominant = decode and start >= 2025-01-01T12:00:00Z and start < 2025-01-01T12:00:00.050Z"));
         QVERIFY(b.bands[1].descriptions[std::size_t(Segment::Queue)].starts_with("queue-dominated requests, e2e p50–90"));
+    }
+
+    void bandEdgeText_data()
+    {
+        QTest::addColumn<QList<double>>("e2eMs");
+        QTest::addColumn<int>("band");
+        QTest::addColumn<QString>("condition");
+        // p50 of two is their middle, 8626975926 ns: no request between it and 8.627 s.
+        QTest::newRow("rounded to the ms") << QList<double>{8000, 9253.951852} << 0 << QStringLiteral("and e2e < 8.627s");
+        QTest::newRow("the next band from the same edge")
+            << QList<double>{8000, 9253.951852} << 1 << QStringLiteral("and e2e >= 8.627s and e2e < ");
+        // p50 of three is the middle request's e2e: a rounded edge would move it to the other band.
+        QTest::newRow("a request on the edge keeps the ns")
+            << QList<double>{1000, 8626.975926, 9000} << 0 << QStringLiteral("and e2e < 8.626975926s");
+        QTest::newRow("whole ms stay as they are") << QList<double>{10, 20} << 1 << QStringLiteral("and e2e >= 15ms and e2e < ");
+    }
+
+    void bandEdgeText()
+    {
+        QFETCH(QList<double>, e2eMs);
+        QFETCH(int, band);
+        QFETCH(QString, condition);
+        QByteArray lines;
+        for (int i = 0; i < e2eMs.size(); ++i)
+            lines += request(i, T0 + i * S, 0, e2eMs[i]);
+        const lxtest::StoreFixture fixture(lines);
+        const DominantBreakdown b = computeDominantBreakdown(*fixture.store);
+        const std::string &expression = b.bands[std::size_t(band)].expressions[std::size_t(Segment::Decode)];
+        QVERIFY2(expression.find(condition.toStdString()) != std::string::npos, expression.c_str());
+        verifyExpressions(*fixture.store, {}, b); // and each cell still selects exactly its count
     }
 
     void errorsAreLeftOutOfTheSelection()
@@ -252,7 +282,7 @@ private slots:
 
     void relativeTimes()
     {
-        // Times from an unknown origin (kFlagRelativeTime): windows from 0, boundaries as plain ns, labels
+        // Times from an unknown origin (kFlagRelativeTime): windows from 0, boundaries as durations, labels
         // as offsets. No reader yields such requests with segments yet, so they are written directly.
         std::string why;
         const auto store = Store::openTemporary(&why);
@@ -267,7 +297,7 @@ private slots:
         QCOMPARE(b.windowNs, 2 * S);
         QCOMPARE(b.windows.size(), std::size_t(31));
         QCOMPARE(b.windows[0].expressions[std::size_t(Segment::Queue)],
-                 std::string("dominant = queue and start >= 0 and start < 2000000000"));
+                 std::string("dominant = queue and start >= 0s and start < 2s"));
         QCOMPARE(b.windows[30].label, std::string("+1 min 0 s"));
         verifyExpressions(*store, {}, b);
     }

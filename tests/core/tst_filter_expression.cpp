@@ -229,6 +229,9 @@ private slots:
         row("start bare ISO", "start >= 2024-05-01T12:00:00Z", {"r.start_ns >= ?"}, "1714564800000000000");
         row("start quoted ISO with fraction", "start < \"2024-05-01T12:00:00.5Z\"", {"r.start_ns < ?"}, "1714564800500000000");
         row("start ns", "start > 1700000000000000000", {"r.start_ns > ?"}, "1700000000000000000");
+        row("start with ns fraction", "start >= 2025-01-01T12:01:01.328771391Z", {"r.start_ns >= ?"}, "1735732861328771391");
+        row("start as an offset from 0", "start >= 61.5s", {"r.start_ns >= ?"}, "61500000000");
+        row("start offset, unit apart", "start < 2 s", {"r.start_ns < ?"}, "2000000000");
         row("id", "id = abc", {"r.id IN (SELECT request_id FROM request_details WHERE id_hash = ? AND source_id = ?)"},
             QByteArray::number(qint64(hashRequestId("abc"))) + ", 'abc'");
         row("id number", "id = 42", {"source_id = ?"}, QByteArray::number(qint64(hashRequestId("42"))) + ", '42'");
@@ -337,7 +340,14 @@ private slots:
         row("count with a unit", "input_tokens > 2s", 16, 1, {"count", "without a unit"});
         row("count against a word", "input_tokens > many", 15, 4, {"expected a number"});
         row("attribute with a unit", "latency > 2s", 11, 1, {"attribute", "without a unit"});
-        row("start with a unit", "start > 2s", 8, 2, {"ISO-8601"});
+        row("start with an unknown unit", "start > 2sec", 9, 3, {"unit \"sec\""});
+        row("start as a bare fraction", "start > 1.5", 8, 3, {"ISO-8601"});
+        row("start at hour 25", "start > 2024-05-01T25:00:00Z", 8, 20, {"ISO-8601"});
+        row("start at minute 60", "start > 2024-05-01T12:60:00Z", 8, 20, {"ISO-8601"});
+        row("start with a leap second", "start > 2016-12-31T23:59:60Z", 8, 20, {"ISO-8601"});
+        row("start finer than ns", "start > 2024-05-01T12:00:00.0000000001Z", 8, 31, {"ISO-8601"});
+        row("start with an empty fraction", "start > 2024-05-01T12:00:00.Z", 8, 21, {"ISO-8601"});
+        row("start with a time zone", "start > 2024-05-01T12:00:00+02:00", 8, 25, {"ISO-8601"});
         row("start as a word", "start > \"yesterday\"", 8, 11, {"ISO-8601"});
         row("start with month 13", "start > 2024-13-01T00:00:00Z", 8, 20, {"ISO-8601"});
         row("field alone", "e2e", 3, 0, {"expected an operator after \"e2e\""});

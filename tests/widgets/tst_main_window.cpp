@@ -12,6 +12,7 @@
 #include "analysis/dominant_breakdown.h"
 #include "dominant_view.h"
 #include "filter_bar.h"
+#include "filter/filter_text.h"
 #include "import_progress.h"
 #include "incident_export.h"
 #include "investigation.h"
@@ -414,6 +415,10 @@ private slots:
         emit window.charts()->waterfall()->timeRangeSelected(from, to);
         QVERIFY(waitSettled(window, settled));
         const lx::Report expected = coreReport(window, QStringLiteral("start >= %1 and start < %2").arg(from).arg(to));
+        // Written to be read: dates (or offsets) that read back as the very bounds, not ns since the epoch.
+        QCOMPARE(window.filterBar()->expressionEdit()->text(),
+                 QString::fromStdString("start >= " + lx::filterInstant(from, data->relativeTime) + " and start < "
+                                        + lx::filterInstant(to, data->relativeTime)));
         QCOMPARE(window.investigation()->report().total, expected.total);
         QCOMPARE(qint64(window.charts()->waterfall()->chart()->data()->size()), expected.total);
         QVERIFY(window.filterBar()->canGoBack());

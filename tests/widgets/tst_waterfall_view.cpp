@@ -290,6 +290,10 @@ void TestWaterfallView::marksTimeRange()
     QVERIFY2(std::abs(start - timeAt(a.x())) <= 2 * pixelNs, qPrintable(QString::number(start - timeAt(a.x()))));
     QVERIFY(std::abs(end - timeAt(b.x())) <= 2 * pixelNs);
     QVERIFY(start < end);
+    // Rounded within half a pixel, so that the filter it becomes reads whole ms: a pixel spans ms here.
+    QVERIFY(pixelNs >= MS);
+    QCOMPARE(start % MS, qint64(0));
+    QCOMPARE(end % MS, qint64(0));
     QVERIFY(chart->selectedRequest() == std::nullopt); // marking is no click
 
     // A Shift+click without a drag marks nothing.
