@@ -9,6 +9,7 @@
 #include "load_tab.h"
 #include "slo_panel.h"
 #include "span_mapping_menu.h"
+#include "open_file_filter.h"
 #include "model/segments.h"
 #include "store/store.h"
 #include "investigation.h"
@@ -178,6 +179,8 @@ void MainWindow::createActions()
     m_openAction = make(tr("&Open…"), QKeySequence::Open, [this] { openDialog(false); });
     m_addAction = make(tr("&Add Files to Investigation…"), QKeySequence(tr("Ctrl+Shift+O")), [this] { openDialog(true); });
     m_saveAsAction = make(tr("Sa&ve Investigation As…"), QKeySequence::SaveAs, &MainWindow::saveAsDialog);
+    // An investigation is only ever saved under a new name, so Ctrl+S, the key users reach for, saves as too.
+    m_saveAsAction->setShortcuts(QKeySequence::keyBindings(QKeySequence::Save) + QKeySequence::keyBindings(QKeySequence::SaveAs));
     m_exportAction = make(tr("&Export Filtered Requests to CSV…"), QKeySequence(tr("Ctrl+E")), &MainWindow::exportCsvDialog);
     m_reportAction = make(tr("Export &Incident Report…"), QKeySequence(tr("Ctrl+Shift+E")), &MainWindow::exportReportDialog);
     m_closeAction = make(tr("&Close Investigation"), QKeySequence::Close, [this] {
@@ -379,7 +382,7 @@ void MainWindow::openDialog(bool add)
 {
     const QStringList paths = QFileDialog::getOpenFileNames(
         this, add ? tr("Add traces or investigations") : tr("Open traces or an investigation"), QString(),
-        tr("Traces and investigations (*.jsonl *.json *.csv *.zst *.lxdb);;Investigations (*.lxdb);;All files (*)"));
+        openFileFilter());
     openFiles(paths, add);
 }
 

@@ -30,11 +30,14 @@ QByteArray kv(const char *key, const char *value)
     return R"({"key":")" + QByteArray(key) + R"(","value":{)" + value + "}}";
 }
 
-/// A span with the given ids and attributes (a comma-separated list of kv()); `extra` goes inside.
+/// A span with the given ids (an empty span id: no spanId key, as vLLM 0.29 writes it) and attributes (a
+/// comma-separated list of kv()); `extra` goes inside.
 QByteArray span(const char *name, const char *spanId, const char *parentId, const QByteArray &attributes,
                 const char *extra = "", const char *traceId = "5b8efff798038103d269b633813fc60c")
 {
-    QByteArray s = R"({"traceId":")" + QByteArray(traceId) + R"(","spanId":")" + spanId + '"';
+    QByteArray s = R"({"traceId":")" + QByteArray(traceId) + "\"";
+    if (*spanId)
+        s += R"(,"spanId":")" + QByteArray(spanId) + '"';
     if (*parentId)
         s += R"(,"parentSpanId":")" + QByteArray(parentId) + '"';
     s += R"(,"name":")" + QByteArray(name) + R"(","kind":2,"startTimeUnixNano":")" + kStart
@@ -131,6 +134,8 @@ void TestOtlpJsonReader::latencyMapping_data()
 
     QTest::newRow("vLLM llm_request, every latency key") << line(span("llm_request", "eee19b7ec3c1b174", "", kVllmAttributes))
         << QStringLiteral("NULL|10000000|10000000|30000000|900000000|NULL|50000000|1000000000|server|50000000|90000000|950000000|decode|2|0");
+    QTest::newRow("vLLM 0.29 llm_request without spanId: the same") << line(span("llm_request", "", "", kVllmAttributes))
+        << QStringLiteral("NULL|10000000|10000000|30000000|900000000|NULL|50000000|1000000000|server|50000000|90000000|950000000|decode|2|0");
     QTest::newRow("no TTFT: preprocess not measured, not zero")
         << line(span("llm_request", "eee19b7ec3c1b174", "",
                      kv("gen_ai.latency.time_in_queue", R"("doubleValue":0.01)") + ',' + kv("gen_ai.latency.time_in_model_prefill", R"("doubleValue":0.03)")
@@ -184,6 +189,9 @@ void TestOtlpJsonReader::identity_data()
         << QStringLiteral(R"(eee19b7ec3c1b174|ok|m|5|7|1|{"span.name":"chat","service.name":"api","trace_id":"5b8efff798038103d269b633813fc60c"})");
     QTest::newRow("base64 ids") << line(span("ingress", "V1JoRpA7sT4=", "", "", "", "nXmxo38xgBzRGmcG+0DWvQ=="), "proxy")
         << QStringLiteral(R"(57526846903bb13e|ok|NULL|NULL|NULL|1|{"span.name":"ingress","service.name":"proxy","trace_id":"9d79b1a37f31801cd11a6706fb40d6bd"})");
+    QTest::newRow("no spanId, no request id: the id is made up from the trace id")
+        << line(span("x", "", "", "", "", "5B8EFFF798038103D269B633813FC60C"), "s")
+        << QStringLiteral(R"(5b8efff798038103d269b633813fc60c-1|ok|NULL|NULL|NULL|1|{"span.name":"x","service.name":"s","trace_id":"5b8efff798038103d269b633813fc60c"})");
     QTest::newRow("status code 2 is an error") << line(span("x", "eee19b7ec3c1b174", "", "", R"(,"status":{"code":2,"message":"boom"})"), "s")
         << QStringLiteral(R"(eee19b7ec3c1b174|error|NULL|NULL|NULL|1|{"span.name":"x","service.name":"s","trace_id":"5b8efff798038103d269b633813fc60c"})");
     QTest::newRow("STATUS_CODE_ERROR is an error") << line(span("x", "eee19b7ec3c1b174", "", "", R"(,"status":{"code":"STATUS_CODE_ERROR"})"), "s")
@@ -220,6 +228,16 @@ void TestOtlpJsonReader::whichSpansAreRequests_data()
     QTest::newRow("an LLM span nested in another is no request") << line(llm + ',' + llmChild + ',' + root)
         << QStringLiteral("0000000000000003|1|llm_request");
     QTest::newRow("a parent not in the file makes a root") << line(orphan) << QStringLiteral("0000000000000005|1|orphan");
+    // A span without id can be nobody's parent; while no span of its trace lacks its parent, nothing is lost.
+    const QByteArray e2e = kv("gen_ai.latency.e2e", R"("doubleValue":1)");
+    QTest::newRow("a child without spanId is still no request") << line(root + ',' + span("tokenize", "", "0000000000000001", ""))
+        << QStringLiteral("0000000000000001|1|POST /v1/completions");
+    QTest::newRow("an LLM span without spanId under a gateway root is the request, with a made-up id")
+        << line(root + ',' + span("llm_request", "", "0000000000000001", e2e))
+        << QStringLiteral("5b8efff798038103d269b633813fc60c-1|1|llm_request");
+    QTest::newRow("a span without spanId whose parent is not in the file")
+        << line(span("llm_request", "", "00000000000000ff", e2e)) + line(span("llm_request", "", "", e2e, "", "0af7651916cd43dd8448eb211c80319c"))
+        << QStringLiteral("0af7651916cd43dd8448eb211c80319c-2|2|llm_request\n5b8efff798038103d269b633813fc60c-1|1|llm_request");
     QTest::newRow("one object per line, blank lines skipped") << line(root) + "\n" + line(orphan)
         << QStringLiteral("0000000000000001|1|POST /v1/completions\n0000000000000005|3|orphan");
     QTest::newRow("result wrapper") << QByteArray(R"({"result": )" + line(root).trimmed() + "}\n")
@@ -275,6 +293,20 @@ void TestOtlpJsonReader::rejections_data()
     QTest::newRow("e2e below the segments")
         << good + line(span("llm_request", "00000000000000bb", "", kv("gen_ai.latency.time_in_model_decode", R"("doubleValue":2)") + ',' + kv("gen_ai.latency.e2e", R"("doubleValue":1)")))
         << qint64(1) << QStringLiteral(R"(2|span "llm_request" (span id 00000000000000bb): gen_ai.latency.e2e is less than the sum of the measured segments)");
+    QTest::newRow("no spanId nor traceId") << good + line(span("bad", "", "", "", "", "")) << qint64(1)
+        << QStringLiteral(R"(2|span "bad": no traceId)");
+    // Without its id a span can be nobody's parent: a span of its trace whose parent is not found may be its child.
+    QTest::newRow("no spanId, and a span of its trace lacks its parent")
+        << good + line(span("llm_request", "", "", kv("gen_ai.latency.e2e", R"("doubleValue":1)")) + ',' + span("prefill_forward", "0000000000000002", "00000000000000aa", ""))
+        << qint64(2)
+        << QStringLiteral(R"(2|span "llm_request": no span id, and span "prefill_forward" of its trace names a parent (00000000000000aa) )"
+                          "that is not in the file: it may be this span, so the trace cannot be linked");
+    QTest::newRow("no spanId on a non-root span whose stage spans a mapping reads lack their parent")
+        << good + line(span("GET /generate", "0000000000000003", "", "") + ',' + span("scheduler", "", "0000000000000003", "") + ','
+                       + span("prefill_waiting", "0000000000000004", "00000000000000cc", "") + ',' + span("decode_loop", "0000000000000005", "00000000000000cc", ""))
+        << qint64(4)
+        << QStringLiteral(R"(2|span "scheduler": no span id, and span "prefill_waiting" of its trace names a parent (00000000000000cc) )"
+                          "that is not in the file: it may be this span, so the trace cannot be linked");
     QTest::newRow("duplicate span: duplicate id") << good + good << qint64(1)
         << QStringLiteral(R"(2|duplicate id "0000000000000001" (already used earlier in this file))");
 }

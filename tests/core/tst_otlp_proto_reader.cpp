@@ -187,6 +187,8 @@ void TestOtlpProtoReader::requests_data()
 
     const QByteArray vllm = message(span("llm_request", "eee19b7ec3c1b174", {}, vllmAttributes()));
     QTest::newRow("bare vLLM span") << vllm << false << QString::fromLatin1(kVllmRow);
+    QTest::newRow("vLLM 0.29 span without span_id: the same") << message(span("llm_request", {}, {}, vllmAttributes())) << false
+                                                                << QString::fromLatin1(kVllmRow);
     QTest::newRow("length-prefixed vLLM span") << prefixed({vllm}) << false << QString::fromLatin1(kVllmRow);
     QTest::newRow("bare, zstd") << vllm << true << QString::fromLatin1(kVllmRow);
     QTest::newRow("length-prefixed, zstd") << prefixed({vllm}) << true << QString::fromLatin1(kVllmRow);
@@ -200,6 +202,12 @@ void TestOtlpProtoReader::requests_data()
         << message(span("tokenize", "0000000000000002", "0000000000000001") + span("POST /v1/completions", "0000000000000001", {}), "gateway")
         << false
         << QStringLiteral("0000000000000001|2|NULL|NULL|NULL|NULL|NULL|NULL|2000000000|2000000000|server|NULL|NULL|unattributed|0|NULL|NULL|NULL|ok");
+    QTest::newRow("no span_id, no request id: the id is made up from the trace id, like in OTLP/JSON")
+        << prefixed({message(span("tokenize", {}, "0000000000000001") + span("POST /v1/completions", "0000000000000001", {}), "gateway"),
+                     message(span("x", {}, {}, {}, "0af7651916cd43dd8448eb211c80319c"))})
+        << false
+        << QStringLiteral("0000000000000001|1|NULL|NULL|NULL|NULL|NULL|NULL|2000000000|2000000000|server|NULL|NULL|unattributed|0|NULL|NULL|NULL|ok\n"
+                          "0af7651916cd43dd8448eb211c80319c-2|2|NULL|NULL|NULL|NULL|NULL|NULL|2000000000|2000000000|server|NULL|NULL|unattributed|0|NULL|NULL|NULL|ok");
     QTest::newRow("two ResourceSpans in a message, unknown fields skipped, status error")
         << root + message(span("x", "0000000000000009", {}, varintField(12, 3) + lengthDelimited(15, varintField(3, 2)) + fixed64(16, 1)
                                                                + lengthDelimited(99, "future")))
@@ -260,6 +268,13 @@ void TestOtlpProtoReader::rejections_data()
         << QStringLiteral(R"(1|span "bad": span_id is 7 bytes, not 8)");
     QTest::newRow("no trace id") << message(span("bad", "00000000000000bb", {}, {}, {})) << qint64(0)
         << QStringLiteral(R"(1|span "bad" (span id 00000000000000bb): no trace_id)");
+    QTest::newRow("no span_id nor trace_id") << message(span("bad", {}, {}, {}, {})) << qint64(0)
+        << QStringLiteral(R"(1|span "bad": no trace_id)");
+    QTest::newRow("no span_id, and a span of its trace lacks its parent")
+        << good + message(span("llm_request", {}, {}, attribute("gen_ai.latency.e2e", anyDouble(1.0))) + span("prefill_forward", "0000000000000002", "00000000000000aa"))
+        << qint64(2)
+        << QStringLiteral(R"(2|span "llm_request": no span id, and span "prefill_forward" of its trace names a parent (00000000000000aa) )"
+                          "that is not in the file: it may be this span, so the trace cannot be linked");
     QTest::newRow("invalid kind") << message(span("bad", "00000000000000bb", {}, varintField(6, 9))) << qint64(0)
         << QStringLiteral(R"(1|span "bad" (span id 00000000000000bb): invalid kind 9)");
     QTest::newRow("ends before it starts") << message(span("bad", "00000000000000bb", {}, {}, "5b8efff798038103d269b633813fc60c", kEnd, kStart))

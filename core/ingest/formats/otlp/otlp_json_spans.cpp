@@ -226,8 +226,6 @@ std::string parseSpan(dom::element element, std::string_view service, const Attr
     const auto named = [&](const std::string &reason) { return spanReason(out, reason); };
     if (!why.empty())
         return named(why);
-    if (out.spanId.empty())
-        return named("no spanId");
     if (why = readId(element, "traceId", 16, out.traceId); !why.empty())
         return named(why);
     if (out.traceId.empty())

@@ -229,8 +229,6 @@ std::string readSpan(std::string_view bytes, std::uint64_t offset, const Attribu
         return "malformed protobuf " + malformed;
     if (!idError.empty())
         return idError;
-    if (span.spanId.empty())
-        return "no span_id";
     if (span.traceId.empty())
         return "no trace_id";
     if (!kindError.empty())

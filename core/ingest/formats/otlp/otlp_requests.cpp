@@ -241,6 +241,37 @@ private:
     std::vector<std::size_t> m_descendants;
 };
 
+/// Why each span without id must be rejected (empty: it may stay). Its id was needed only if it is the
+/// parent of a span of its trace whose parent cannot be found: then the tree cannot be put together, and
+/// taking that span for a root of its own would count its time twice or lose it.
+std::vector<std::string> unlinkableSpans(const SpanTree &tree)
+{
+    const std::vector<Span> &spans = tree.spans;
+    std::vector<std::string> why(spans.size());
+    if (std::none_of(spans.begin(), spans.end(), [](const Span &s) { return s.idMadeUp; }))
+        return why;
+    // Per trace, up to two spans whose parent is not here: a span never needs itself as parent.
+    std::unordered_map<std::string_view, std::pair<std::size_t, std::size_t>> lost;
+    for (std::size_t i = 0; i < spans.size(); ++i) {
+        if (spans[i].parentId.empty() || tree.parent[i] != kNone)
+            continue;
+        auto [it, added] = lost.try_emplace(spans[i].traceId, i, kNone);
+        if (!added && it->second.second == kNone)
+            it->second.second = i;
+    }
+    for (std::size_t i = 0; i < spans.size(); ++i) {
+        const auto it = spans[i].idMadeUp ? lost.find(spans[i].traceId) : lost.end();
+        if (it == lost.end())
+            continue;
+        const std::size_t orphan = it->second.first != i ? it->second.first : it->second.second;
+        if (orphan == kNone)
+            continue;
+        why[i] = "no span id, and span \"" + spans[orphan].name + "\" of its trace names a parent (" + spans[orphan].parentId
+                 + ") that is not in the file: it may be this span, so the trace cannot be linked";
+    }
+    return why;
+}
+
 void appendAttribute(std::string &json, std::string_view key, std::string_view value)
 {
     appendJsonKey(json, key);
@@ -336,6 +367,10 @@ void OtlpSpanReader::collect(otlp::Span &&span, std::string &&raw, std::int64_t 
 {
     // A rejection keeps kExcerptBytes (200) of the text; the rest would only take memory until the end.
     constexpr std::size_t kKeptBytes = 256;
+    if (span.spanId.empty()) {
+        span.spanId = span.traceId + '-' + std::to_string(++m_madeUpIds);
+        span.idMadeUp = true;
+    }
     m_batch.spans.push_back(std::move(span));
     m_batch.raw.push_back(raw.size() > kKeptBytes ? raw.substr(0, kKeptBytes) : std::move(raw));
     m_batch.lines.push_back(line);
@@ -387,6 +422,22 @@ void emitSpanRequests(const SpanBatch &batch, const SpanMappings &mappings, Impo
     const std::vector<Span> &spans = batch.spans;
     const std::size_t n = spans.size();
     const SpanTree tree(spans);
+    if (const std::vector<std::string> unlinkable = unlinkableSpans(tree);
+        std::any_of(unlinkable.begin(), unlinkable.end(), [](const std::string &why) { return !why.empty(); })) {
+        // Rejected spans take no part in the tree; they are nobody's parent, so the rest links as before.
+        SpanBatch rest;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (!unlinkable[i].empty()) {
+                sink.reject(batch.lines[i], otlp::spanReason(spans[i], unlinkable[i]), batch.raw[i]);
+                continue;
+            }
+            rest.spans.push_back(spans[i]);
+            rest.raw.push_back(batch.raw[i]);
+            rest.lines.push_back(batch.lines[i]);
+        }
+        emitSpanRequests(rest, mappings, sink);
+        return;
+    }
     // The first mapping whose root selectors claim the span.
     std::vector<const SpanMapping *> claimedBy(n, nullptr);
     for (std::size_t i = 0; i < n; ++i) {

@@ -50,7 +50,9 @@ public:
 protected:
     /// The attributes the mappings read: what a span keeps.
     const otlp::AttributeFilter &attributeFilter();
-    /// Keeps the span until its trace is emitted; of `raw` only what a rejection's excerpt can show.
+    /// Keeps the span until its trace is emitted; of `raw` only what a rejection's excerpt can show. A span
+    /// without id gets one made up here (docs/OTLP.md): the trace id, '-' and its number among the file's
+    /// spans without id, so that both encodings make up the same.
     void collect(otlp::Span &&span, std::string &&raw, std::int64_t line);
     /// At the end of a line or message: emits the requests of the traces whose root has come (all of
     /// them when kMaxCollectedSpans spans wait).
@@ -66,6 +68,7 @@ private:
     otlp::AttributeFilter m_filter;
     SpanBatch m_batch;
     std::size_t m_unitStart = 0; ///< the first span of m_batch that the current line or message brought
+    std::uint64_t m_madeUpIds = 0; ///< spans of the file without id so far
 };
 
 } // namespace lx

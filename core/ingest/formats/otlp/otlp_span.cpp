@@ -64,7 +64,7 @@ std::string applyAttribute(std::string_view key, AttributeValue value, Span &spa
 std::string spanReason(const Span &span, std::string_view reason)
 {
     std::string label = "span \"" + span.name + "\"";
-    if (!span.spanId.empty())
+    if (!span.spanId.empty() && !span.idMadeUp)
         label += " (span id " + span.spanId + ")";
     return label + ": " + std::string(reason);
 }

@@ -24,7 +24,7 @@ struct AttributeValue {
 
 struct Span {
     std::string traceId;  ///< 32 lower-case hex digits
-    std::string spanId;   ///< 16 lower-case hex digits
+    std::string spanId;   ///< 16 lower-case hex digits, or an id the reader made up (idMadeUp)
     std::string parentId; ///< 16 lower-case hex digits, empty when the span has no parent
     std::string name;
     std::string service; ///< the resource's service.name, empty when absent
@@ -32,6 +32,9 @@ struct Span {
     std::int64_t startNs = 0;
     std::int64_t endNs = 0;
     bool error = false; ///< status.code is 2 (STATUS_CODE_ERROR)
+    /// The file gave no span id: spanId is made up (never hex, so no parent id can name it). Such a span
+    /// can be nobody's parent; it is rejected only when its trace has a span whose parent cannot be found.
+    bool idMadeUp = false;
     std::string requestId, responseModel, requestModel;
     std::int64_t inputTokens = -1;
     std::int64_t outputTokens = -1;
@@ -59,7 +62,8 @@ struct AttributeFilter {
 /// no integer), or empty.
 std::string applyAttribute(std::string_view key, AttributeValue value, Span &span, const AttributeFilter &filter);
 
-/// `reason` prefixed with the span's name and, when known, its id: what a user needs to find it in the file.
+/// `reason` prefixed with the span's name and, when the file gave one, its id: what a user needs to find it
+/// in the file.
 std::string spanReason(const Span &span, std::string_view reason);
 
 /// `bytes` as lower-case hex.
