@@ -3,6 +3,7 @@
 
 #include "model/duration_format.h"
 #include "segment_colors.h"
+#include "segment_text.h"
 
 #include <QCoreApplication>
 
@@ -14,14 +15,6 @@ QString duration(std::int64_t ns)
 {
     return lx::isMeasured(ns) ? QString::fromStdString(lx::formatDuration(static_cast<double>(ns)))
                               : QStringLiteral("<i>%1</i>").arg(tr("not measured"));
-}
-
-QString capitalised(std::string_view name)
-{
-    QString s = QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
-    if (!s.isEmpty())
-        s[0] = s[0].toUpper();
-    return s;
 }
 
 } // namespace
@@ -43,7 +36,7 @@ QString waterfallTooltip(const lx::WaterfallData &data, std::size_t i)
     for (int s = 0; s < lx::kSegmentCount; ++s) {
         const auto segment = lx::Segment(s);
         const QString swatch = QStringLiteral("<span style=\"color:%1\">&#9632;</span>").arg(segmentColor(segment).name());
-        row(swatch, capitalised(lx::segmentName(segment)), duration(data.segment(i, segment)));
+        row(swatch, segmentTitleText(segment), duration(data.segment(i, segment)));
     }
     html += QStringLiteral("</table>");
     if (data.flags[i] & lx::kFlagClockSkew)

@@ -2,6 +2,7 @@
 #include "waterfall_view.h"
 
 #include "count_text.h"
+#include "segment_text.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -18,10 +19,7 @@ QString sortLabel(const lx::WaterfallSort &sort)
         return WaterfallView::tr("Start");
     if (sort.key == Key::E2e)
         return WaterfallView::tr("E2E, longest first");
-    const std::string_view name = lx::segmentName(sort.segment);
-    QString title = QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
-    title[0] = title[0].toUpper();
-    return WaterfallView::tr("%1, longest first").arg(title);
+    return WaterfallView::tr("%1, longest first").arg(segmentTitleText(sort.segment));
 }
 
 } // namespace

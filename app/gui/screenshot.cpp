@@ -47,8 +47,20 @@ int takeScreenshot(const QString &out, MainWindow::View view, const QStringList 
             window.requestsView()->selectRow(0);
         QTimer::singleShot(200, &window, shoot);
     });
+    // An input that could not be read (or was cut off) is an error, as in the CLI: said on stderr, exit 2,
+    // and the picture still shows what could be opened.
+    QObject::connect(window.investigation(), &Investigation::importFinished, &window, [&] {
+        for (const lx::FileImport &in : window.investigation()->lastImports()) {
+            if (in.failed()) {
+                std::fprintf(stderr, "latency-explorer: %s: %s\n", in.path.c_str(), in.message.c_str());
+                status = 2;
+            }
+        }
+    });
     // Nothing to wait for when nothing could be opened.
-    QObject::connect(window.investigation(), &Investigation::errorOccurred, &window, [&] {
+    QObject::connect(window.investigation(), &Investigation::errorOccurred, &window, [&](const QString &message) {
+        std::fprintf(stderr, "latency-explorer: %s\n", qPrintable(message));
+        status = 2;
         if (!window.investigation()->busy())
             QTimer::singleShot(200, &window, shoot);
     });

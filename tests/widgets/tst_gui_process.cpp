@@ -3,6 +3,7 @@
 // view to a file without a display; --help and --version need no window; a screenshot of an input that is
 // missing is an error, not a picture of one.
 
+#include <QFile>
 #include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -49,6 +50,43 @@ private slots:
         }
         const QImage image(out);
         QCOMPARE(image.size(), QSize(1600, 1000));
+    }
+
+    // An input that exists but cannot be read exited 0 with a picture of the rest: a script saw success.
+    void screenshotOfAnUnreadableInput_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<bool>("withSample");
+        QTest::newRow("empty, beside a good one") << QByteArray() << true;
+        QTest::newRow("binary, beside a good one") << QByteArray("\x00\x01\x02\xff garbage", 14) << true;
+        QTest::newRow("empty, alone") << QByteArray() << false;
+    }
+    void screenshotOfAnUnreadableInput()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(bool, withSample);
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("bad.jsonl"));
+        QFile file(bad);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(content);
+        file.close();
+        const QString out = dir.filePath(QStringLiteral("shot.png"));
+        QStringList args{QStringLiteral("--screenshot"), out};
+        if (withSample)
+            args << kSample;
+        args << bad;
+        QProcess gui;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.path());
+        gui.setProcessEnvironment(env);
+        gui.start(QStringLiteral(LX_GUI_PATH), args);
+        QVERIFY(gui.waitForFinished(120000));
+        const QString err = QString::fromUtf8(gui.readAllStandardError());
+        QVERIFY2(gui.exitCode() == 2, qPrintable(QStringLiteral("exit %1; stderr: %2").arg(gui.exitCode()).arg(err)));
+        QVERIFY2(err.contains(QLatin1String("bad.jsonl")), qPrintable(err));
+        QCOMPARE(QImage(out).size(), QSize(1600, 1000)); // the picture still shows what could be opened
     }
 
     // The program as a script or a packager runs it: no display, no platform chosen. --help and --version
