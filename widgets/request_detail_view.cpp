@@ -2,6 +2,7 @@
 #include "request_detail_view.h"
 
 #include "store/request_lookup.h"
+#include "store/request_scan.h"
 #include "segment_colors.h"
 #include "token_timeline.h"
 
@@ -40,17 +41,45 @@ void RequestDetailView::setDurationUnit(lx::DurationUnit unit)
     showRequest(m_store, m_rowId);
 }
 
+void RequestDetailView::setFilter(const lx::RequestFilter &filter)
+{
+    if (!m_store || m_rowId < 0)
+        return;
+    const qint64 rowId = m_rowId;
+    const auto inFilter = [where = lx::toSqlCondition(filter), rowId](const lx::Store &store, const std::atomic<bool> &) {
+        bool found = false;
+        lx::scanRequestRows(store, where, lx::RowIdRange{rowId, rowId}, [&found](int, const lx::RequestRow &) { found = true; });
+        return found;
+    };
+    // A store that cannot be read now says nothing about the filter: the request stays.
+    const auto unreadable = [](const std::string &) { return true; };
+    m_filterCheck.start(onOwnStore(m_store->fileName(), inFilter, unreadable), [this](bool found) {
+        if (!found) {
+            m_rowId = -1; // a change of unit must not bring it back
+            showNote(tr("The selected request is not in the current filter"));
+        }
+        emit filterChecked(found);
+    });
+}
+
+void RequestDetailView::showNote(const QString &note)
+{
+    m_tree->clear();
+    m_timeline->clear();
+    new QTreeWidgetItem(m_tree, {note, QString()});
+}
+
 void RequestDetailView::showRequest(const lx::Store *store, qint64 rowId)
 {
+    m_filterCheck.cancel(); // a check of the request before says nothing about this one
     m_store = store;
     m_rowId = rowId;
-    m_tree->clear();
     lx::RequestDetail r;
     if (!store || rowId < 0 || !lx::loadRequestDetail(*store, rowId, r)) {
-        m_timeline->clear();
-        new QTreeWidgetItem(m_tree, {tr("No request selected"), QString()});
+        showNote(tr("No request selected"));
         return;
     }
+    m_tree->clear();
     const auto duration = [this](std::int64_t ns) {
         return lx::isMeasured(ns) ? QString::fromStdString(lx::formatDuration(double(ns), m_unit)) : QString();
     };

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "background_job.h"
+#include "filter/request_filter.h"
 #include "model/duration_format.h"
 
 #include <QWidget>
@@ -22,13 +24,23 @@ public:
 
     /// Shows the request with that row id of the store; -1 clears.
     void showRequest(const lx::Store *store, qint64 rowId);
+    /// Checks the shown request against a new filter, off the UI thread (the check is SQL): one the filter
+    /// excludes gives way to a note, so that the panel never shows a request the views have dropped.
+    void setFilter(const lx::RequestFilter &filter);
     void setDurationUnit(lx::DurationUnit unit);
     const QTreeWidget *tree() const { return m_tree; }
 
+signals:
+    /// The check setFilter() started ended: `inFilter` is false when the request gave way to the note.
+    void filterChecked(bool inFilter);
+
 private:
+    void showNote(const QString &note);
+
     QTreeWidget *m_tree;
     TokenTimeline *m_timeline;
     lx::DurationUnit m_unit = lx::DurationUnit::Auto;
     const lx::Store *m_store = nullptr;
     qint64 m_rowId = -1;
+    BackgroundJob<bool> m_filterCheck{this}; ///< a new selection or filter drops the check before it
 };
