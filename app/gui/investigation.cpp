@@ -2,6 +2,7 @@
 #include "investigation.h"
 
 #include "ingest/open_inputs.h"
+#include "store/request_scan.h"
 #include "store/store.h"
 
 #include <QFile>
@@ -137,12 +138,18 @@ void Investigation::startImport(const lx::OpenPlan &plan)
         return outcome;
     };
     // Cancelled by its own flag (cancelImport()), which lets the outcome land: the files before stay.
-    m_import.start([job](const std::atomic<bool> &) { return job(); }, [this](const ImportOutcome &outcome) {
+    const bool newStore = plan.target != lx::OpenPlan::Target::CurrentStore;
+    m_import.start([job](const std::atomic<bool> &) { return job(); }, [this, newStore](const ImportOutcome &outcome) {
         m_lastImports = outcome.imports;
         setBusy(false, m_analysing);
         emit importFinished();
-        emit storeChanged();
-        analyse();
+        if (newStore && m_cancel->load() && lx::requestIdRange(*m_store).rows() == 0) {
+            close();
+            emit importCancelledEmpty();
+        } else {
+            emit storeChanged();
+            analyse();
+        }
         // Last: an error may open a modal box, and the views should be back before it does.
         if (!outcome.errors.isEmpty())
             emit errorOccurred(outcome.errors.join(QLatin1Char('\n')));

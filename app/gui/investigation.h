@@ -64,6 +64,9 @@ signals:
     /// Stage text ("reading trace.jsonl (2 of 3)"), fraction 0..1, records/s and seconds left (-1: unknown).
     void importProgress(const QString &stage, double fraction, double recordsPerSecond, double secondsLeft);
     void importFinished();
+    /// The import of a new investigation was cancelled before anything landed: it is closed again, so that
+    /// no empty store titles the window or makes every view say it has no request.
+    void importCancelledEmpty();
     /// The store or its contents changed: views re-query.
     void storeChanged();
     void reportChanged();

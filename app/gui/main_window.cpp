@@ -37,9 +37,13 @@
 #include <QTabWidget>
 #include <QToolBar>
 
+#include <utility>
+
 namespace {
 constexpr int kRecentFiles = 10;
-}
+
+QString openHint() { return MainWindow::tr("Open a trace file or an investigation (Ctrl+O), or drop files here."); }
+} // namespace
 
 bool MainWindow::viewFromName(const QString &name, View *view)
 {
@@ -120,6 +124,11 @@ MainWindow::MainWindow(QWidget *parent)
         if (!problems.isEmpty())
             statusBar()->showMessage(problems.join(QStringLiteral("; ")), 30000);
     });
+    connect(m_investigation, &Investigation::importCancelledEmpty, this, [this] {
+        const QString message = tr("The import was cancelled: nothing was imported.");
+        m_summary->clear(message + QLatin1Char(' ') + openHint());
+        statusBar()->showMessage(message, 10000);
+    });
     connect(m_investigation, &Investigation::saveFinished, this, [this](const QString &path, const QString &error) {
         if (error.isEmpty()) {
             statusBar()->showMessage(tr("Saved to %1").arg(path), 8000);
@@ -128,9 +137,15 @@ MainWindow::MainWindow(QWidget *parent)
             statusBar()->showMessage(tr("Cannot save %1: %2").arg(path, error), 15000);
         }
         updateTitle();
+        const QStringList next = std::exchange(m_openAfterSave, {});
+        if (error.isEmpty() && !next.isEmpty())
+            openFiles(next);
     });
     connect(m_filterBar, &FilterBar::filterChanged, m_investigation, &Investigation::setFilter);
-    connect(m_investigation, &Investigation::filterChanged, this, [this] { m_requests->setFilter(m_investigation->filter()); });
+    connect(m_investigation, &Investigation::filterChanged, this, [this] {
+        m_requests->setFilter(m_investigation->filter());
+        m_detail->setFilter(m_investigation->filter());
+    });
     connect(m_summary, &SummaryView::showRejectedRequested, this, &MainWindow::showRejected);
     connect(m_requests, &RequestsView::requestSelected, this, &MainWindow::selectRequest);
     connect(m_charts, &ChartTabs::requestSelected, this, &MainWindow::selectRequest);
@@ -368,6 +383,21 @@ void MainWindow::openFiles(const QStringList &paths, bool add)
         statusBar()->showMessage(tr("An import is running; wait for it or cancel it first"), 5000);
         return;
     }
+    if (!add && m_investigation->isTemporary()) {
+        const UnsavedAnswer answer = askAboutUnsaved();
+        if (answer.choice == UnsavedChoice::Cancel)
+            return;
+        if (answer.choice == UnsavedChoice::Save) {
+            QString error;
+            if (!m_investigation->saveAs(answer.savePath, &error)) {
+                statusBar()->showMessage(tr("Cannot save %1: %2").arg(answer.savePath, error), 15000);
+                return;
+            }
+            m_openAfterSave = paths; // opened when the save has landed, a saved investigation asks nothing
+            statusBar()->showMessage(tr("Saving to %1…").arg(answer.savePath));
+            return;
+        }
+    }
     for (const QString &path : paths)
         addRecentFile(path);
     if (add) {
@@ -386,13 +416,35 @@ void MainWindow::openDialog(bool add)
     openFiles(paths, add);
 }
 
-void MainWindow::saveAsDialog()
+MainWindow::UnsavedAnswer MainWindow::askAboutUnsaved()
+{
+    if (m_unsavedPrompt)
+        return m_unsavedPrompt();
+    if (qEnvironmentVariableIsSet("LX_NO_DIALOGS"))
+        return {UnsavedChoice::Discard, {}};
+    const auto button = QMessageBox::question(
+        this, tr("Unsaved investigation"),
+        tr("The investigation open now has not been saved. Save it before opening another?"),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (button == QMessageBox::Discard)
+        return {UnsavedChoice::Discard, {}};
+    const QString path = button == QMessageBox::Save ? askSavePath() : QString();
+    return path.isEmpty() ? UnsavedAnswer{} : UnsavedAnswer{UnsavedChoice::Save, path};
+}
+
+QString MainWindow::askSavePath()
 {
     QString path = QFileDialog::getSaveFileName(this, tr("Save investigation as"), QString(), tr("Investigations (*.lxdb)"));
+    if (!path.isEmpty() && !path.endsWith(QLatin1String(".lxdb")))
+        path += QStringLiteral(".lxdb");
+    return path;
+}
+
+void MainWindow::saveAsDialog()
+{
+    const QString path = askSavePath();
     if (path.isEmpty())
         return;
-    if (!path.endsWith(QLatin1String(".lxdb")))
-        path += QStringLiteral(".lxdb");
     QString error;
     if (!m_investigation->saveAs(path, &error))
         QMessageBox::warning(this, tr("Save investigation"), tr("Cannot save %1: %2").arg(path, error));
@@ -476,7 +528,7 @@ void MainWindow::onStoreChanged()
     if (!m_investigation->hasStore() || m_investigation->importing())
         m_statusCounts->clear();
     if (!m_investigation->hasStore())
-        m_summary->clear(tr("Open a trace file or an investigation (Ctrl+O), or drop files here."));
+        m_summary->clear(openHint());
     else if (m_investigation->importing())
         m_summary->clear(tr("Importing…"));
 }

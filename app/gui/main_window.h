@@ -6,6 +6,8 @@
 
 #include <QMainWindow>
 
+#include <functional>
+
 class ChartTabs;
 class FilterBar;
 class ImportProgress;
@@ -34,7 +36,18 @@ public:
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    /// Opens the files as a new investigation (several at once form one); `add` adds them to this one.
+    /// What to do with an unsaved investigation (a temporary store) that opening another would replace.
+    enum class UnsavedChoice { Save, Discard, Cancel };
+    struct UnsavedAnswer {
+        UnsavedChoice choice = UnsavedChoice::Cancel;
+        QString savePath; ///< where Save writes it
+    };
+    /// Answers the question instead of the Save / Discard / Cancel box (tests: under LX_NO_DIALOGS, with
+    /// no prompt set, the window discards, as it did before it asked).
+    void setUnsavedPrompt(std::function<UnsavedAnswer()> prompt) { m_unsavedPrompt = std::move(prompt); }
+
+    /// Opens the files as a new investigation (several at once form one), after asking what becomes of an
+    /// unsaved one; `add` adds them to this one.
     void openFiles(const QStringList &paths, bool add = false);
     void showView(View view);
     Investigation *investigation() const { return m_investigation; }
@@ -67,6 +80,8 @@ private:
     void onReportChanged();
     void openDialog(bool add);
     void saveAsDialog();
+    QString askSavePath();
+    UnsavedAnswer askAboutUnsaved();
     void exportCsvDialog();
     void exportReportDialog();
     void showRejected();
@@ -89,6 +104,8 @@ private:
     QMenu *m_recentMenu = nullptr;
     SpanMappingMenu *m_spanMappingMenu = nullptr;
     QStringList m_recentFiles;
+    std::function<UnsavedAnswer()> m_unsavedPrompt;
+    QStringList m_openAfterSave; ///< what Save in the unsaved question opens once the save has landed
     lx::DurationUnit m_unit = lx::DurationUnit::Auto;
     Theme m_theme = Theme::System;
 

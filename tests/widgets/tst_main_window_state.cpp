@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What the window shows between investigations: after a cancelled import, before an unsaved investigation
+// is replaced, and in the detail panel when the filter drops the shown request. A suite of its own because
+// tst_main_window.cpp, the window end to end, is near its size limit.
+
+#include "filter_bar.h"
+#include "investigation.h"
+#include "main_window.h"
+#include "request_detail_view.h"
+#include "requests_view.h"
+#include "store/request_scan.h"
+#include "store/store.h"
+#include "summary_view.h"
+#include "test_support.h"
+
+#include <QFileInfo>
+#include <QLabel>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+namespace {
+
+const QString kJsonl = QStringLiteral(LX_SOURCE_DIR "/sample_traces/rising_load.jsonl");
+const QString kCsv = QStringLiteral(LX_SOURCE_DIR "/sample_traces/rising_load.csv");
+
+/// Opens the files and waits until every view shows them.
+bool openAndSettle(MainWindow &window, const QStringList &paths)
+{
+    QSignalSpy settled(&window, &MainWindow::viewsSettled);
+    window.openFiles(paths);
+    if (!settled.wait(60000))
+        return false;
+    while (settled.wait(300)) { // several views may settle one after the other: wait for the last
+    }
+    return !window.investigation()->busy();
+}
+
+/// The requests of the open investigation, counted by core.
+qint64 coreTotal(const MainWindow &window)
+{
+    return lx::requestIdRange(*window.investigation()->store()).rows();
+}
+
+bool summarySays(const MainWindow &window, const QString &words)
+{
+    for (const QLabel *label : window.summaryView()->findChildren<QLabel *>()) {
+        if (label->text().contains(words))
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+class TestMainWindowState : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        // Keep the tests away from the user's settings.
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settings.path());
+        qputenv("LX_NO_DIALOGS", "1");
+    }
+
+    void cancelledImportLeavesNothingOpen_data()
+    {
+        QTest::addColumn<QStringList>("paths");
+        QTest::addColumn<bool>("openedBefore");
+        QTest::newRow("one file, first thing") << QStringList{kJsonl} << false;
+        QTest::newRow("two files, first thing") << QStringList{kJsonl, kCsv} << false;
+        QTest::newRow("after another investigation") << QStringList{kCsv} << true;
+    }
+
+    void cancelledImportLeavesNothingOpen()
+    {
+        QFETCH(QStringList, paths);
+        QFETCH(bool, openedBefore);
+        MainWindow window;
+        const QString emptyTitle = window.windowTitle();
+        if (openedBefore)
+            QVERIFY(openAndSettle(window, {kJsonl}));
+        QSignalSpy cancelled(window.investigation(), &Investigation::importCancelledEmpty);
+        window.openFiles(paths);
+        window.investigation()->cancelImport(); // before the worker has read a record
+        QVERIFY(cancelled.wait(30000));
+        QVERIFY(!window.investigation()->hasStore());
+        QVERIFY(!window.investigation()->busy());
+        QCOMPARE(window.windowTitle(), emptyTitle);
+        QVERIFY(summarySays(window, QStringLiteral("cancelled")));
+        QVERIFY(!summarySays(window, QStringLiteral("a filter that leaves none")));
+        // The window is ready for the next open.
+        QVERIFY(openAndSettle(window, {kCsv}));
+        QCOMPARE(window.investigation()->report().total, coreTotal(window));
+    }
+
+    void unsavedInvestigationAsks_data()
+    {
+        QTest::addColumn<int>("choice");
+        QTest::addColumn<QString>("saveName"); // a name in the test's folder; a missing folder cannot be written
+        QTest::addColumn<bool>("replaced");
+        QTest::addColumn<bool>("saved");
+        QTest::newRow("discard") << int(MainWindow::UnsavedChoice::Discard) << QString() << true << false;
+        QTest::newRow("cancel") << int(MainWindow::UnsavedChoice::Cancel) << QString() << false << false;
+        QTest::newRow("save, then open") << int(MainWindow::UnsavedChoice::Save) << QStringLiteral("kept.lxdb") << true << true;
+        QTest::newRow("save fails: nothing replaced")
+            << int(MainWindow::UnsavedChoice::Save) << QStringLiteral("missing/kept.lxdb") << false << false;
+    }
+
+    void unsavedInvestigationAsks()
+    {
+        QFETCH(int, choice);
+        QFETCH(QString, saveName);
+        QFETCH(bool, replaced);
+        QFETCH(bool, saved);
+        QTemporaryDir dir;
+        const QString savePath = saveName.isEmpty() ? QString() : dir.filePath(saveName);
+        MainWindow window;
+        int asked = 0;
+        window.setUnsavedPrompt([&] {
+            ++asked;
+            return MainWindow::UnsavedAnswer{MainWindow::UnsavedChoice(choice), savePath};
+        });
+        QVERIFY(openAndSettle(window, {kJsonl}));
+        QCOMPARE(asked, 0); // nothing was open
+        const qint64 first = coreTotal(window);
+        QVERIFY(window.investigation()->isTemporary());
+
+        QSignalSpy saveFinished(window.investigation(), &Investigation::saveFinished);
+        QSignalSpy settled(&window, &MainWindow::viewsSettled);
+        window.openFiles({kCsv});
+        QCOMPARE(asked, 1);
+        if (!savePath.isEmpty())
+            QVERIFY(saveFinished.count() > 0 || saveFinished.wait(30000));
+        if (replaced) {
+            QVERIFY(settled.wait(60000));
+            while (settled.wait(300)) {
+            }
+            QVERIFY(window.investigation()->report().inputs.size() == 1);
+            QCOMPARE(QString::fromStdString(window.investigation()->report().inputs.front().path), kCsv);
+        } else {
+            QTest::qWait(300); // an open that was wrongly started would be under way by now
+            QVERIFY(!window.investigation()->importing());
+            QCOMPARE(coreTotal(window), first);
+            QVERIFY(window.investigation()->isTemporary());
+        }
+        QCOMPARE(QFileInfo::exists(savePath), saved);
+        QCOMPARE(asked, 1); // the open after the save asks nothing more
+    }
+
+    void savedInvestigationDoesNotAsk()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("incident.lxdb"));
+        MainWindow window;
+        int asked = 0;
+        window.setUnsavedPrompt([&] {
+            ++asked;
+            return MainWindow::UnsavedAnswer{MainWindow::UnsavedChoice::Cancel, {}};
+        });
+        QVERIFY(openAndSettle(window, {kJsonl}));
+        QString error;
+        QSignalSpy saveFinished(window.investigation(), &Investigation::saveFinished);
+        QVERIFY2(window.investigation()->saveAs(path, &error), qPrintable(error));
+        QVERIFY(saveFinished.wait(30000));
+        QVERIFY(!window.investigation()->isTemporary());
+        QVERIFY(openAndSettle(window, {kCsv}));
+        QCOMPARE(asked, 0);
+        QCOMPARE(window.investigation()->report().total, coreTotal(window));
+    }
+
+    /// The detail panel follows the filter: a request the filter drops gives way to a note.
+    void detailFollowsTheFilter_data()
+    {
+        QTest::addColumn<QString>("expression"); // %1 is the shown request's id
+        QTest::newRow("its own id") << QStringLiteral("id = \"%1\"");
+        QTest::newRow("another id") << QStringLiteral("id != \"%1\"");
+        QTest::newRow("matches nothing") << QStringLiteral("e2e > 10h");
+        QTest::newRow("fast ones") << QStringLiteral("e2e < 1s");
+    }
+
+    void detailFollowsTheFilter()
+    {
+        QFETCH(QString, expression);
+        MainWindow window;
+        QVERIFY(openAndSettle(window, {kJsonl}));
+        window.showView(MainWindow::View::Requests);
+        window.requestsView()->selectRow(0);
+        const qint64 rowId = window.requestsView()->selectedRowId();
+        QVERIFY(rowId > 0);
+        const QTreeWidget *tree = window.detailView()->tree();
+        const QString id = tree->topLevelItem(0)->child(0)->text(1);
+
+        QSignalSpy checked(window.detailView(), &RequestDetailView::filterChecked);
+        const QString text = expression.arg(id);
+        window.filterBar()->setExpression(text);
+        QVERIFY(window.filterBar()->valid());
+        QVERIFY(checked.wait(30000));
+        bool expected = false;
+        lx::scanRequestRows(*window.investigation()->store(), lx::toSqlCondition(lxtest::filterOf(text).value()),
+                            lx::RowIdRange{rowId, rowId}, [&expected](int, const lx::RequestRow &) { expected = true; });
+        QCOMPARE(checked.front().front().toBool(), expected);
+        if (expected) {
+            QCOMPARE(tree->topLevelItem(0)->child(0)->text(1), id);
+        } else {
+            QCOMPARE(tree->topLevelItemCount(), 1);
+            QVERIFY(tree->topLevelItem(0)->text(0).contains(QStringLiteral("not in the current filter")));
+        }
+    }
+
+    void detailWithoutRequestChecksNothing()
+    {
+        MainWindow window;
+        QVERIFY(openAndSettle(window, {kJsonl}));
+        QSignalSpy checked(window.detailView(), &RequestDetailView::filterChecked);
+        window.filterBar()->setExpression(QStringLiteral("e2e > 10h"));
+        QTest::qWait(300);
+        QCOMPARE(checked.count(), 0);
+    }
+
+private:
+    QTemporaryDir m_settings;
+};
+
+QTEST_MAIN(TestMainWindowState)
+#include "tst_main_window_state.moc"
