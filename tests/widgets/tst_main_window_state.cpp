@@ -85,9 +85,15 @@ private slots:
         if (openedBefore)
             QVERIFY(openAndSettle(window, {kJsonl}));
         QSignalSpy cancelled(window.investigation(), &Investigation::importCancelledEmpty);
+        QSignalSpy finished(window.investigation(), &Investigation::importFinished);
         window.openFiles(paths);
         window.investigation()->cancelImport(); // before the worker has read a record
-        QVERIFY(cancelled.wait(30000));
+        QVERIFY(finished.count() > 0 || finished.wait(30000));
+        // importCancelledEmpty follows importFinished in the same slot. On a machine that stalled the UI
+        // thread for the whole import between the two lines above, the cancel came too late: nothing to test.
+        if (cancelled.isEmpty() && window.investigation()->hasStore())
+            QSKIP("the import finished before the cancel landed");
+        QCOMPARE(cancelled.count(), 1);
         QVERIFY(!window.investigation()->hasStore());
         QVERIFY(!window.investigation()->busy());
         QCOMPARE(window.windowTitle(), emptyTitle);
