@@ -82,7 +82,16 @@ FilterBar::FilterBar(QWidget *parent)
         connect(edit, &QDateTimeEdit::dateTimeChanged, this, [this] { m_debounce->start(); });
     m_history.append(state()); // the unfiltered start is where back() ends
     m_historyAt = 0;
+    showTimeRange(false);
 }
+
+void FilterBar::showTimeRange(bool shown)
+{
+    for (QWidget *widget : std::initializer_list<QWidget *>{m_useFrom, m_from, m_useTo, m_to})
+        widget->setVisible(shown);
+}
+
+bool FilterBar::timeRangeShown() const { return !m_from->isHidden(); }
 
 QString FilterBar::errorText() const { return m_valid ? QString() : m_error->text(); }
 
@@ -102,6 +111,7 @@ void FilterBar::setTimeBounds(qint64 firstNs, qint64 lastNs)
         m_from->setDateTime(fromNs(firstNs));
     if (!m_useTo->isChecked())
         m_to->setDateTime(fromNs(lastNs + 1'000'000'000)); // the editors show whole seconds
+    showTimeRange(true);
 }
 
 void FilterBar::clear(bool silently)
@@ -113,7 +123,8 @@ void FilterBar::clear(bool silently)
     m_useTo->setChecked(false);
     m_from->setEnabled(false);
     m_to->setEnabled(false);
-    if (silently) { // a new investigation: its history starts here
+    if (silently) { // a new investigation: its history starts here, its span is not known yet
+        showTimeRange(false);
         m_history.clear();
         m_historyAt = -1;
         emit historyChanged();

@@ -25,9 +25,14 @@ public:
     QString errorText() const;
     QLineEdit *expressionEdit() const { return m_expression; }
     void setExpression(const QString &text);
-    /// The span of the data, for the time-range editors' defaults.
+    /// The span of the data, for the time-range editors' defaults; shows them. Until it is called for an
+    /// investigation the time range is hidden: a store without start times (a benchmark result) has no
+    /// dates to offer, and the editors would show 2000-01-01.
     void setTimeBounds(qint64 firstNs, qint64 lastNs);
-    /// Back to no filter; `silently` does not announce it (a new investigation starts unfiltered anyway).
+    /// Whether the time-range boxes are shown (setTimeBounds() since the last silent clear()).
+    bool timeRangeShown() const;
+    /// Back to no filter; `silently` does not announce it (a new investigation starts unfiltered anyway)
+    /// and hides the time range until the new investigation's span is known.
     void clear(bool silently = false);
     /// Narrows the filter by `condition` (an expression, e.g. from a click on a chart): it is ANDed with
     /// the expression in force, and back() undoes it.
@@ -55,6 +60,7 @@ private:
     void restore(const State &state);
     void validate();
     void apply();
+    void showTimeRange(bool shown);
 
     QLineEdit *m_expression;
     QLabel *m_error;

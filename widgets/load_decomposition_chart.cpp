@@ -155,8 +155,9 @@ void LoadDecompositionChart::rebuild()
     m_p95->addToLegend();
 
     if (!load || load->buckets.empty()) {
-        m_title->setText(load ? tr("Decomposition under load: no window holds enough requests to form a bucket")
-                              : tr("Decomposition under load"));
+        const QString why = load && load->noArrivalTimes ? QString::fromUtf8(lx::kNoArrivalTimes)
+                                                          : tr("no window holds enough requests to form a bucket");
+        m_title->setText(load ? tr("Decomposition under load: %1").arg(why) : tr("Decomposition under load"));
         xAxis->setRange(0, 1);
         yAxis->setRange(0, 1);
         placeKnee(0, 1);

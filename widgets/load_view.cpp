@@ -89,6 +89,10 @@ void LoadView::setData(std::shared_ptr<const lx::LoadChartData> data)
     m_data = std::move(data);
     m_decomposition->setData(m_data);
     m_profile->setData(m_data);
+    // Without arrival times the charts would be empty axes: the sentence says why instead.
+    const bool drawable = !m_data || !m_data->noArrivalTimes();
+    m_decomposition->setVisible(drawable);
+    m_profile->setVisible(drawable);
     updateSentence();
     updateAutoText();
 }

@@ -3,6 +3,7 @@
 
 #include "count_text.h"
 #include "report/dominant_order.h"
+#include "report/report_format.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -109,6 +110,8 @@ void SummaryView::fill()
     if (r.clockSkew > 0)
         counts += tr(" · %L1 with client/server clock skew").arg(r.clockSkew);
     counts += tr("<br>Latency statistics over the ok requests; — means not measured.");
+    if (r.relativeTime > 0) // as the text report says it: no date is shown for these requests
+        counts += QStringLiteral("<br>") + QString::fromStdString(lx::relativeTimeSentence(r.relativeTime)).toHtmlEscaped();
     m_counts->setText(counts);
     m_rejectedButton->setVisible(r.rejected > 0);
 

@@ -6,6 +6,7 @@
 #include "filter_options.h"
 #include "headless_charts.h"
 #include "open_investigation.h"
+#include "analysis/load_chart_data.h"
 #include "store/store.h"
 
 #include <QFileInfo>
@@ -122,6 +123,10 @@ int runPlotCommand(const std::vector<std::string> &arguments, std::ostream &out,
     ensureHeadlessApplication();
     QString error;
     const ChartData data = computeChartData(*chartKindFromName(request.chart), *opened.store, filter);
+    if (data.load && data.load->noArrivalTimes()) { // no picture of empty axes: say why, as the load view does
+        err << "plot: " << lx::kNoArrivalTimes << '\n';
+        return 2;
+    }
     if (!renderChart(data, request.size, request.out, &error)) {
         err << "plot: " << error.toStdString() << '\n';
         return 2;

@@ -226,6 +226,8 @@ const char *loadKeyName(LoadKey key) { return key == LoadKey::ArrivalRate ? "arr
 std::string LoadAnalysis::sentence() const
 {
     const auto name = [](int s) { return std::string(segmentName(static_cast<Segment>(s))); };
+    if (noArrivalTimes)
+        return kNoArrivalTimes; // the whole story: there is no load to find a knee in
     if (!knee) {
         std::string out = "no knee: " + noKneeReason;
         if (below.segment >= 0)
@@ -270,6 +272,12 @@ LoadAnalysis analyzeLoad(const LoadProfile &profile, std::span<const LatencyRow>
     fillBuckets(out, rows, windowOfRow, inFit, options);
     const auto overall = [&] { return splitRows(rows, windowOfRow, options.includeErrors, [](int) { return false; }, false)[0].dominant(); };
 
+    out.noArrivalTimes = !rows.empty() && std::none_of(rows.begin(), rows.end(), [](const LatencyRow &row) { return isMeasured(row.start); });
+    if (out.noArrivalTimes) {
+        out.below = overall();
+        out.noKneeReason = kNoArrivalTimes;
+        return out;
+    }
     if (points.size() < 8) {
         out.below = overall();
         out.noKneeReason = "too few windows with requests (" + std::to_string(points.size()) + ", 8 needed) to look for one";

@@ -14,6 +14,10 @@
 
 namespace lx {
 
+/// Why the load view and `plot --chart load` show nothing for requests none of which has a start (a vLLM
+/// bench result, an LLMPerf file): the load over time needs arrival times. Said the same by the CLI and the GUI.
+inline constexpr const char *kNoArrivalTimes = "this file has no arrival times: the load view needs them";
+
 /// What a load bucket groups windows by.
 enum class LoadKey { ArrivalRate, InFlight };
 
@@ -61,6 +65,8 @@ struct LoadAnalysis {
     SegmentShare below; ///< under the knee; every request when there is no knee
     SegmentShare above; ///< past the knee; segment -1 when there is no knee
     std::string noKneeReason; ///< why there is no knee, e.g. the trace never reaches it
+    /// There are requests but none has a start: no window, no bucket, no knee (noKneeReason is kNoArrivalTimes).
+    bool noArrivalTimes = false;
     /// "below the knee decode dominates (72%), above it queue (61%); knee near 41 req/s, 37 in flight"
     std::string sentence() const;
 };

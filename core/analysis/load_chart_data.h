@@ -27,6 +27,8 @@ struct LoadChartData {
     bool relativeTime = false; ///< the time axis is relative (TimeAxisCount::relative())
 
     const LoadAnalysis &analysis(LoadKey key) const { return key == LoadKey::InFlight ? byInFlight : byArrivalRate; }
+    /// Requests but none with a start: nothing to draw, say kNoArrivalTimes (LoadAnalysis::noArrivalTimes).
+    bool noArrivalTimes() const { return byArrivalRate.noArrivalTimes; }
 };
 
 /// Both analyses over the rows: windows of `windowNs` (0: the automatic width).

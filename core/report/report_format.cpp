@@ -111,10 +111,10 @@ std::string joinAndTimeText(const Report &report)
                    + " more (table join_unmatched_readable of the store)";
     }
     if (report.relativeTime > 0)
-        out += "\n\nTimes of " + std::to_string(report.relativeTime)
-               + " requests are relative to the start of their trace or request (no wall-clock date).";
+        out += "\n\n" + relativeTimeSentence(report.relativeTime);
     return out;
 }
+
 
 std::vector<std::string> tableRow(const std::string &name, const MetricSummary &m, std::size_t percentiles)
 {
@@ -202,6 +202,14 @@ std::string reportToText(const Report &report)
         out += '\n';
     }
     return out;
+}
+
+std::string relativeTimeSentence(std::int64_t requests)
+{
+    if (requests <= 0)
+        return {};
+    return "Times of " + std::to_string(requests)
+           + " requests are relative to the start of their trace or request (no wall-clock date).";
 }
 
 } // namespace lx

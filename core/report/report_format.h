@@ -16,4 +16,8 @@ std::string reportToJson(const Report &report);
 /// A readable plain-text table of the same numbers.
 std::string reportToText(const Report &report);
 
+/// "Times of 7 requests are relative to the start of their trace or request (no wall-clock date).", or
+/// empty when there are none (Report::relativeTime): the text report and the GUI's summary say the same.
+std::string relativeTimeSentence(std::int64_t requests);
+
 } // namespace lx

@@ -5,6 +5,7 @@
 // knee and says why. Also the hinge on hand-made windows and the sentence.
 
 #include "analysis/load_analysis.h"
+#include "filter/request_filter.h"
 #include "simulation/server_simulation.h"
 #include "simulation/trace_writers.h"
 #include "test_support.h"
@@ -173,6 +174,54 @@ private slots:
         QVERIFY2(load.noKneeReason.starts_with("too few windows"), load.noKneeReason.c_str());
         QCOMPARE(load.below.segment, requests ? int(Segment::Decode) : -1);
         QCOMPARE(load.below.share, requests ? 1.0 : 0.0);
+    }
+
+    // Benchmark results without send times (vLLM bench, LLMPerf) have requests but no arrivals: the reason
+    // is said instead of "too few windows"; one request with a start is enough to look at the load.
+    void noArrivalTimes_data()
+    {
+        QTest::addColumn<int>("requests");
+        QTest::addColumn<int>("withStart");
+        QTest::addColumn<bool>("expected");
+        QTest::newRow("none has a start") << 4 << 0 << true;
+        QTest::newRow("one has a start") << 4 << 1 << false;
+        QTest::newRow("all have a start") << 4 << 4 << false;
+        QTest::newRow("no requests") << 0 << 0 << false;
+    }
+    void noArrivalTimes()
+    {
+        QFETCH(int, requests);
+        QFETCH(int, withStart);
+        QFETCH(bool, expected);
+        std::vector<LatencyRow> rows(static_cast<std::size_t>(requests));
+        for (int i = 0; i < requests; ++i) {
+            LatencyRow &row = rows[static_cast<std::size_t>(i)];
+            if (i < withStart)
+                row.start = 1'700'000'000'000'000'000 + i * 1'000'000'000LL;
+            row.segments.fill(0);
+            row.segments[int(Segment::Decode)] = row.e2e = 500'000'000;
+        }
+        const LoadAnalysis load = analyzeLoad(computeLoadProfile(rows), rows);
+        QCOMPARE(load.noArrivalTimes, expected);
+        QCOMPARE(load.noKneeReason == kNoArrivalTimes, expected);
+        QCOMPARE(load.sentence() == kNoArrivalTimes, expected);
+        QVERIFY(!load.knee);
+    }
+
+    void noArrivalTimesInBenchmarkFiles_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("vLLM bench") << QStringLiteral("vllm_bench/serving_result.json");
+        QTest::newRow("LLMPerf") << QStringLiteral("llmperf/model_550_150_individual_responses.json");
+    }
+    void noArrivalTimesInBenchmarkFiles()
+    {
+        QFETCH(QString, file);
+        const lxtest::Imported imported = lxtest::importPaths({(QStringLiteral(LX_SOURCE_DIR "/tests/golden/") + file).toStdString()});
+        QVERIFY2(imported.store, imported.error.c_str());
+        const LoadAnalysis load = analyzeLoad(*imported.store, RequestFilter{});
+        QVERIFY(load.noArrivalTimes);
+        QCOMPARE(load.sentence(), std::string(kNoArrivalTimes));
     }
 };
 

@@ -2,6 +2,7 @@
 // `latency-explorer-cli plot`: each chart in each format is a real file of that format at the asked size,
 // drawn without a display; usage errors exit 1 with the reason, unreadable inputs exit 2.
 
+#include "analysis/load_analysis.h"
 #include "test_support.h"
 
 #include <QDir>
@@ -98,6 +99,13 @@ private slots:
         QTest::newRow("no input") << QStringList{QStringLiteral("--chart"), QStringLiteral("cdf"), QStringLiteral("--out"), out} << 1 << "no input";
         QTest::newRow("missing file") << QStringList{QStringLiteral("--chart"), QStringLiteral("cdf"), QStringLiteral("--out"), out, QStringLiteral("/no/such/trace.jsonl")}
                                       << 2 << "/no/such/trace.jsonl";
+        // Benchmark results without send times: the load chart would be empty axes.
+        const QString noArrivals = QString::fromUtf8(lx::kNoArrivalTimes);
+        for (const char *file : {"vllm_bench/serving_result.json", "llmperf/model_550_150_individual_responses.json"})
+            QTest::addRow("load without arrival times: %s", file)
+                << QStringList{QStringLiteral("--chart"), QStringLiteral("load"), QStringLiteral("--out"), out,
+                               QStringLiteral(LX_SOURCE_DIR "/tests/golden/") + QString::fromUtf8(file)}
+                << 2 << QStringLiteral("plot: ") + noArrivals;
         QTest::newRow("unwritable out") << QStringList{QStringLiteral("--chart"), QStringLiteral("cdf"), QStringLiteral("--out"), QStringLiteral("/no/such/dir/x.png"), kSample}
                                         << 2 << "/no/such/dir/x.png: could not be written";
     }
@@ -112,7 +120,7 @@ private slots:
         const Run run = cli(QStringList{QStringLiteral("plot")} + args);
         QCOMPARE(run.exitCode, status);
         QVERIFY2(QString::fromUtf8(run.err).contains(reason), run.err.constData());
-        if (status == 1 || reason.contains(QLatin1String("--filter"))) // a usage error or a refused filter draws nothing; an unreadable input is reported after the others are drawn
+        if (status == 1 || reason.contains(QLatin1String("--filter")) || reason.endsWith(QString::fromUtf8(lx::kNoArrivalTimes))) // a usage error or a refused filter draws nothing; an unreadable input is reported after the others are drawn
             QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("x.png"))));
     }
 

@@ -16,6 +16,8 @@ private slots:
     void narrowAndWalk();
     void newStepDropsForward();
     void silentClearForgetsHistory();
+    void timeRangeOnlyWithBounds_data();
+    void timeRangeOnlyWithBounds();
 };
 
 void TestFilterBar::narrowAndWalk_data()
@@ -90,6 +92,33 @@ void TestFilterBar::silentClearForgetsHistory()
     QVERIFY(bar.canGoBack());
     bar.back();
     QCOMPARE(bar.expressionEdit()->text(), QStringLiteral("e2e > 3s"));
+}
+
+// A store without start times (a vLLM bench result, an LLMPerf file) never gives the bar a span: the time
+// boxes stay hidden rather than offer 2000-01-01. A new investigation hides them until its span is known.
+void TestFilterBar::timeRangeOnlyWithBounds_data()
+{
+    QTest::addColumn<bool>("bounds");   // the investigation's span was given
+    QTest::addColumn<QString>("clear"); // then: "", "user" (Clear Filter) or "silent" (a new investigation)
+    QTest::addColumn<bool>("shown");
+    QTest::newRow("no start times") << false << "" << false;
+    QTest::newRow("a span") << true << "" << true;
+    QTest::newRow("a span, then the user clears") << true << "user" << true;
+    QTest::newRow("a span, then a new investigation") << true << "silent" << false;
+    QTest::newRow("no start times, then the user clears") << false << "user" << false;
+}
+
+void TestFilterBar::timeRangeOnlyWithBounds()
+{
+    QFETCH(bool, bounds);
+    QFETCH(QString, clear);
+    QFETCH(bool, shown);
+    FilterBar bar;
+    if (bounds)
+        bar.setTimeBounds(1'700'000'000'000'000'000, 1'700'000'060'000'000'000);
+    if (!clear.isEmpty())
+        bar.clear(clear == QLatin1String("silent"));
+    QCOMPARE(bar.timeRangeShown(), shown);
 }
 
 QTEST_MAIN(TestFilterBar)

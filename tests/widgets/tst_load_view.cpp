@@ -202,6 +202,38 @@ private slots:
         QCOMPARE(chart->xAxis->label(), QStringLiteral("time (UTC)"));
     }
 
+    // Benchmark results without send times: the view says core's sentence and draws no empty axes; a
+    // trace with arrival times draws both charts and never says it.
+    void noArrivalTimesSaid_data()
+    {
+        QTest::addColumn<QString>("file"); // a golden input, or empty for the simulated trace with a knee
+        QTest::addColumn<bool>("noArrivals");
+        QTest::newRow("vLLM bench") << QStringLiteral("vllm_bench/serving_result.json") << true;
+        QTest::newRow("LLMPerf") << QStringLiteral("llmperf/model_550_150_individual_responses.json") << true;
+        QTest::newRow("a trace with arrivals") << QString() << false;
+    }
+    void noArrivalTimesSaid()
+    {
+        QFETCH(QString, file);
+        QFETCH(bool, noArrivals);
+        std::shared_ptr<const LoadChartData> data = withKnee().data;
+        if (!file.isEmpty()) {
+            const lxtest::Imported imported = lxtest::importPaths({(QStringLiteral(LX_SOURCE_DIR "/tests/golden/") + file).toStdString()});
+            QVERIFY2(imported.store, imported.error.c_str());
+            data = std::make_shared<const LoadChartData>(computeLoadChartData(*imported.store, {}));
+        }
+        QCOMPARE(data->noArrivalTimes(), noArrivals);
+        LoadView view;
+        view.setData(data);
+        const QString sentence = QString::fromUtf8(kNoArrivalTimes);
+        QCOMPARE(view.sentence().compare(sentence + QLatin1Char('.'), Qt::CaseInsensitive) == 0, noArrivals);
+        QCOMPARE(view.decompositionView()->isHidden(), noArrivals);
+        QCOMPARE(view.profileView()->isHidden(), noArrivals);
+        view.setData(nullptr); // cleared, the charts are back for the next data
+        QVERIFY(!view.decompositionView()->isHidden());
+        QVERIFY(!view.profileView()->isHidden());
+    }
+
     void relativeTimesAreOffsets()
     {
         auto data = std::make_shared<LoadChartData>(*withKnee().data);

@@ -2,6 +2,7 @@
 // The summary's dominant-segment line reads like the text report's: largest share first, ties in pipeline
 // order, only the segments that dominate a request, and no share shown as 0.0% that is not zero.
 
+#include "report/report_format.h"
 #include "summary_view.h"
 
 #include <QLabel>
@@ -14,16 +15,24 @@ Q_DECLARE_METATYPE(DominantCounts)
 
 namespace {
 
-/// The plain text of the label that starts with "Dominant segment" (it is rich text).
-QString dominantLine(const SummaryView &view)
+/// The plain text of every label (some are rich text).
+QStringList labelTexts(const SummaryView &view)
 {
+    QStringList texts;
     for (const QLabel *label : view.findChildren<QLabel *>()) {
         QTextDocument document;
         document.setHtml(label->text());
-        const QString text = document.toPlainText();
+        texts << document.toPlainText();
+    }
+    return texts;
+}
+
+/// The plain text of the label that starts with "Dominant segment".
+QString dominantLine(const SummaryView &view)
+{
+    for (const QString &text : labelTexts(view))
         if (text.startsWith(QLatin1String("Dominant segment")))
             return text;
-    }
     return {};
 }
 
@@ -60,6 +69,37 @@ private slots:
         SummaryView view;
         view.setReport(report);
         QCOMPARE(::dominantLine(view), QStringLiteral("Dominant segment, ") + line);
+    }
+
+    // Requests whose times are offsets (a benchmark result without send times): the summary says so in the
+    // words of the text report, and says nothing of it when every time is a date.
+    void relativeTimes_data()
+    {
+        QTest::addColumn<qint64>("relative");
+        QTest::newRow("all relative") << qint64(7);
+        QTest::newRow("one relative") << qint64(1);
+        QTest::newRow("none relative") << qint64(0);
+    }
+
+    void relativeTimes()
+    {
+        QFETCH(qint64, relative);
+        lx::Report report;
+        report.total = report.ok = 7;
+        report.relativeTime = relative;
+        SummaryView view;
+        view.setReport(report);
+        const QString all = labelTexts(view).join(QLatin1Char('\n'));
+        const std::string text = lx::reportToText(report);
+        const bool inReport = text.find("are relative to the start") != std::string::npos;
+        QCOMPARE(inReport, relative > 0);
+        QCOMPARE(all.contains(QLatin1String("are relative to the start")), inReport);
+        if (inReport) {
+            const QString sentence = QString::fromStdString(lx::relativeTimeSentence(relative));
+            QVERIFY(sentence.contains(QString::number(relative)));
+            QVERIFY2(all.contains(sentence), qPrintable(all));
+            QVERIFY(text.find(sentence.toStdString()) != std::string::npos);
+        }
     }
 };
 
