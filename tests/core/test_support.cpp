@@ -10,12 +10,20 @@
 
 #include <QFile>
 #include <QProcess>
+#include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
 #include <cstring>
 
 namespace lxtest {
+
+void isolateGuiSettings(const QString &dir)
+{
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir);
+    qputenv("LX_NO_DIALOGS", "1");
+}
 
 std::optional<lx::RequestFilter> filterOf(const QString &expression)
 {

@@ -23,6 +23,10 @@ struct sqlite3;
 
 namespace lxtest {
 
+/// Keeps a GUI suite away from the user's settings (QSettings as INI files under `dir`) and from modal
+/// dialogs (LX_NO_DIALOGS): call it from initTestCase().
+void isolateGuiSettings(const QString &dir);
+
 /// The filter a filter expression compiles to (lx::filterFromExpression); nullopt when it does not compile.
 std::optional<lx::RequestFilter> filterOf(const QString &expression);
 

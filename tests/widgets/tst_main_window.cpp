@@ -74,10 +74,7 @@ class TestMainWindow : public QObject {
 private slots:
     void initTestCase()
     {
-        // Keep the tests away from the user's settings.
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settings.path());
-        qputenv("LX_NO_DIALOGS", "1");
+        lxtest::isolateGuiSettings(m_settings.path());
     }
 
     void filterFollowsEverywhere_data()

@@ -4,11 +4,11 @@
 
 #include "main_window.h"
 #include "open_file_filter.h"
+#include "test_support.h"
 
 #include <QAction>
 #include <QHash>
 #include <QKeySequence>
-#include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -18,10 +18,7 @@ class TestMainWindowKeys : public QObject {
 private slots:
     void initTestCase()
     {
-        // Keep the tests away from the user's settings.
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settings.path());
-        qputenv("LX_NO_DIALOGS", "1");
+        lxtest::isolateGuiSettings(m_settings.path());
     }
 
     /// Keys users reach for: each action (by its text without mnemonics) answers to the key.

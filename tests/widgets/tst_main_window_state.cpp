@@ -15,7 +15,6 @@
 
 #include <QFileInfo>
 #include <QLabel>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -61,10 +60,7 @@ class TestMainWindowState : public QObject {
 private slots:
     void initTestCase()
     {
-        // Keep the tests away from the user's settings.
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settings.path());
-        qputenv("LX_NO_DIALOGS", "1");
+        lxtest::isolateGuiSettings(m_settings.path());
     }
 
     void cancelledImportLeavesNothingOpen_data()
