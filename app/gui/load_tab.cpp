@@ -4,7 +4,6 @@
 #include "filter_bar.h"
 #include "findings_view.h"
 #include "investigation.h"
-#include "store/latency_rows.h"
 #include "load_view.h"
 #include "slo_panel.h"
 
@@ -90,11 +89,11 @@ void LoadTab::updateCompute()
     m_job.setCompute([targets, windowNs](const lx::Store &store, const lx::RequestFilter &filter, const std::atomic<bool> &cancel)
                          -> std::shared_ptr<const LoadTabData> {
         auto data = std::make_shared<LoadTabData>();
-        const std::vector<lx::LatencyRow> rows = lx::readLatencyRows(store, filter);
+        const lx::LoadRows loaded = lx::readLoadRows(store, filter);
         if (cancel)
             return nullptr;
-        data->chart = lx::computeLoadChartData(rows, windowNs);
-        data->findings = lx::findFindings(rows, &data->chart.byArrivalRate);
+        data->chart = lx::computeLoadChartData(loaded.rows, loaded.tokens, windowNs);
+        data->findings = lx::findFindings(loaded.rows, &data->chart.byArrivalRate);
         if (cancel)
             return nullptr;
         data->slos = lx::evaluateSlos(store, filter, targets);
