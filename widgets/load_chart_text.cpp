@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "load_chart_text.h"
 
+#include "analysis/knee_text.h"
 #include "model/duration_format.h"
 #include "segment_colors.h"
 #include "segment_text.h"
@@ -27,7 +28,13 @@ QString segmentTitle(int segment) { return segmentNameText(static_cast<lx::Segme
 
 QString kneeLabel(const lx::Knee &knee)
 {
-    return QCoreApplication::translate("LoadChart", "knee ≈ %1 req/s, %2 in flight").arg(rough(knee.rateRps), rough(knee.inFlight));
+    return QCoreApplication::translate("LoadChart", "knee ≈ %1 req/s, %2 in flight")
+        .arg(QString::fromStdString(lx::kneeRateText(knee.rateRps)), QString::fromStdString(lx::kneeInFlightText(knee.inFlight)));
+}
+
+QString kneeRateLabel(double rps)
+{
+    return QCoreApplication::translate("LoadChart", "knee ≈ %1 req/s").arg(QString::fromStdString(lx::kneeRateText(rps)));
 }
 
 QString loadRange(double lo, double hi, lx::LoadKey key)

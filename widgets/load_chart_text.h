@@ -25,8 +25,10 @@ QString duration(double ns);
 QString percent(double share);
 /// "network", ..., "unattributed".
 QString segmentTitle(int segment);
-/// "knee ≈ 41 req/s, 37 in flight".
+/// "knee ≈ 2.52 req/s, 7 in flight", rounded as the findings and the sentence round it (knee_text.h).
 QString kneeLabel(const lx::Knee &knee);
+/// "knee ≈ 2.52 req/s".
+QString kneeRateLabel(double rps);
 /// "9.1–10 req/s" or "12–15 in flight": a load bucket's range in the unit of its key.
 QString loadRange(double lo, double hi, lx::LoadKey key);
 /// Rows of a tooltip table: each segment with time, its colour, mean and (with `of` > 0) share of `of`.

@@ -117,7 +117,7 @@ void LoadProfileChart::rebuild()
         m_rateLine->point1->setCoords(0, *m_kneeRate);
         m_rateLine->point2->setCoords(1, *m_kneeRate);
         m_rateText->position->setCoords(0.005, *m_kneeRate);
-        m_rateText->setText(tr("knee ≈ %1 req/s").arg(loadtext::rough(*m_kneeRate)));
+        m_rateText->setText(loadtext::kneeRateLabel(*m_kneeRate));
     }
     if (m_kneeTime) {
         m_kneeLine->point1->setCoords(*m_kneeTime, 0);
@@ -129,6 +129,8 @@ void LoadProfileChart::rebuild()
     }
     applyPalette();
 }
+
+QString LoadProfileChart::kneeRateLabel() const { return m_kneeRate ? m_rateText->text() : QString(); }
 
 std::optional<int> LoadProfileChart::windowAt(const QPointF &pixel) const
 {

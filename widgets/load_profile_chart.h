@@ -34,6 +34,8 @@ public:
     std::optional<double> kneeTime() const { return m_kneeTime; }
     /// Where the knee's rate stands on the req/s axis, nullopt without a knee.
     std::optional<double> kneeRate() const { return m_kneeRate; }
+    /// The knee rate line's label as drawn, empty without a knee.
+    QString kneeRateLabel() const;
     /// Seconds since the first window's start of a window's middle, where its points are drawn.
     double keyOf(int window) const;
 
