@@ -25,6 +25,7 @@ LoadView::LoadView(QWidget *parent)
     , m_decomposition(new LoadDecompositionChart(this))
     , m_profile(new LoadProfileChart(this))
     , m_keys(new QButtonGroup(this))
+    , m_scale(new QButtonGroup(this))
     , m_window(new QComboBox(this))
     , m_sentence(new QLabel(this))
 {
@@ -70,6 +71,26 @@ LoadView::LoadView(QWidget *parent)
     connect(m_keys, &QButtonGroup::idClicked, this, [this](int id) { setLoadKey(static_cast<lx::LoadKey>(id)); });
 
     bar->addSpacing(16);
+    const struct {
+        bool shares;
+        QString text;
+        QString tip;
+    } scales[] = {
+        {true, tr("&Shares"), tr("Stack each segment's share of the bucket's mean time per request: every bucket as legible "
+                                  "as the next, however long the queues past the knee")},
+        {false, tr("&Mean times"), tr("Stack each segment's mean time per request on one duration axis")},
+    };
+    for (const auto &choice : scales) {
+        auto *button = new QToolButton(this);
+        button->setText(choice.text);
+        button->setToolTip(choice.tip);
+        button->setCheckable(true);
+        m_scale->addButton(button, choice.shares ? 1 : 0);
+        bar->addWidget(button);
+    }
+    connect(m_scale, &QButtonGroup::idClicked, this, [this](int id) { setShowShares(id == 1); });
+
+    bar->addSpacing(16);
     auto *windowLabel = new QLabel(tr("&Window "), this);
     windowLabel->setBuddy(m_window);
     bar->addWidget(windowLabel);
@@ -95,15 +116,32 @@ void LoadView::setData(std::shared_ptr<const lx::LoadChartData> data)
     m_profile->setVisible(drawable);
     updateSentence();
     updateAutoText();
+    updateScale();
 }
 
 void LoadView::setLoadKey(lx::LoadKey key)
 {
     m_keys->button(static_cast<int>(key))->setChecked(true);
     m_decomposition->setLoadKey(key);
+    updateScale();
 }
 
 lx::LoadKey LoadView::loadKey() const { return m_decomposition->loadKey(); }
+
+void LoadView::setShowShares(bool shares)
+{
+    m_chosenShares = shares;
+    updateScale();
+}
+
+bool LoadView::showsShares() const { return m_decomposition->showsShares(); }
+
+void LoadView::updateScale()
+{
+    const bool shares = m_chosenShares.value_or(m_data && lx::bucketsSpanTenfold(m_data->analysis(loadKey())));
+    m_scale->button(shares ? 1 : 0)->setChecked(true);
+    m_decomposition->setShowShares(shares);
+}
 
 void LoadView::setWindowWidth(qint64 ns)
 {

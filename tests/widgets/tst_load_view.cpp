@@ -15,6 +15,7 @@
 #include "load_profile_chart.h"
 #include "load_view.h"
 #include "simulation/server_simulation.h"
+#include "store/latency_rows.h"
 #include "simulation/trace_writers.h"
 #include "test_support.h"
 
@@ -106,26 +107,38 @@ private slots:
 
     void barsHoldCoreNumbers_data()
     {
-        addLoadKeyRows();
+        QTest::addColumn<int>("key");
+        QTest::addColumn<bool>("shares");
+        QTest::newRow("mean times by arrival rate") << int(LoadKey::ArrivalRate) << false;
+        QTest::newRow("mean times by requests in flight") << int(LoadKey::InFlight) << false;
+        QTest::newRow("shares by arrival rate") << int(LoadKey::ArrivalRate) << true;
+        QTest::newRow("shares by requests in flight") << int(LoadKey::InFlight) << true;
     }
 
     void barsHoldCoreNumbers()
     {
         QFETCH(int, key);
+        QFETCH(bool, shares);
         LoadView view;
         view.setData(withKnee().data);
         view.loadKeyButtons()->button(key)->click();
+        view.scaleButtons()->button(shares ? 1 : 0)->click();
         QCOMPARE(int(view.loadKey()), key);
+        QCOMPARE(view.showsShares(), shares);
         const LoadAnalysis &core = withKnee().data->analysis(LoadKey(key));
+        const std::vector<LoadBucketDetail> &details = withKnee().data->details(LoadKey(key));
         LoadDecompositionChart *chart = view.decompositionView();
         QCOMPARE(chart->bucketCount(), int(core.buckets.size()));
         QVERIFY(chart->bucketCount() >= 2);
+        // The p95 shares the bars' duration axis in mean times, and moves to the right one among shares.
+        QCOMPARE(chart->p95Line()->valueAxis(), shares ? chart->yAxis2 : chart->yAxis);
         int withRequests = 0;
         for (int b = 0; b < chart->bucketCount(); ++b) {
             const LoadBucket &bucket = core.buckets[std::size_t(b)];
             double stacked = 0;
             for (int s = 0; s < kSegmentCount; ++s) {
-                QCOMPARE(chart->drawnSegmentMean(b, s), bucket.segmentMeanNs[std::size_t(s)]);
+                QCOMPARE(chart->drawnSegmentMean(b, s),
+                         shares ? details[std::size_t(b)].segmentShare[std::size_t(s)] : bucket.segmentMeanNs[std::size_t(s)]);
                 stacked += chart->drawnSegmentMean(b, s);
             }
             QCOMPARE(chart->drawnP95(b).has_value(), bucket.e2eP95Ns.has_value());
@@ -133,7 +146,8 @@ private slots:
                 continue;
             ++withRequests;
             QCOMPARE(*chart->drawnP95(b), *bucket.e2eP95Ns);
-            QVERIFY2(near(stacked, *bucket.e2eMeanNs), qPrintable(QStringLiteral("%1 vs %2").arg(stacked).arg(*bucket.e2eMeanNs)));
+            const double whole = shares ? 1.0 : *bucket.e2eMeanNs;
+            QVERIFY2(near(stacked, whole), qPrintable(QStringLiteral("%1 vs %2").arg(stacked).arg(whole)));
         }
         QVERIFY(withRequests >= 2);
         // The p95 rises with the load on this trace: the last bucket's is well above the first's.
@@ -286,6 +300,105 @@ private slots:
         view.setData(withKnee().data);
         const std::int64_t width = withKnee().data->byArrivalRate.profile.windowNs;
         QCOMPARE(view.windowSelector()->itemText(0), QStringLiteral("auto (%1)").arg(loadtext::duration(double(width))));
+    }
+
+    void tokenLinesAreCores_data() { addLoadKeyRows(); }
+    void tokenLinesAreCores()
+    {
+        // TTFT and TPOT per bucket on the right axis, with their legend entries: the story's third part.
+        QFETCH(int, key);
+        LoadView view;
+        view.setData(withKnee().data);
+        view.setLoadKey(LoadKey(key));
+        LoadDecompositionChart *chart = view.decompositionView();
+        const std::vector<LoadBucketDetail> &details = withKnee().data->details(LoadKey(key));
+        QCOMPARE(chart->ttftLine()->valueAxis(), chart->yAxis2);
+        QCOMPARE(chart->tpotLine()->valueAxis(), chart->yAxis2);
+        QVERIFY(chart->yAxis2->visible());
+        QCOMPARE(chart->yAxis2->scaleType(), QCPAxis::stLogarithmic);
+        int drawn = 0;
+        for (int b = 0; b < chart->bucketCount(); ++b) {
+            QCOMPARE(chart->drawnTtft(b), details[std::size_t(b)].ttft.meanNs);
+            QCOMPARE(chart->drawnTpot(b), details[std::size_t(b)].tpot.meanNs);
+            if (chart->drawnTpot(b)) {
+                ++drawn;
+                QVERIFY(chart->yAxis2->range().contains(*chart->drawnTpot(b)));
+                QVERIFY(chart->yAxis2->range().contains(*chart->drawnTtft(b)));
+            }
+        }
+        QVERIFY(drawn >= 2);
+        QVERIFY(chart->legend->hasItemWithPlottable(chart->tpotLine()));
+        QVERIFY(chart->legend->hasItemWithPlottable(chart->ttftLine()));
+        const QString tip = chart->tooltipFor(0);
+        QVERIFY2(tip.contains(QStringLiteral("TPOT mean %1").arg(loadtext::duration(*details[0].tpot.meanNs))), qPrintable(tip));
+    }
+
+    void withoutTokenMetricsNoLines()
+    {
+        // Rows without their token metrics (computeLoadChartData(rows)): no lines, no legend entries for them.
+        LoadView view;
+        view.setData(std::make_shared<const LoadChartData>(computeLoadChartData(readLatencyRows(*withKnee().imported.store, {}))));
+        LoadDecompositionChart *chart = view.decompositionView();
+        QVERIFY(chart->bucketCount() > 0);
+        QVERIFY(!chart->drawnTpot(0));
+        QVERIFY(!chart->legend->hasItemWithPlottable(chart->tpotLine()));
+        QVERIFY(!chart->legend->hasItemWithPlottable(chart->ttftLine()));
+    }
+
+    void scaleByDefault_data()
+    {
+        QTest::addColumn<QString>("trace");
+        QTest::newRow("knee: queues past it dwarf the buckets below") << QStringLiteral("knee");
+        QTest::newRow("no knee: mean times read well") << QStringLiteral("noknee");
+    }
+    void scaleByDefault()
+    {
+        // Shares when the buckets' mean e2e span more than tenfold; the user's choice then holds for the
+        // session, over new data.
+        QFETCH(QString, trace);
+        const Simulated &sim = trace == QLatin1String("knee") ? withKnee() : withoutKnee();
+        const bool tenfold = bucketsSpanTenfold(sim.data->byArrivalRate);
+        QCOMPARE(tenfold, trace == QLatin1String("knee"));
+        LoadView view;
+        view.setData(sim.data);
+        QCOMPARE(view.showsShares(), tenfold);
+        QVERIFY(view.scaleButtons()->button(tenfold ? 1 : 0)->isChecked());
+        view.scaleButtons()->button(tenfold ? 0 : 1)->click();
+        QCOMPARE(view.showsShares(), !tenfold);
+        view.setData(withKnee().data);
+        view.setData(withoutKnee().data);
+        QCOMPARE(view.showsShares(), !tenfold);
+        QVERIFY(view.scaleButtons()->button(tenfold ? 0 : 1)->isChecked());
+    }
+
+    void titleFitsTheWidth_data()
+    {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<bool>("twoLines");
+        QTest::newRow("the issue's 1400x900 window: \"ecomposition\" was cut") << 560 << true;
+        QTest::newRow("wide") << 1600 << false;
+    }
+    void titleFitsTheWidth()
+    {
+        QFETCH(int, width);
+        QFETCH(bool, twoLines);
+        LoadView view;
+        view.resize(width, 700);
+        view.setData(withKnee().data);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        LoadDecompositionChart *chart = view.decompositionView();
+        const QString title = chart->title();
+        QCOMPARE(title.contains(QLatin1Char('\n')), twoLines);
+        QVERIFY(title.startsWith(QStringLiteral("Decomposition under load")));
+        std::int64_t requests = 0;
+        for (const LoadBucket &b : withKnee().data->byArrivalRate.buckets)
+            requests += b.count;
+        QVERIFY2(title.contains(requestsText(requests)), qPrintable(title));
+        // Each line fits the plot's column beside the legend.
+        const int room = chart->width() - chart->legend->outerRect().width();
+        for (const QString &line : title.split(QLatin1Char('\n')))
+            QVERIFY2(QFontMetrics(chart->font()).horizontalAdvance(line) * 1.1 <= room, qPrintable(line));
     }
 
     void hoverReadout_data()
