@@ -144,8 +144,17 @@ double TimeTicker::getTickStep(const QCPRange &range)
             break;
         }
     }
-    if (wanted > kSteps.back()) // beyond an hour: whole hours, then days
-        m_step = wanted > 43200 ? std::ceil(wanted / 86400) * 86400 : std::ceil(wanted / 3600) * 3600;
+    // Beyond an hour: hours that divide a day (not "8 h" from 12:00 to 20:00 to 04:00), then whole days.
+    static constexpr std::array<double, 5> kHours = {2 * 3600, 3 * 3600, 6 * 3600, 12 * 3600, 86400};
+    if (wanted > kSteps.back()) {
+        m_step = std::ceil(wanted / 86400) * 86400;
+        for (double step : kHours) {
+            if (step >= wanted) {
+                m_step = step;
+                break;
+            }
+        }
+    }
     return m_step;
 }
 

@@ -103,7 +103,28 @@ LoadDecompositionChart::LoadDecompositionChart(QWidget *parent)
     yAxis->setTicker(m_durationTicker);
     xAxis->grid()->setVisible(false);
     setMouseTracking(true);
+    // The label's room beside the knee line is known in pixels once the layout is.
+    connect(this, &QCustomPlot::afterLayout, this, [this] { fitKneeLabel(); });
     rebuild();
+}
+
+void LoadDecompositionChart::fitKneeLabel()
+{
+    const lx::LoadAnalysis *load = analysis();
+    if (!m_kneeX || !load || !load->knee)
+        return;
+    // On the side of the line with room for it, else on two lines on the wider side ("knee ≈ 9.19 req/s, 1…"
+    // was cut at the plot's edge).
+    const QRect rect = axisRect()->rect();
+    const double x = xAxis->coordToPixel(*m_kneeX);
+    const double right = rect.right() - x, left = x - rect.left();
+    const QString oneLine = loadtext::kneeLabel(*load->knee);
+    const QMargins pad = m_kneeText->padding();
+    const double needed = QFontMetrics(m_kneeText->font()).horizontalAdvance(oneLine) + pad.left() + pad.right() + 2;
+    const bool twoLines = needed > right && needed > left;
+    const bool onRight = twoLines ? right >= left : needed <= right;
+    m_kneeText->setText(loadtext::kneeLabel(*load->knee, twoLines));
+    m_kneeText->setPositionAlignment((onRight ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
 }
 
 void LoadDecompositionChart::setData(std::shared_ptr<const lx::LoadChartData> data)

@@ -43,7 +43,7 @@ public:
     std::optional<double> drawnTpot(int bucket) const;
     /// Where the knee line stands on the load axis, nullopt when there is no knee.
     std::optional<double> kneePosition() const;
-    /// The knee line's label as drawn, empty without a knee.
+    /// The knee line's label as drawn (on two lines when one fits neither side of the line), empty without a knee.
     QString kneeLabel() const;
 
     /// The bucket whose load range is under `pixel` (in the plot), if any.
@@ -57,6 +57,7 @@ public:
     QCPGraph *p95Line() const { return m_p95; }
     QCPGraph *ttftLine() const { return m_ttft; }
     QCPGraph *tpotLine() const { return m_tpot; }
+    QCPItemText *kneeText() const { return m_kneeText; }
     /// The title as drawn: on two lines when one would not fit the plot's width.
     QString title() const;
 
@@ -69,6 +70,7 @@ protected:
 private:
     void rebuild();
     void fitTitle();
+    void fitKneeLabel();
     void rangeTokenAxis(double lo, double hi);
     void useLogAxis(bool log);
     void placeKnee(double lo, double hi);

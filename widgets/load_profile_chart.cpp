@@ -7,7 +7,9 @@
 #include "load_chart_text.h"
 #include "plot_frame.h"
 
+#include <QFontMetrics>
 #include <QMouseEvent>
+#include <QResizeEvent>
 
 #include <algorithm>
 #include <cmath>
@@ -100,7 +102,7 @@ void LoadProfileChart::rebuild()
         }
         m_title->setText(tr("Load over time · %1 windows of %2")
                              .arg(p->windows.size())
-                             .arg(loadtext::duration(static_cast<double>(p->windowNs))));
+                             .arg(loadtext::roundDuration(static_cast<double>(p->windowNs))));
         xAxis->setRange(0, static_cast<double>(p->windows.back().startNs - origin + p->windowNs) / 1e9);
         yAxis->setRange(0, topRate > 0 ? topRate * 1.12 : 1.0);
         yAxis2->setRange(0, topInFlight > 0 ? topInFlight * 1.12 : 1.0);
@@ -151,7 +153,7 @@ QString LoadProfileChart::tooltipFor(int window) const
                              ? QStringLiteral("+") + loadtext::duration(static_cast<double>(offsetNs))
                              : QString::fromStdString(lx::formatTimestamp(w.startNs, profile()->windowNs < 1'000'000'000 ? 3 : 0));
     QString text = QStringLiteral("<b>%1</b> · %2<br>")
-                       .arg(when, tr("%1 window").arg(loadtext::duration(static_cast<double>(profile()->windowNs))));
+                       .arg(when, tr("%1 window").arg(loadtext::roundDuration(static_cast<double>(profile()->windowNs))));
     text += tr("arrivals %1 (%2 req/s), completions %3 (%4 req/s)<br>%5 in flight on average")
                 .arg(loadtext::count(w.arrivals), QString::number(w.arrivalRps, 'f', 2), loadtext::count(w.completions),
                      QString::number(w.throughputRps, 'f', 2), QString::number(w.meanInFlight, 'f', 1));
@@ -161,6 +163,16 @@ QString LoadProfileChart::tooltipFor(int window) const
                                          .arg(requestsText(w.count), loadtext::duration(w.e2eP95Ns.value_or(0.0)),
                                               loadtext::duration(*w.e2eMeanNs));
     return text + loadtext::segmentRows(w.segmentMeanNs, *w.e2eMeanNs);
+}
+
+void LoadProfileChart::resizeEvent(QResizeEvent *event)
+{
+    Chart::resizeEvent(event);
+    // A wall-clock label is about 8 characters wide: as many ticks as fit with room between them, so that
+    // "12:00:00" and "20:00:00" do not run into one another on a narrow chart.
+    const int plotWidth = width() - legend->minimumOuterSizeHint().width() - 140;
+    const int labelWidth = QFontMetrics(xAxis->tickLabelFont()).horizontalAdvance(QStringLiteral("00:00:00")) * 2;
+    m_timeTicker->setTickCount(std::clamp(plotWidth / std::max(labelWidth, 1), 2, 8));
 }
 
 void LoadProfileChart::applyPalette()

@@ -97,7 +97,7 @@ LoadView::LoadView(QWidget *parent)
     m_window->setToolTip(tr("The width of the load profile's time windows; automatic gives 100 to 200 of them"));
     m_window->addItem(tr("auto"), qint64(0));
     for (const qint64 seconds : {1, 5, 10, 30, 60, 300})
-        m_window->addItem(loadtext::duration(static_cast<double>(seconds * kSecond)), seconds * kSecond);
+        m_window->addItem(loadtext::roundDuration(static_cast<double>(seconds * kSecond)), seconds * kSecond);
     m_window->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     connect(m_window, &QComboBox::activated, this, [this] { emit windowWidthChanged(windowWidth()); });
     bar->addWidget(m_window);
@@ -147,7 +147,7 @@ void LoadView::setWindowWidth(qint64 ns)
 {
     int index = m_window->findData(ns);
     if (index < 0) {
-        m_window->addItem(loadtext::duration(static_cast<double>(ns)), ns);
+        m_window->addItem(loadtext::roundDuration(static_cast<double>(ns)), ns);
         index = m_window->count() - 1;
     }
     m_window->setCurrentIndex(index);
@@ -177,5 +177,5 @@ void LoadView::updateAutoText()
     // "auto (10 s)": what the automatic choice came to on the data shown.
     const bool automatic = windowWidth() == 0;
     const qint64 width = m_data ? m_data->byArrivalRate.profile.windowNs : 0;
-    m_window->setItemText(0, automatic && width > 0 ? tr("auto (%1)").arg(loadtext::duration(static_cast<double>(width))) : tr("auto"));
+    m_window->setItemText(0, automatic && width > 0 ? tr("auto (%1)").arg(loadtext::roundDuration(static_cast<double>(width))) : tr("auto"));
 }

@@ -22,6 +22,8 @@ private slots:
     void durationLabels();
     void durationSteps_data();
     void durationSteps();
+    void timeSteps_data();
+    void timeSteps();
     void logTicks_data();
     void logTicks();
     void timeLabels_data();
@@ -146,6 +148,29 @@ void TestChart::durationSteps()
         using DurationTicker::getTickStep;
     } ticker;
     QCOMPARE(ticker.getTickStep(QCPRange(0, rangeNs)), stepNs);
+}
+
+void TestChart::timeSteps_data()
+{
+    QTest::addColumn<double>("rangeSeconds");
+    QTest::addColumn<double>("stepSeconds");
+    // The default 5 ticks: the smallest step people count time in of at least a fifth of the range.
+    QTest::newRow("seconds") << 60.0 << 15.0;
+    QTest::newRow("an hour") << 5 * 3600.0 << 3600.0;
+    QTest::newRow("six hours, not 6.5") << 30 * 3600.0 << 6 * 3600.0;
+    QTest::newRow("twelve hours, not 8: the 1M trace's 12:00, 20:00, 04:00") << 36 * 3600.0 << 12 * 3600.0;
+    QTest::newRow("days") << 10 * 86400.0 << 2 * 86400.0;
+}
+
+void TestChart::timeSteps()
+{
+    QFETCH(double, rangeSeconds);
+    QFETCH(double, stepSeconds);
+    struct Probe : TimeTicker {
+        using TimeTicker::TimeTicker;
+        using TimeTicker::getTickStep;
+    } ticker(0, false);
+    QCOMPARE(ticker.getTickStep(QCPRange(0, rangeSeconds)), stepSeconds);
 }
 
 void TestChart::logTicks_data()

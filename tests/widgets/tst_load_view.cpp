@@ -173,7 +173,7 @@ private slots:
         const QString label = view.decompositionView()->kneeLabel();
         // One rounding for the knee (knee_text.h), as the findings say it: the issue saw "2.5 req/s, 6.8 in
         // flight" on the chart beside "2.52 req/s, 7" in the finding.
-        QCOMPARE(label, QStringLiteral("knee ≈ ") + QString::fromStdString(kneeText(knee)));
+        QCOMPARE(QString(label).replace(QLatin1Char('\n'), QLatin1Char(' ')), QStringLiteral("knee ≈ ") + QString::fromStdString(kneeText(knee)));
         // Core's sentence is shown whole above the chart.
         const QString sentence = QString::fromStdString(withKnee().data->byArrivalRate.sentence());
         QVERIFY2(sentence.contains(QStringLiteral("knee near ")), qPrintable(sentence));
@@ -299,7 +299,7 @@ private slots:
         LoadView view;
         view.setData(withKnee().data);
         const std::int64_t width = withKnee().data->byArrivalRate.profile.windowNs;
-        QCOMPARE(view.windowSelector()->itemText(0), QStringLiteral("auto (%1)").arg(loadtext::duration(double(width))));
+        QCOMPARE(view.windowSelector()->itemText(0), QStringLiteral("auto (%1)").arg(loadtext::roundDuration(double(width))));
     }
 
     void tokenLinesAreCores_data() { addLoadKeyRows(); }
@@ -399,6 +399,14 @@ private slots:
         const int room = chart->width() - chart->legend->outerRect().width();
         for (const QString &line : title.split(QLatin1Char('\n')))
             QVERIFY2(QFontMetrics(chart->font()).horizontalAdvance(line) * 1.1 <= room, qPrintable(line));
+        // The knee's label lies inside the plot, on one line or two ("knee ≈ 9.19 req/s," was cut at its edge).
+        chart->replot(QCustomPlot::rpImmediateRefresh);
+        const QRect plot = chart->axisRect()->rect();
+        QVERIFY(chart->kneeText()->visible());
+        const QPointF topLeft = chart->kneeText()->topLeft->pixelPosition();
+        const QPointF bottomRight = chart->kneeText()->bottomRight->pixelPosition();
+        QVERIFY2(topLeft.x() >= plot.left() - 1 && bottomRight.x() <= plot.right() + 1,
+                 qPrintable(QStringLiteral("%1..%2 in %3..%4").arg(topLeft.x()).arg(bottomRight.x()).arg(plot.left()).arg(plot.right())));
     }
 
     void hoverReadout_data()
