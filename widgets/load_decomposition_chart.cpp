@@ -4,6 +4,7 @@
 #include "chart_tickers.h"
 #include "count_text.h"
 #include "load_chart_text.h"
+#include "legend_below.h"
 #include "plot_frame.h"
 #include "segment_colors.h"
 
@@ -57,7 +58,9 @@ LoadDecompositionChart::LoadDecompositionChart(QWidget *parent)
     : Chart(parent)
 {
     m_title = addPlotTitle(*this);
-    placeLegendBeside(*this);
+    // The legend in rows under the plot rather than in a column beside it: its nine entries beside a plot
+    // with an axis either side left the bars a third of the width at 1400x900.
+    placeLegendBelow(*this);
     legend->setIconSize(14, 14);
 
     // The shade past the knee lies under the data; the line and its label over it.
@@ -181,7 +184,7 @@ void LoadDecompositionChart::fitTitle()
     // The title row is as wide as the plot beside the legend: centred text wider than that is cut at both
     // ends ("ecomposition under load · … by arrival rat"), so the details go on a second line then.
     const QString oneLine = m_titleDetail.isEmpty() ? m_titleHead : m_titleHead + QStringLiteral(" · ") + m_titleDetail;
-    const int room = width() - (legend->visible() ? legend->minimumOuterSizeHint().width() + 16 : 0) - 16;
+    const int room = width() - 16;
     const bool fits = QFontMetrics(m_title->font()).horizontalAdvance(oneLine) <= room;
     const QString text = fits || m_titleDetail.isEmpty() ? oneLine : m_titleHead + QLatin1Char('\n') + m_titleDetail;
     if (text != m_title->text()) {
@@ -190,10 +193,17 @@ void LoadDecompositionChart::fitTitle()
     }
 }
 
+void LoadDecompositionChart::fitLegend()
+{
+    if (fitLegendColumns(*this))
+        replot(rpQueuedReplot);
+}
+
 void LoadDecompositionChart::resizeEvent(QResizeEvent *event)
 {
     Chart::resizeEvent(event);
     fitTitle();
+    fitLegend();
 }
 
 void LoadDecompositionChart::rangeTokenAxis(double lo, double hi)
@@ -287,6 +297,7 @@ void LoadDecompositionChart::rebuild()
         m_ttft->addToLegend();
     if (anyTpot)
         m_tpot->addToLegend();
+    fitLegend();
     yAxis2->setVisible(anyTtft || anyTpot || m_shares);
     rangeTokenAxis(tokenLo, tokenHi);
 

@@ -71,6 +71,7 @@ private:
     void rebuild();
     void fitTitle();
     void fitKneeLabel();
+    void fitLegend();
     void rangeTokenAxis(double lo, double hi);
     void useLogAxis(bool log);
     void placeKnee(double lo, double hi);

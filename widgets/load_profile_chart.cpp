@@ -5,6 +5,7 @@
 #include "count_text.h"
 #include "model/duration_format.h"
 #include "load_chart_text.h"
+#include "legend_below.h"
 #include "plot_frame.h"
 
 #include <QFontMetrics>
@@ -27,7 +28,7 @@ LoadProfileChart::LoadProfileChart(QWidget *parent)
     , m_timeTicker(QSharedPointer<TimeTicker>::create(0, false))
 {
     m_title = addPlotTitle(*this);
-    placeLegendBeside(*this);
+    placeLegendBelow(*this);
     legend->setIconSize(24, 12);
 
     m_inFlight = addGraph(xAxis, yAxis2); // first: the area lies under the rate lines
@@ -57,6 +58,7 @@ LoadProfileChart::LoadProfileChart(QWidget *parent)
     yAxis2->setVisible(true);
     xAxis->grid()->setVisible(false);
     setMouseTracking(true);
+    connect(this, &QCustomPlot::afterLayout, this, [this] { fitKneeText(); });
     rebuild();
 }
 
@@ -126,8 +128,7 @@ void LoadProfileChart::rebuild()
         m_kneeLine->point2->setCoords(*m_kneeTime, 1);
         m_kneeText->position->setCoords(*m_kneeTime, 0.01);
         m_kneeText->setText(tr("load passes the knee"));
-        const bool roomRight = *m_kneeTime < xAxis->range().lower + 0.7 * xAxis->range().size();
-        m_kneeText->setPositionAlignment((roomRight ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
+        fitKneeText();
     }
     applyPalette();
 }
@@ -165,13 +166,33 @@ QString LoadProfileChart::tooltipFor(int window) const
     return text + loadtext::segmentRows(w.segmentMeanNs, *w.e2eMeanNs);
 }
 
+void LoadProfileChart::fitKneeText()
+{
+    if (!m_kneeTime)
+        return;
+    // Beside its line on the side with room for it, else on two lines on the wider side: "load passes the
+    // k" was cut at the plot's edge. In pixels, once the layout is known.
+    const QRect rect = axisRect()->rect();
+    const double x = xAxis->coordToPixel(*m_kneeTime);
+    const double right = rect.right() - x, left = x - rect.left();
+    const QString oneLine = tr("load passes the knee");
+    const QMargins pad = m_kneeText->padding();
+    const double needed = QFontMetrics(m_kneeText->font()).horizontalAdvance(oneLine) + pad.left() + pad.right() + 2;
+    const bool twoLines = needed > right && needed > left;
+    const bool onRight = twoLines ? right >= left : needed <= right;
+    m_kneeText->setText(twoLines ? tr("load passes\nthe knee") : oneLine);
+    m_kneeText->setPositionAlignment((onRight ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
+}
+
 void LoadProfileChart::resizeEvent(QResizeEvent *event)
 {
     Chart::resizeEvent(event);
+    if (fitLegendColumns(*this))
+        replot(rpQueuedReplot);
     // A wall-clock label is about 8 characters wide: as many ticks as fit with room between them, so that
     // "12:00:00" and "20:00:00" do not run into one another on a narrow chart.
-    const int plotWidth = width() - legend->minimumOuterSizeHint().width() - 140;
-    const int labelWidth = QFontMetrics(xAxis->tickLabelFont()).horizontalAdvance(QStringLiteral("00:00:00")) * 2;
+    const int plotWidth = width() - 140;
+    const int labelWidth = QFontMetrics(xAxis->tickLabelFont()).horizontalAdvance(QStringLiteral("00:00:00")) * 8 / 5;
     m_timeTicker->setTickCount(std::clamp(plotWidth / std::max(labelWidth, 1), 2, 8));
 }
 

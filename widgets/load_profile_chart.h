@@ -52,6 +52,7 @@ protected:
 
 private:
     void rebuild();
+    void fitKneeText();
 
     std::shared_ptr<const lx::LoadChartData> m_data;
     QCPGraph *m_arrivals = nullptr;

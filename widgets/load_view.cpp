@@ -25,7 +25,7 @@ LoadView::LoadView(QWidget *parent)
     , m_decomposition(new LoadDecompositionChart(this))
     , m_profile(new LoadProfileChart(this))
     , m_keys(new QButtonGroup(this))
-    , m_scale(new QButtonGroup(this))
+    , m_shares(new QToolButton(this))
     , m_window(new QComboBox(this))
     , m_sentence(new QLabel(this))
 {
@@ -50,7 +50,7 @@ LoadView::LoadView(QWidget *parent)
 
     QHBoxLayout *bar = addToolbarAbove(*this, splitter);
     bar->setSpacing(0);
-    bar->addWidget(new QLabel(tr("Buckets by "), this));
+    bar->addWidget(new QLabel(tr("By "), this));
     const struct {
         lx::LoadKey key;
         QString text;
@@ -71,24 +71,14 @@ LoadView::LoadView(QWidget *parent)
     connect(m_keys, &QButtonGroup::idClicked, this, [this](int id) { setLoadKey(static_cast<lx::LoadKey>(id)); });
 
     bar->addSpacing(16);
-    const struct {
-        bool shares;
-        QString text;
-        QString tip;
-    } scales[] = {
-        {true, tr("&Shares"), tr("Stack each segment's share of the bucket's mean time per request: every bucket as legible "
-                                  "as the next, however long the queues past the knee")},
-        {false, tr("&Mean times"), tr("Stack each segment's mean time per request on one duration axis")},
-    };
-    for (const auto &choice : scales) {
-        auto *button = new QToolButton(this);
-        button->setText(choice.text);
-        button->setToolTip(choice.tip);
-        button->setCheckable(true);
-        m_scale->addButton(button, choice.shares ? 1 : 0);
-        bar->addWidget(button);
-    }
-    connect(m_scale, &QButtonGroup::idClicked, this, [this](int id) { setShowShares(id == 1); });
+    // One checkable button rather than a pair: the toolbar has to fit beside the SLO panel at 1400x900.
+    m_shares->setText(tr("&Shares"));
+    m_shares->setCheckable(true);
+    m_shares->setToolTip(tr("Checked: stack each segment's share of the bucket's mean time per request, every bucket as "
+                            "legible as the next however long the queues past the knee. Unchecked: the mean times on "
+                            "one duration axis"));
+    bar->addWidget(m_shares);
+    connect(m_shares, &QToolButton::clicked, this, [this](bool checked) { setShowShares(checked); });
 
     bar->addSpacing(16);
     auto *windowLabel = new QLabel(tr("&Window "), this);
@@ -99,6 +89,7 @@ LoadView::LoadView(QWidget *parent)
     for (const qint64 seconds : {1, 5, 10, 30, 60, 300})
         m_window->addItem(loadtext::roundDuration(static_cast<double>(seconds * kSecond)), seconds * kSecond);
     m_window->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_window->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed); // "auto (15 min)" whole, not "auto (1"
     connect(m_window, &QComboBox::activated, this, [this] { emit windowWidthChanged(windowWidth()); });
     bar->addWidget(m_window);
     bar->addStretch(1);
@@ -139,7 +130,7 @@ bool LoadView::showsShares() const { return m_decomposition->showsShares(); }
 void LoadView::updateScale()
 {
     const bool shares = m_chosenShares.value_or(m_data && lx::bucketsSpanTenfold(m_data->analysis(loadKey())));
-    m_scale->button(shares ? 1 : 0)->setChecked(true);
+    m_shares->setChecked(shares);
     m_decomposition->setShowShares(shares);
 }
 

@@ -14,6 +14,7 @@ class LoadProfileChart;
 class QButtonGroup;
 class QComboBox;
 class QLabel;
+class QToolButton;
 
 /// \file load_view.h
 /// The load view: core's sentence about the knee ("below the knee decode dominates (97%), above it queue
@@ -51,8 +52,8 @@ public:
     Chart *decompositionChart() const;
     Chart *profileChart() const;
     QButtonGroup *loadKeyButtons() const { return m_keys; }
-    /// "Shares" (id 1) and "Mean times" (id 0).
-    QButtonGroup *scaleButtons() const { return m_scale; }
+    /// "Shares", checked for shares, unchecked for mean times.
+    QToolButton *sharesButton() const { return m_shares; }
     QComboBox *windowSelector() const { return m_window; }
 
 signals:
@@ -69,7 +70,7 @@ private:
     LoadDecompositionChart *m_decomposition = nullptr;
     LoadProfileChart *m_profile = nullptr;
     QButtonGroup *m_keys = nullptr;
-    QButtonGroup *m_scale = nullptr;
+    QToolButton *m_shares = nullptr;
     std::optional<bool> m_chosenShares; ///< the user's choice of scale, for the session
     QComboBox *m_window = nullptr;
     QLabel *m_sentence = nullptr;

@@ -55,6 +55,9 @@ LoadTab::LoadTab(Investigation *investigation, FilterBar *filterBar, QWidget *pa
     split->addWidget(side);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    // From the start, not only of the space beyond the size hints: at 1400x900, beside the request
+    // detail, the hints left the SLO and findings panels about 300 pixels, and their Margin was cut.
+    split->setSizes({560, 440});
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
