@@ -134,6 +134,7 @@ private slots:
         QVERIFY(chart->bucketCount() >= 2);
         // The p95 shares the bars' duration axis in mean times, and moves to the right one among shares.
         QCOMPARE(chart->p95Line()->valueAxis(), shares ? chart->yAxis2 : chart->yAxis);
+        QCOMPARE(chart->yAxis2->label().contains(QStringLiteral("e2e p95")), shares);
         int withRequests = 0;
         for (int b = 0; b < chart->bucketCount(); ++b) {
             const LoadBucket &bucket = core.buckets[std::size_t(b)];
