@@ -27,5 +27,6 @@ bool fitLegendColumns(QCustomPlot &plot)
     if (columns == legend->wrap())
         return false;
     legend->setWrap(columns);
+    legend->setFillOrder(QCPLegend::foColumnsFirst, true); // setWrap() alone leaves the entries where they are
     return true;
 }

@@ -16,6 +16,7 @@
 #include "load_view.h"
 #include "simulation/server_simulation.h"
 #include "store/latency_rows.h"
+#include "store/store.h"
 #include "simulation/trace_writers.h"
 #include "test_support.h"
 
@@ -505,29 +506,47 @@ private slots:
     {
         QTest::addColumn<QString>("trace");
         QTest::addColumn<int>("key");
-        QTest::newRow("knee") << QStringLiteral("knee") << int(LoadKey::ArrivalRate);
-        QTest::newRow("knee, in flight") << QStringLiteral("knee") << int(LoadKey::InFlight);
-        QTest::newRow("no knee") << QStringLiteral("noknee") << int(LoadKey::ArrivalRate);
+        QTest::addColumn<bool>("shares");
+        QTest::newRow("knee") << QStringLiteral("knee") << int(LoadKey::ArrivalRate) << true;
+        QTest::newRow("knee, mean times") << QStringLiteral("knee") << int(LoadKey::ArrivalRate) << false;
+        QTest::newRow("knee, in flight") << QStringLiteral("knee") << int(LoadKey::InFlight) << true;
+        QTest::newRow("no knee") << QStringLiteral("noknee") << int(LoadKey::ArrivalRate) << false;
+        QTest::newRow("store") << QStringLiteral("store") << int(LoadKey::ArrivalRate) << true;
+        QTest::newRow("store, mean times") << QStringLiteral("store") << int(LoadKey::ArrivalRate) << false;
     }
 
-    /// With LX_SCREENSHOT_DIR set, the whole view and each chart as PNG files there, to look at.
+    /// With LX_SCREENSHOT_DIR set, the whole view at the load tab's size in a 1400x900 window and each
+    /// chart as PNG files there, to look at; the "store" rows draw the store LX_SCREENSHOT_STORE names.
     void screenshots()
     {
         QFETCH(QString, trace);
         QFETCH(int, key);
+        QFETCH(bool, shares);
         const QString dir = qEnvironmentVariable("LX_SCREENSHOT_DIR");
         if (dir.isEmpty())
             QSKIP("set LX_SCREENSHOT_DIR to write the view's pictures");
+        std::shared_ptr<const LoadChartData> data = trace == QLatin1String("knee") ? withKnee().data : withoutKnee().data;
+        if (trace == QLatin1String("store")) {
+            const QString store = qEnvironmentVariable("LX_SCREENSHOT_STORE");
+            if (store.isEmpty())
+                QSKIP("set LX_SCREENSHOT_STORE to an investigation to draw");
+            std::string error;
+            const std::unique_ptr<Store> opened = Store::openExisting(store.toStdString(), &error);
+            QVERIFY2(opened, error.c_str());
+            data = std::make_shared<const LoadChartData>(computeLoadChartData(*opened, {}));
+        }
         LoadView view;
-        view.resize(1400, 1000);
-        view.setData(trace == QLatin1String("knee") ? withKnee().data : withoutKnee().data);
+        view.resize(520, 780);
+        view.setData(data);
         view.setLoadKey(LoadKey(key));
+        view.setShowShares(shares);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         view.decompositionView()->replot(QCustomPlot::rpImmediateRefresh);
         view.profileView()->replot(QCustomPlot::rpImmediateRefresh);
         const QString base = dir + QStringLiteral("/load_view_") + trace
-                             + (LoadKey(key) == LoadKey::InFlight ? QStringLiteral("_inflight") : QString());
+                             + (LoadKey(key) == LoadKey::InFlight ? QStringLiteral("_inflight") : QString())
+                             + (shares ? QStringLiteral("_shares") : QStringLiteral("_means"));
         QVERIFY(view.grab().save(base + QStringLiteral(".png")));
         QString error;
         QVERIFY2(view.decompositionChart()->exportTo(base + QStringLiteral("_decomposition.png"), QSize(1400, 700), &error), qPrintable(error));
