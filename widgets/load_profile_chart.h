@@ -36,6 +36,7 @@ public:
     std::optional<double> kneeRate() const { return m_kneeRate; }
     /// The knee rate line's label as drawn, empty without a knee.
     QString kneeRateLabel() const;
+    QCPItemText *kneeTimeText() const { return m_kneeText; }
     /// Seconds since the first window's start of a window's middle, where its points are drawn.
     double keyOf(int window) const;
 

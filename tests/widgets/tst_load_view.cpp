@@ -405,6 +405,13 @@ private slots:
         const int room = chart->width();
         for (const QString &line : title.split(QLatin1Char('\n')))
             QVERIFY2(QFontMetrics(chart->font()).horizontalAdvance(line) * 1.1 <= room, qPrintable(line));
+        // The legend lies under the plot in as many columns as fit: every entry inside the chart.
+        chart->replot(QCustomPlot::rpImmediateRefresh);
+        QVERIFY(chart->legend->wrap() >= (width >= 560 ? 3 : 2));
+        for (int i = 0; i < chart->legend->elementCount(); ++i)
+            if (QCPLayoutElement *item = chart->legend->elementAt(i))
+                QVERIFY2(item->outerRect().right() <= chart->width() && item->outerRect().top() >= chart->axisRect()->outerRect().bottom(),
+                         qPrintable(QStringLiteral("entry %1 at %2,%3").arg(i).arg(item->outerRect().right()).arg(item->outerRect().top())));
         // The knee's label lies inside the plot, on one line or two ("knee ≈ 9.19 req/s," was cut at its edge).
         chart->replot(QCustomPlot::rpImmediateRefresh);
         const QRect plot = chart->axisRect()->rect();
@@ -413,6 +420,30 @@ private slots:
         const QPointF bottomRight = chart->kneeText()->bottomRight->pixelPosition();
         QVERIFY2(topLeft.x() >= plot.left() - 1 && bottomRight.x() <= plot.right() + 1,
                  qPrintable(QStringLiteral("%1..%2 in %3..%4").arg(topLeft.x()).arg(bottomRight.x()).arg(plot.left()).arg(plot.right())));
+    }
+
+    void profileKneeLabelFits_data()
+    {
+        QTest::addColumn<int>("width");
+        QTest::newRow("narrow: \"load passes the k\" was cut") << 360;
+        QTest::newRow("the issue's 1400x900 window") << 520;
+        QTest::newRow("wide") << 1400;
+    }
+    void profileKneeLabelFits()
+    {
+        QFETCH(int, width);
+        LoadProfileChart chart;
+        chart.resize(width, 320);
+        chart.setData(withKnee().data);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.replot(QCustomPlot::rpImmediateRefresh);
+        QCPItemText *label = chart.kneeTimeText();
+        QVERIFY(label->visible());
+        const QRect plot = chart.axisRect()->rect();
+        const double left = label->topLeft->pixelPosition().x(), right = label->bottomRight->pixelPosition().x();
+        QVERIFY2(left >= plot.left() - 1 && right <= plot.right() + 1,
+                 qPrintable(QStringLiteral("%1..%2 in %3..%4: %5").arg(left).arg(right).arg(plot.left()).arg(plot.right()).arg(label->text())));
     }
 
     void hoverReadout_data()
