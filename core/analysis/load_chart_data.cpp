@@ -80,33 +80,34 @@ std::vector<LoadBucketDetail> bucketDetails(const LoadAnalysis &load, std::span<
     return out;
 }
 
-/// Collects the rows and their token metrics of a scan; one pair of vectors per half (two threads).
+/// Collects the rows of a scan as LatencyRowCollector does (in huge pages) and their token metrics beside
+/// them; one vector per half (two threads).
 class LoadRowCollector {
 public:
     explicit LoadRowCollector(const RowIdRange &range)
     {
+        m_rows.reserve(range);
         // The lower half gets room for every row, so that take() appends the upper half without moving it.
-        m_halves[0].rows.reserve(static_cast<std::size_t>(range.rows()));
-        m_halves[0].tokens.reserve(static_cast<std::size_t>(range.rows()));
-        m_halves[1].rows.reserve(static_cast<std::size_t>(range.hi - range.mid() + 1));
-        m_halves[1].tokens.reserve(static_cast<std::size_t>(range.hi - range.mid() + 1));
+        m_tokens[0].reserve(static_cast<std::size_t>(range.rows()));
+        m_tokens[1].reserve(static_cast<std::size_t>(range.hi - range.mid() + 1));
     }
     void operator()(int half, const RequestRow &row)
     {
-        LoadRows &into = m_halves[half == 0 ? 0 : 1];
-        into.rows.push_back(row);
-        into.tokens.push_back({row.ttft, row.tpot});
+        m_rows(half, row);
+        m_tokens[half == 0 ? 0 : 1].push_back({row.ttft, row.tpot});
     }
     LoadRows take()
     {
-        LoadRows out = std::move(m_halves[0]);
-        out.rows.insert(out.rows.end(), m_halves[1].rows.begin(), m_halves[1].rows.end());
-        out.tokens.insert(out.tokens.end(), m_halves[1].tokens.begin(), m_halves[1].tokens.end());
+        LoadRows out;
+        out.rows = m_rows.take();
+        out.tokens = std::move(m_tokens[0]);
+        out.tokens.insert(out.tokens.end(), m_tokens[1].begin(), m_tokens[1].end());
         return out;
     }
 
 private:
-    std::array<LoadRows, 2> m_halves;
+    LatencyRowCollector m_rows;
+    std::array<std::vector<TokenMetricsRow>, 2> m_tokens;
 };
 
 } // namespace
