@@ -4,24 +4,39 @@
 #include <qcustomplot.h>
 
 #include <cstdint>
+#include <vector>
 
 /// \file chart_tickers.h
 /// Axis labels through the same tested formatters as the tables and the CLI (core/model/duration_format.h), so
 /// that "183 ms" on an axis is "183 ms" in a cell. Duration axes hold nanoseconds; time axes hold seconds
 /// since an origin (a double cannot hold epoch nanoseconds exactly).
 
+/// A tick's label: the duration formatter's number without the zeros a round tick does not need ("1.5 s",
+/// "10 s", "250 ms"), and from a minute on only the units it has ("40 min", "1 h 30 min", "1 min 30 s"),
+/// never "40 min 0 s".
+QString durationTickLabel(double ns);
+
 /// A linear duration axis in ns: ticks at 1-2-2.5-5 steps below a second, then at steps people count time
-/// in (5, 10, 15, 30 s, 1, 2, 5, 10, 15, 30 min, hours), labelled "250 ms", "1.50 s", "1 min 30 s".
+/// in (5, 10, 15, 30 s, 1, 2, 5, 10, 15, 20, 30 min, hours), labelled "250 ms", "1.5 s", "1 min 30 s", "40 min".
 class DurationTicker : public QCPAxisTicker {
 public:
     QString getTickLabel(double tick, const QLocale &locale, QChar formatChar, int precision) override;
     double getTickStep(const QCPRange &range) override;
 };
 
-/// A logarithmic duration axis in ns: ticks at powers of ten, labelled as durations ("100 µs", "1 s").
+/// A logarithmic duration axis in ns: ticks at round durations of their unit, powers of ten up to 10 s,
+/// then 1 min, 10 min, 1 h, 10 h, 1 day, 10 days ("100 µs", "1 s", "1 min", "1 h"; powers of ten
+/// would read "1 min 40 s" and "16 min 40 s"), every other one when they would crowd; sub-ticks at the
+/// multiples of a tick below the next.
 class LogDurationTicker : public QCPAxisTickerLog {
 public:
     QString getTickLabel(double tick, const QLocale &locale, QChar formatChar, int precision) override;
+    /// The round durations of the ladder, in ns, from 1 ns to 1,000 days.
+    static const std::vector<double> &ladder();
+
+protected:
+    QVector<double> createTickVector(double tickStep, const QCPRange &range) override;
+    QVector<double> createSubTickVector(int subTickCount, const QVector<double> &ticks) override;
 };
 
 /// A time axis in seconds since `originNs`: labelled as UTC wall-clock times (12:04:05.250, with the

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "findings_view.h"
 
+#include <QApplication>
 #include <QHBoxLayout>
+#include <QStyledItemDelegate>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTextDocument>
 #include <QTreeWidget>
@@ -13,6 +16,31 @@
 namespace {
 
 QString text(const std::string &s) { return QString::fromStdString(s); }
+
+/// Wraps a column's text and says how tall that makes the row: QTreeView measures rows without the
+/// columns' widths, so its own word wrap never makes a row taller.
+class WrappingDelegate : public QStyledItemDelegate {
+public:
+    WrappingDelegate(QHeaderView *header, QObject *parent)
+        : QStyledItemDelegate(parent)
+        , m_header(header)
+    {
+    }
+
+    QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override
+    {
+        QStyleOptionViewItem wrapped = option;
+        initStyleOption(&wrapped, index);
+        wrapped.features |= QStyleOptionViewItem::WrapText;
+        wrapped.rect = QRect(0, 0, m_header->sectionSize(index.column()), 1); // the style wraps only in a valid rect
+        const QWidget *widget = option.widget;
+        QStyle *style = widget ? widget->style() : QApplication::style();
+        return style->sizeFromContents(QStyle::CT_ItemViewItem, &wrapped, QSize(), widget);
+    }
+
+private:
+    QHeaderView *m_header;
+};
 
 } // namespace
 
@@ -26,12 +54,22 @@ FindingsView::FindingsView(QWidget *parent)
     layout->setContentsMargins(6, 6, 6, 6);
     auto *splitter = new QSplitter(Qt::Vertical, this);
     m_list->setColumnCount(ColumnCount);
-    m_list->setHeaderLabels({tr("#"), tr("Finding"), tr("Tail explained"), tr("Requests")});
+    m_list->setHeaderLabels({tr("#"), tr("Finding"), tr("Tail"), tr("Requests")});
     m_list->headerItem()->setToolTip(TailColumn, tr("The share of the requests above the e2e p90 that the finding explains"));
     m_list->setRootIsDecorated(false);
     m_list->setAlternatingRowColors(true);
     m_list->header()->setSectionResizeMode(TitleColumn, QHeaderView::Stretch);
     m_list->header()->setStretchLastSection(false);
+    // Beside the load view the title column is narrow: titles wrap rather than end in "…".
+    m_list->setWordWrap(true);
+    m_list->setUniformRowHeights(false);
+    m_list->setTextElideMode(Qt::ElideNone);
+    m_list->setItemDelegateForColumn(TitleColumn, new WrappingDelegate(m_list->header(), m_list));
+    // The rows' heights are measured once; a title column that narrows or widens needs them measured again.
+    connect(m_list->header(), &QHeaderView::sectionResized, m_list, [this](int section) {
+        if (section == TitleColumn)
+            m_list->doItemsLayout();
+    });
     splitter->addWidget(m_list);
 
     auto *detailsPane = new QWidget(splitter);
@@ -41,7 +79,14 @@ FindingsView::FindingsView(QWidget *parent)
     m_details->setTextFormat(Qt::RichText);
     m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_details->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    detailsLayout->addWidget(m_details, 1);
+    // The evidence, the likely fix and the filter scroll when the pane is short, rather than being cut.
+    auto *scroll = new QScrollArea(detailsPane);
+    scroll->setWidget(m_details);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_details->setBackgroundRole(QPalette::Window);
+    detailsLayout->addWidget(scroll, 1);
     auto *buttons = new QHBoxLayout;
     m_show->setToolTip(tr("Filter the investigation to the requests of this finding"));
     buttons->addStretch(1);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "load_chart_text.h"
 
+#include "analysis/knee_text.h"
 #include "model/duration_format.h"
+#include "chart_tickers.h"
 #include "segment_colors.h"
 #include "segment_text.h"
 
@@ -21,13 +23,22 @@ QString count(std::int64_t n) { return QLocale().toString(static_cast<qlonglong>
 
 QString duration(double ns) { return QString::fromStdString(lx::formatDuration(ns)); }
 
+QString roundDuration(double ns) { return durationTickLabel(ns); }
+
 QString percent(double share) { return QString::number(share * 100, 'f', 0) + QLatin1Char('%'); }
 
 QString segmentTitle(int segment) { return segmentNameText(static_cast<lx::Segment>(segment)); }
 
-QString kneeLabel(const lx::Knee &knee)
+QString kneeLabel(const lx::Knee &knee, bool twoLines)
 {
-    return QCoreApplication::translate("LoadChart", "knee ≈ %1 req/s, %2 in flight").arg(rough(knee.rateRps), rough(knee.inFlight));
+    return (twoLines ? QCoreApplication::translate("LoadChart", "knee ≈ %1 req/s,\n%2 in flight")
+                     : QCoreApplication::translate("LoadChart", "knee ≈ %1 req/s, %2 in flight"))
+        .arg(QString::fromStdString(lx::kneeRateText(knee.rateRps)), QString::fromStdString(lx::kneeInFlightText(knee.inFlight)));
+}
+
+QString kneeRateLabel(double rps)
+{
+    return QCoreApplication::translate("LoadChart", "knee ≈ %1 req/s").arg(QString::fromStdString(lx::kneeRateText(rps)));
 }
 
 QString loadRange(double lo, double hi, lx::LoadKey key)

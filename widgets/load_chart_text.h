@@ -21,12 +21,17 @@ QString rough(double value);
 QString count(std::int64_t n);
 /// "183 ms", through core's formatter.
 QString duration(double ns);
+/// A round width as a tick says it: "1 s", "15 min" (not "1.00 s", "15 min 0 s"); chart_tickers.h.
+QString roundDuration(double ns);
 /// "61%".
 QString percent(double share);
 /// "network", ..., "unattributed".
 QString segmentTitle(int segment);
-/// "knee ≈ 41 req/s, 37 in flight".
-QString kneeLabel(const lx::Knee &knee);
+/// "knee ≈ 2.52 req/s, 7 in flight", rounded as the findings and the sentence round it (knee_text.h).
+/// With `twoLines`, the figures on a second line: "knee ≈ 2.52 req/s,\n7 in flight".
+QString kneeLabel(const lx::Knee &knee, bool twoLines = false);
+/// "knee ≈ 2.52 req/s".
+QString kneeRateLabel(double rps);
 /// "9.1–10 req/s" or "12–15 in flight": a load bucket's range in the unit of its key.
 QString loadRange(double lo, double hi, lx::LoadKey key);
 /// Rows of a tooltip table: each segment with time, its colour, mean and (with `of` > 0) share of `of`.

@@ -5,9 +5,12 @@
 #include "count_text.h"
 #include "model/duration_format.h"
 #include "load_chart_text.h"
+#include "legend_below.h"
 #include "plot_frame.h"
 
+#include <QFontMetrics>
 #include <QMouseEvent>
+#include <QResizeEvent>
 
 #include <algorithm>
 #include <cmath>
@@ -25,7 +28,7 @@ LoadProfileChart::LoadProfileChart(QWidget *parent)
     , m_timeTicker(QSharedPointer<TimeTicker>::create(0, false))
 {
     m_title = addPlotTitle(*this);
-    placeLegendBeside(*this);
+    placeLegendBelow(*this);
     legend->setIconSize(24, 12);
 
     m_inFlight = addGraph(xAxis, yAxis2); // first: the area lies under the rate lines
@@ -55,6 +58,7 @@ LoadProfileChart::LoadProfileChart(QWidget *parent)
     yAxis2->setVisible(true);
     xAxis->grid()->setVisible(false);
     setMouseTracking(true);
+    connect(this, &QCustomPlot::afterLayout, this, [this] { fitKneeText(); });
     rebuild();
 }
 
@@ -100,7 +104,7 @@ void LoadProfileChart::rebuild()
         }
         m_title->setText(tr("Load over time · %1 windows of %2")
                              .arg(p->windows.size())
-                             .arg(loadtext::duration(static_cast<double>(p->windowNs))));
+                             .arg(loadtext::roundDuration(static_cast<double>(p->windowNs))));
         xAxis->setRange(0, static_cast<double>(p->windows.back().startNs - origin + p->windowNs) / 1e9);
         yAxis->setRange(0, topRate > 0 ? topRate * 1.12 : 1.0);
         yAxis2->setRange(0, topInFlight > 0 ? topInFlight * 1.12 : 1.0);
@@ -117,18 +121,19 @@ void LoadProfileChart::rebuild()
         m_rateLine->point1->setCoords(0, *m_kneeRate);
         m_rateLine->point2->setCoords(1, *m_kneeRate);
         m_rateText->position->setCoords(0.005, *m_kneeRate);
-        m_rateText->setText(tr("knee ≈ %1 req/s").arg(loadtext::rough(*m_kneeRate)));
+        m_rateText->setText(loadtext::kneeRateLabel(*m_kneeRate));
     }
     if (m_kneeTime) {
         m_kneeLine->point1->setCoords(*m_kneeTime, 0);
         m_kneeLine->point2->setCoords(*m_kneeTime, 1);
         m_kneeText->position->setCoords(*m_kneeTime, 0.01);
         m_kneeText->setText(tr("load passes the knee"));
-        const bool roomRight = *m_kneeTime < xAxis->range().lower + 0.7 * xAxis->range().size();
-        m_kneeText->setPositionAlignment((roomRight ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
+        fitKneeText();
     }
     applyPalette();
 }
+
+QString LoadProfileChart::kneeRateLabel() const { return m_kneeRate ? m_rateText->text() : QString(); }
 
 std::optional<int> LoadProfileChart::windowAt(const QPointF &pixel) const
 {
@@ -149,7 +154,7 @@ QString LoadProfileChart::tooltipFor(int window) const
                              ? QStringLiteral("+") + loadtext::duration(static_cast<double>(offsetNs))
                              : QString::fromStdString(lx::formatTimestamp(w.startNs, profile()->windowNs < 1'000'000'000 ? 3 : 0));
     QString text = QStringLiteral("<b>%1</b> · %2<br>")
-                       .arg(when, tr("%1 window").arg(loadtext::duration(static_cast<double>(profile()->windowNs))));
+                       .arg(when, tr("%1 window").arg(loadtext::roundDuration(static_cast<double>(profile()->windowNs))));
     text += tr("arrivals %1 (%2 req/s), completions %3 (%4 req/s)<br>%5 in flight on average")
                 .arg(loadtext::count(w.arrivals), QString::number(w.arrivalRps, 'f', 2), loadtext::count(w.completions),
                      QString::number(w.throughputRps, 'f', 2), QString::number(w.meanInFlight, 'f', 1));
@@ -159,6 +164,36 @@ QString LoadProfileChart::tooltipFor(int window) const
                                          .arg(requestsText(w.count), loadtext::duration(w.e2eP95Ns.value_or(0.0)),
                                               loadtext::duration(*w.e2eMeanNs));
     return text + loadtext::segmentRows(w.segmentMeanNs, *w.e2eMeanNs);
+}
+
+void LoadProfileChart::fitKneeText()
+{
+    if (!m_kneeTime)
+        return;
+    // Beside its line on the side with room for it, else on two lines on the wider side: "load passes the
+    // k" was cut at the plot's edge. In pixels, once the layout is known.
+    const QRect rect = axisRect()->rect();
+    const double x = xAxis->coordToPixel(*m_kneeTime);
+    const double right = rect.right() - x, left = x - rect.left();
+    const QString oneLine = tr("load passes the knee");
+    const QMargins pad = m_kneeText->padding();
+    const double needed = QFontMetrics(m_kneeText->font()).horizontalAdvance(oneLine) + pad.left() + pad.right() + 2;
+    const bool twoLines = needed > right && needed > left;
+    const bool onRight = twoLines ? right >= left : needed <= right;
+    m_kneeText->setText(twoLines ? tr("load passes\nthe knee") : oneLine);
+    m_kneeText->setPositionAlignment((onRight ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
+}
+
+void LoadProfileChart::resizeEvent(QResizeEvent *event)
+{
+    Chart::resizeEvent(event);
+    if (fitLegendColumns(*this))
+        replot(rpQueuedReplot);
+    // A wall-clock label is about 8 characters wide: as many ticks as fit with room between them, so that
+    // "12:00:00" and "20:00:00" do not run into one another on a narrow chart.
+    const int plotWidth = width() - 140;
+    const int labelWidth = QFontMetrics(xAxis->tickLabelFont()).horizontalAdvance(QStringLiteral("00:00:00")) * 8 / 5;
+    m_timeTicker->setTickCount(std::clamp(plotWidth / std::max(labelWidth, 1), 2, 8));
 }
 
 void LoadProfileChart::applyPalette()

@@ -34,6 +34,9 @@ public:
     std::optional<double> kneeTime() const { return m_kneeTime; }
     /// Where the knee's rate stands on the req/s axis, nullopt without a knee.
     std::optional<double> kneeRate() const { return m_kneeRate; }
+    /// The knee rate line's label as drawn, empty without a knee.
+    QString kneeRateLabel() const;
+    QCPItemText *kneeTimeText() const { return m_kneeText; }
     /// Seconds since the first window's start of a window's middle, where its points are drawn.
     double keyOf(int window) const;
 
@@ -46,9 +49,11 @@ public:
 
 protected:
     void mouseMoveEvent(QMouseEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void rebuild();
+    void fitKneeText();
 
     std::shared_ptr<const lx::LoadChartData> m_data;
     QCPGraph *m_arrivals = nullptr;

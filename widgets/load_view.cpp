@@ -25,6 +25,7 @@ LoadView::LoadView(QWidget *parent)
     , m_decomposition(new LoadDecompositionChart(this))
     , m_profile(new LoadProfileChart(this))
     , m_keys(new QButtonGroup(this))
+    , m_shares(new QToolButton(this))
     , m_window(new QComboBox(this))
     , m_sentence(new QLabel(this))
 {
@@ -49,7 +50,7 @@ LoadView::LoadView(QWidget *parent)
 
     QHBoxLayout *bar = addToolbarAbove(*this, splitter);
     bar->setSpacing(0);
-    bar->addWidget(new QLabel(tr("Buckets by "), this));
+    bar->addWidget(new QLabel(tr("By "), this));
     const struct {
         lx::LoadKey key;
         QString text;
@@ -70,14 +71,25 @@ LoadView::LoadView(QWidget *parent)
     connect(m_keys, &QButtonGroup::idClicked, this, [this](int id) { setLoadKey(static_cast<lx::LoadKey>(id)); });
 
     bar->addSpacing(16);
+    // One checkable button rather than a pair: the toolbar has to fit beside the SLO panel at 1400x900.
+    m_shares->setText(tr("&Shares"));
+    m_shares->setCheckable(true);
+    m_shares->setToolTip(tr("Checked: stack each segment's share of the bucket's mean time per request, every bucket as "
+                            "legible as the next however long the queues past the knee. Unchecked: the mean times on "
+                            "one duration axis"));
+    bar->addWidget(m_shares);
+    connect(m_shares, &QToolButton::clicked, this, [this](bool checked) { setShowShares(checked); });
+
+    bar->addSpacing(16);
     auto *windowLabel = new QLabel(tr("&Window "), this);
     windowLabel->setBuddy(m_window);
     bar->addWidget(windowLabel);
     m_window->setToolTip(tr("The width of the load profile's time windows; automatic gives 100 to 200 of them"));
     m_window->addItem(tr("auto"), qint64(0));
     for (const qint64 seconds : {1, 5, 10, 30, 60, 300})
-        m_window->addItem(loadtext::duration(static_cast<double>(seconds * kSecond)), seconds * kSecond);
+        m_window->addItem(loadtext::roundDuration(static_cast<double>(seconds * kSecond)), seconds * kSecond);
     m_window->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_window->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed); // "auto (15 min)" whole, not "auto (1"
     connect(m_window, &QComboBox::activated, this, [this] { emit windowWidthChanged(windowWidth()); });
     bar->addWidget(m_window);
     bar->addStretch(1);
@@ -95,21 +107,38 @@ void LoadView::setData(std::shared_ptr<const lx::LoadChartData> data)
     m_profile->setVisible(drawable);
     updateSentence();
     updateAutoText();
+    updateScale();
 }
 
 void LoadView::setLoadKey(lx::LoadKey key)
 {
     m_keys->button(static_cast<int>(key))->setChecked(true);
     m_decomposition->setLoadKey(key);
+    updateScale();
 }
 
 lx::LoadKey LoadView::loadKey() const { return m_decomposition->loadKey(); }
+
+void LoadView::setShowShares(bool shares)
+{
+    m_chosenShares = shares;
+    updateScale();
+}
+
+bool LoadView::showsShares() const { return m_decomposition->showsShares(); }
+
+void LoadView::updateScale()
+{
+    const bool shares = m_chosenShares.value_or(m_data && lx::bucketsSpanTenfold(m_data->analysis(loadKey())));
+    m_shares->setChecked(shares);
+    m_decomposition->setShowShares(shares);
+}
 
 void LoadView::setWindowWidth(qint64 ns)
 {
     int index = m_window->findData(ns);
     if (index < 0) {
-        m_window->addItem(loadtext::duration(static_cast<double>(ns)), ns);
+        m_window->addItem(loadtext::roundDuration(static_cast<double>(ns)), ns);
         index = m_window->count() - 1;
     }
     m_window->setCurrentIndex(index);
@@ -139,5 +168,5 @@ void LoadView::updateAutoText()
     // "auto (10 s)": what the automatic choice came to on the data shown.
     const bool automatic = windowWidth() == 0;
     const qint64 width = m_data ? m_data->byArrivalRate.profile.windowNs : 0;
-    m_window->setItemText(0, automatic && width > 0 ? tr("auto (%1)").arg(loadtext::duration(static_cast<double>(width))) : tr("auto"));
+    m_window->setItemText(0, automatic && width > 0 ? tr("auto (%1)").arg(loadtext::roundDuration(static_cast<double>(width))) : tr("auto"));
 }

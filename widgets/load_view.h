@@ -6,6 +6,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 class Chart;
 class LoadDecompositionChart;
@@ -13,13 +14,16 @@ class LoadProfileChart;
 class QButtonGroup;
 class QComboBox;
 class QLabel;
+class QToolButton;
 
 /// \file load_view.h
 /// The load view: core's sentence about the knee ("below the knee decode dominates (97%), above it queue
 /// (89%); knee near 9.1 req/s, 26 in flight", or why there is none) above the decomposition under load,
 /// and the load over time under it. A toolbar toggles the load axis (arrival rate or requests in flight)
-/// and chooses the window width, which the caller recomputes with (computeLoadChartData() off the UI
-/// thread) and hands back through setData().
+/// and the stack's scale (segment shares or mean times: shares first when the buckets' mean e2e span more
+/// than tenfold, until the user chooses, which then holds for the session), and chooses the window width,
+/// which the caller recomputes with (computeLoadChartData() off the UI thread) and hands back through
+/// setData().
 class LoadView : public QWidget {
     Q_OBJECT
 
@@ -31,6 +35,9 @@ public:
     const lx::LoadChartData *data() const { return m_data.get(); }
     void setLoadKey(lx::LoadKey key);
     lx::LoadKey loadKey() const;
+    /// Shows shares (true) or mean times, as the user's choice: it holds over later data.
+    void setShowShares(bool shares);
+    bool showsShares() const;
     /// Selects the width in the window combo without emitting windowWidthChanged (0: automatic), e.g. when
     /// the caller restores a setting; a width not in the list is added to it.
     void setWindowWidth(qint64 ns);
@@ -45,6 +52,8 @@ public:
     Chart *decompositionChart() const;
     Chart *profileChart() const;
     QButtonGroup *loadKeyButtons() const { return m_keys; }
+    /// "Shares", checked for shares, unchecked for mean times.
+    QToolButton *sharesButton() const { return m_shares; }
     QComboBox *windowSelector() const { return m_window; }
 
 signals:
@@ -54,11 +63,15 @@ signals:
 private:
     void updateSentence();
     void updateAutoText();
+    /// The scale the user chose, else shares when the buckets span more than tenfold.
+    void updateScale();
 
     std::shared_ptr<const lx::LoadChartData> m_data;
     LoadDecompositionChart *m_decomposition = nullptr;
     LoadProfileChart *m_profile = nullptr;
     QButtonGroup *m_keys = nullptr;
+    QToolButton *m_shares = nullptr;
+    std::optional<bool> m_chosenShares; ///< the user's choice of scale, for the session
     QComboBox *m_window = nullptr;
     QLabel *m_sentence = nullptr;
 };

@@ -38,7 +38,9 @@ SloPanel::SloPanel(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     m_table->setColumnCount(ColumnCount);
-    m_table->setHeaderLabels({tr("Status"), tr("Target"), tr("Value"), tr("Threshold"), tr("Margin"), tr("Segment budget")});
+    m_table->setHeaderLabels({tr("Status"), tr("Target"), tr("Value"), tr("Margin"), tr("Threshold"), tr("Segment budget")});
+    // The target names its percentile ("e2e.p95<=2s"): the value is the bare duration, the count in its tooltip.
+    m_table->headerItem()->setToolTip(ValueColumn, tr("The target's percentile over the matching requests"));
     m_table->setRootIsDecorated(false);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->setAlternatingRowColors(true);
@@ -180,9 +182,10 @@ void SloPanel::fillRow(int row)
     QColor tint = r.pass ? kPassColor : kFailColor;
     tint.setAlphaF(0.12);
     item->setBackground(StatusColumn, tint);
-    item->setText(ValueColumn, QStringLiteral("%1 = %2").arg(QString::fromStdString(lx::percentileKey(r.target.percentile)),
-                                                           duration(*r.valueNs)));
-    item->setToolTip(ValueColumn, tr("over %1 %2").arg(QLocale().toString(static_cast<qlonglong>(r.count)), unit));
+    item->setText(ValueColumn, duration(*r.valueNs));
+    item->setToolTip(ValueColumn, tr("%1 = %2 over %3 %4")
+                                      .arg(QString::fromStdString(lx::percentileKey(r.target.percentile)), duration(*r.valueNs),
+                                           QLocale().toString(static_cast<qlonglong>(r.count)), unit));
     item->setText(MarginColumn, r.marginNs >= 0 ? tr("%1 to spare").arg(duration(r.marginNs)) : tr("%1 over").arg(duration(-r.marginNs)));
     item->setForeground(MarginColumn, r.marginNs >= 0 ? palette().color(QPalette::Text) : kFailColor);
     const QString budget = QString::fromStdString(r.budgetSentence());

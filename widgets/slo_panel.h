@@ -16,7 +16,8 @@ class QTreeWidget;
 /// \file slo_panel.h
 /// The service level objectives: the targets as text (`e2e.p95<=2s`, `ttft.p99<500ms where model = "x"`,
 /// core's grammar in docs/LOAD.md), each with its verdict (a word and an icon besides the colour), value,
-/// threshold, margin and, for a failing one, core's segment budget ("at p95, queue is 61% of e2e"). A line
+/// margin, threshold and, for a failing one, core's segment budget ("at p95, queue is 61% of e2e"), the
+/// verdict's columns first and as narrow as their texts, so that they fit beside the load view. A line
 /// adds a target once core's parseSlo() accepts it, else it says why; a button removes the selected ones.
 /// The caller keeps the targets (targetsChanged), evaluates them off the UI thread (lx::evaluateSlos())
 /// and hands the results back (setResults()).
@@ -24,7 +25,7 @@ class SloPanel : public QWidget {
     Q_OBJECT
 
 public:
-    enum Column { StatusColumn, TargetColumn, ValueColumn, ThresholdColumn, MarginColumn, BudgetColumn, ColumnCount };
+    enum Column { StatusColumn, TargetColumn, ValueColumn, MarginColumn, ThresholdColumn, BudgetColumn, ColumnCount };
 
     explicit SloPanel(QWidget *parent = nullptr);
 

@@ -22,6 +22,10 @@ private slots:
     void durationLabels();
     void durationSteps_data();
     void durationSteps();
+    void timeSteps_data();
+    void timeSteps();
+    void logTicks_data();
+    void logTicks();
     void timeLabels_data();
     void timeLabels();
     void paletteChangeRecolours();
@@ -98,8 +102,19 @@ void TestChart::durationLabels_data()
     QTest::addColumn<QString>("label");
     QTest::newRow("zero") << 0.0 << "0";
     QTest::newRow("ms") << 250e6 << "250 ms";
-    QTest::newRow("s") << 1.5e9 << "1.50 s";
+    QTest::newRow("s without the zero a round tick does not need") << 1.5e9 << "1.5 s";
+    QTest::newRow("whole seconds") << 10e9 << "10 s";
+    QTest::newRow("seconds keep their digits") << 1.25e9 << "1.25 s";
+    QTest::newRow("ms") << 2.5e6 << "2.5 ms";
     QTest::newRow("us") << 12'400.0 << QString::fromUtf8("12.4 µs");
+    QTest::newRow("100 us, no point to trim") << 100e3 << QString::fromUtf8("100 µs");
+    QTest::newRow("a minute, not 60.0 s") << 59.9e9 << "1 min";
+    QTest::newRow("40 min, not 40 min 0 s") << 2400e9 << "40 min";
+    QTest::newRow("minutes and seconds") << 90e9 << "1 min 30 s";
+    QTest::newRow("an hour") << 3600e9 << "1 h";
+    QTest::newRow("an hour and a half") << 5400e9 << "1 h 30 min";
+    QTest::newRow("two days in hours") << 172800e9 << "48 h";
+    QTest::newRow("negative") << -2400e9 << "-40 min";
 }
 
 void TestChart::durationLabels()
@@ -135,6 +150,66 @@ void TestChart::durationSteps()
     QCOMPARE(ticker.getTickStep(QCPRange(0, rangeNs)), stepNs);
 }
 
+void TestChart::timeSteps_data()
+{
+    QTest::addColumn<double>("rangeSeconds");
+    QTest::addColumn<double>("stepSeconds");
+    // The default 5 ticks: the smallest step people count time in of at least a fifth of the range.
+    QTest::newRow("seconds") << 60.0 << 15.0;
+    QTest::newRow("an hour") << 5 * 3600.0 << 3600.0;
+    QTest::newRow("six hours, not 6.5") << 30 * 3600.0 << 6 * 3600.0;
+    QTest::newRow("twelve hours, not 8: the 1M trace's 12:00, 20:00, 04:00") << 36 * 3600.0 << 12 * 3600.0;
+    QTest::newRow("days") << 10 * 86400.0 << 2 * 86400.0;
+}
+
+void TestChart::timeSteps()
+{
+    QFETCH(double, rangeSeconds);
+    QFETCH(double, stepSeconds);
+    struct Probe : TimeTicker {
+        using TimeTicker::TimeTicker;
+        using TimeTicker::getTickStep;
+    } ticker(0, false);
+    QCOMPARE(ticker.getTickStep(QCPRange(0, rangeSeconds)), stepSeconds);
+}
+
+void TestChart::logTicks_data()
+{
+    QTest::addColumn<double>("lowerNs");
+    QTest::addColumn<double>("upperNs");
+    QTest::addColumn<QString>("ticks"); // the labels of the ticks inside the range
+    QTest::addColumn<QString>("someSubTicks"); // labels of durations that must be sub-ticks
+    QTest::newRow("decades below a second") << 0.5e6 << 2e9 << "1 ms, 10 ms, 100 ms, 1 s" << "2 ms, 50 ms, 200 ms";
+    QTest::newRow("the issue's 1 min 40 s and 16 min 40 s") << 20e9 << 2000e9 << "1 min, 10 min" << "30 s, 2 min, 20 min";
+    QTest::newRow("minutes to hours") << 5e9 << 20000e9 << "10 s, 1 min, 10 min, 1 h" << "20 s, 5 min, 30 min";
+    QTest::newRow("hours to days") << 1800e9 << 3e14 << "1 h, 10 h, 24 h" << "2 h, 20 h";
+    QTest::newRow("nanoseconds to days: every third step, no crowd")
+        << 1.0 << 1e15 << QString::fromUtf8("1 ns, 1 µs, 1 ms, 1 s, 10 min, 24 h") << "";
+}
+
+void TestChart::logTicks()
+{
+    QFETCH(double, lowerNs);
+    QFETCH(double, upperNs);
+    QFETCH(QString, ticks);
+    QFETCH(QString, someSubTicks);
+    LogDurationTicker ticker;
+    const QCPRange range(lowerNs, upperNs);
+    QVector<double> tickValues, subTicks;
+    QVector<QString> labels;
+    ticker.generate(range, QLocale::c(), QLatin1Char('g'), 6, tickValues, &subTicks, &labels);
+    QStringList inside;
+    for (qsizetype i = 0; i < tickValues.size(); ++i)
+        if (range.contains(tickValues.at(i)))
+            inside << labels.at(i);
+    QCOMPARE(inside.join(QStringLiteral(", ")), ticks);
+    QStringList subLabels;
+    for (double sub : subTicks)
+        subLabels << durationTickLabel(sub);
+    for (const QString &wanted : someSubTicks.split(QStringLiteral(", "), Qt::SkipEmptyParts))
+        QVERIFY2(subLabels.contains(wanted), qPrintable(wanted + QStringLiteral(" not in ") + subLabels.join(QStringLiteral(", "))));
+}
+
 void TestChart::timeLabels_data()
 {
     QTest::addColumn<bool>("relative");
@@ -148,6 +223,7 @@ void TestChart::timeLabels_data()
     QTest::newRow("microseconds") << false << 5e-5 << 1.2e-5 << "12:00:00.000012";
     QTest::newRow("days") << false << 10 * 86400.0 << 86400.0 << "2025-01-02";
     QTest::newRow("relative") << true << 60.0 << 90.0 << "+1 min 30 s";
+    QTest::newRow("relative whole minutes, not 40 min 0 s") << true << 6000.0 << 2400.0 << "+40 min";
 }
 
 void TestChart::timeLabels()

@@ -9,6 +9,8 @@
 #include "findings_view.h"
 #include "test_support.h"
 
+#include <QHeaderView>
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
@@ -111,6 +113,43 @@ private slots:
         QVERIFY(view.detailsText().contains(QString::fromStdString(finding.evidence)));
         QVERIFY(view.detailsText().contains(QString::fromStdString(finding.fix)));
         QVERIFY(view.detailsText().contains(QString::fromStdString(finding.filter)));
+    }
+
+    void nothingCutBesideTheLoadView_data()
+    {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("height");
+        // The 1400x900 window: titles ended in "…" and the likely fix was cut off below the evidence.
+        QTest::newRow("the issue's 1400x900 window") << 320 << 420;
+        QTest::newRow("wide") << 900 << 700;
+    }
+    void nothingCutBesideTheLoadView()
+    {
+        QFETCH(int, width);
+        QFETCH(int, height);
+        FindingsView view;
+        view.resize(width, height);
+        view.setFindings(sampleFindings());
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QTreeWidget *list = view.list();
+        // Every title is whole: its text fits the lines its row has (it wraps instead of eliding).
+        const int column = list->header()->sectionSize(FindingsView::TitleColumn);
+        for (int i = 0; i < list->topLevelItemCount(); ++i) {
+            QTreeWidgetItem *item = list->topLevelItem(i);
+            const QRect cell = list->visualItemRect(item);
+            const QRect needed = list->fontMetrics().boundingRect(QRect(0, 0, column - 12, 10000), Qt::TextWordWrap,
+                                                                   item->text(FindingsView::TitleColumn));
+            QVERIFY2(cell.height() >= needed.height(),
+                     qPrintable(QStringLiteral("%1: %2 of %3 px").arg(item->text(FindingsView::TitleColumn)).arg(cell.height()).arg(needed.height())
+                     + QStringLiteral(" column %1 text %2").arg(column).arg(list->fontMetrics().horizontalAdvance(item->text(FindingsView::TitleColumn)))));
+        }
+        // The details are whole too, scrolled to when the pane is short: the label is as tall as its text.
+        auto *details = view.findChild<QLabel *>();
+        QVERIFY(details);
+        QVERIFY(view.detailsText().contains(QStringLiteral("Likely fix:")));
+        QVERIFY2(details->height() >= details->heightForWidth(details->width()),
+                 qPrintable(QStringLiteral("%1 of %2 px").arg(details->height()).arg(details->heightForWidth(details->width()))));
     }
 
     void withoutFindings()
