@@ -251,10 +251,13 @@ LoadAnalysis analyzeLoad(const LoadProfile &profile, std::span<const LatencyRow>
     if (points.size() < 8) {
         throughout();
         // Say what is short: windows with a few requests each are not "windows without requests".
-        out.noKneeReason = "too few windows to look for one: " + std::to_string(usableWindows) + " of the "
-                           + std::to_string(withRequests) + " windows that hold requests hold at least "
-                           + std::to_string(options.minWindowRequests) + ", 8 such windows needed"
-                           + (withRequests >= 8 ? " (wider windows hold more: --window)" : "");
+        out.noKneeReason = "too few windows to look for one: ";
+        if (withRequests == 0)
+            out.noKneeReason += "none holds a request with a measured e2e";
+        else
+            out.noKneeReason += std::to_string(usableWindows) + " of the " + std::to_string(withRequests)
+                                + " windows that hold requests hold at least " + std::to_string(options.minWindowRequests)
+                                + ", 8 such windows needed" + (withRequests >= 8 ? " (wider windows hold more: --window)" : "");
         return out;
     }
     // The knee is where the throughput stops following the load: with N requests in flight a server
@@ -286,14 +289,24 @@ LoadAnalysis analyzeLoad(const LoadProfile &profile, std::span<const LatencyRow>
         out.noKneeReason = why + ": the trace never reaches its knee (up to " + roughNumber(maxX) + " in flight, "
                            + roughNumber(maxRate) + " req/s)";
     };
-    // The rate at the knee: what the server completes once past it (it cannot complete more), the median
-    // completion throughput of the windows past the knee.
-    std::vector<double> saturated;
-    for (std::size_t i = 0; i < windows.size(); ++i)
-        if (inFit[i] && bandOf(static_cast<int>(i)) != kBelow)
-            saturated.push_back(windows[i].throughputRps);
-    std::nth_element(saturated.begin(), saturated.begin() + static_cast<std::ptrdiff_t>(saturated.size() / 2), saturated.end());
-    const double rate = saturated.empty() ? 0.0 : saturated[saturated.size() / 2];
+    // The rate at the knee: what the server completes once past it (it cannot complete more): the
+    // completions of the windows far past it over their time, where the queue holds as many requests as
+    // the slots and every slot is busy (just past it the throughput still rounds off into the plateau, and
+    // a slow ramp spends many windows there); of every window past it when fewer than three are that far.
+    // Pooled: a median of windows of a few requests each would step by whole requests.
+    std::array<double, kBands> completed{}, time{};
+    std::array<int, kBands> counted{};
+    for (std::size_t i = 0; i < windows.size(); ++i) {
+        if (!inFit[i])
+            continue;
+        const auto band = static_cast<std::size_t>(bandOf(static_cast<int>(i)));
+        completed[band] += static_cast<double>(windows[i].completions);
+        time[band] += static_cast<double>(width) / 1e9;
+        ++counted[band];
+    }
+    const double rate = counted[kFarPast] >= 3 ? completed[kFarPast] / time[kFarPast]
+                        : time[kJustPast] + time[kFarPast] > 0 ? (completed[kJustPast] + completed[kFarPast]) / (time[kJustPast] + time[kFarPast])
+                                                               : 0.0;
     // The throughput levels off: is it the server's ceiling or only the offered load's level? An open
     // load (arrivals that do not wait for answers) passes the ceiling: its arrivals exceed what the server
     // completes for long enough to rule out chance. A closed load (a benchmark holding N requests in

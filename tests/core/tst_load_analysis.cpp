@@ -204,7 +204,7 @@ private slots:
         QTest::addColumn<int>("requests");
         QTest::addColumn<int>("spacingMs");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("nothing") << 0 << 1000 << QStringLiteral("0 of the 0 windows that hold requests hold at least 3, 8 such windows needed");
+        QTest::newRow("nothing") << 0 << 1000 << QStringLiteral("none holds a request with a measured e2e");
         QTest::newRow("a handful") << 5 << 1000 << QStringLiteral("0 of the 5 windows that hold requests hold at least 3, 8 such windows needed");
         QTest::newRow("19 windows of one or two requests each")
             << 30 << 650 << QStringLiteral("0 of the 19 windows that hold requests hold at least 3, 8 such windows needed (wider windows hold more: --window)");
