@@ -332,13 +332,17 @@ LoadAnalysis analyzeLoad(const LoadProfile &profile, std::span<const LatencyRow>
     knee.inFlight = kneeInFlight;
     knee.rateRps = rate;
     // When: where the offered load passed that rate, so that the knee's time and its rate mark one point of
-    // the arrival curve; under a closed load, the first window from which two in a row are past the knee.
+    // the arrival curve. Without an overload beyond the allowance (a closed load, or an open one that ends
+    // a few percent over the capacity), the first window from which two in a row are past the knee and
+    // receive at least its rate: past the knee alone, a slow ramp is there hours before its arrivals reach
+    // the capacity (the requests in flight grow as the server nears it).
     knee.timeNs = windows.front().startNs;
+    const auto reached = [&](std::size_t i) { return bandOf(static_cast<int>(i)) != kBelow && windows[i].arrivalRps >= rate; };
     if (overload) {
         knee.timeNs = windows[*overload].startNs;
     } else {
         for (std::size_t i = 0; i + 1 < windows.size(); ++i) {
-            if (bandOf(static_cast<int>(i)) != kBelow && bandOf(static_cast<int>(i + 1)) != kBelow) {
+            if (reached(i) && reached(i + 1)) {
                 knee.timeNs = windows[i].startNs;
                 break;
             }

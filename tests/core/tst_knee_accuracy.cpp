@@ -150,6 +150,35 @@ private slots:
         QVERIFY2(load.knee->inFlight >= 0.5 * decodeSlots && load.knee->inFlight <= 1.5 * decodeSlots, why);
     }
 
+    // A ramp that ends a few percent over the capacity: the overload is too mild for the 10% allowance of
+    // the offered load's test, the flat throughput with a queue that takes over confirms the knee, and its
+    // time is still where the arrivals reach its rate (the requests in flight pass the knee hours earlier
+    // on a slow ramp: the first 1M-request try put it 23 hours early in five days).
+    void mildOverload_data()
+    {
+        QTest::addColumn<int>("decodeSlots");
+        QTest::addColumn<int>("requests");
+        QTest::newRow("8 slots, 50k requests") << 8 << 50'000;
+        QTest::newRow("16 slots, 200k requests") << 16 << 200'000;
+        QTest::newRow("64 slots, 200k requests") << 64 << 200'000;
+    }
+    void mildOverload()
+    {
+        QFETCH(int, decodeSlots);
+        QFETCH(int, requests);
+        const sim::SimConfig config = configOf(sim::LoadShape::Ramp, decodeSlots, 0.1, 1.08, requests, 77);
+        const double capacity = sim::estimatedCapacityRps(config);
+        const LoadAnalysis load = analyzeSimulation(config);
+        const QByteArray why = describe(load, capacity);
+        QVERIFY2(load.knee, why);
+        QVERIFY2(std::abs(load.knee->rateRps - capacity) <= 0.1 * capacity, why);
+        const auto &windows = load.profile.windows;
+        const double span = double(windows.back().startNs + load.profile.windowNs - windows.front().startNs);
+        const double found = double(load.knee->timeNs - windows.front().startNs) / span;
+        QVERIFY2(std::abs(found - sim::kneeTimeFraction(config)) <= 0.05,
+                 "knee at " + QByteArray::number(found) + " of the trace, expected " + QByteArray::number(sim::kneeTimeFraction(config)) + "; " + why);
+    }
+
     void unsaturatedHasNoKnee_data()
     {
         QTest::addColumn<int>("shape");
