@@ -21,12 +21,11 @@ bool usable(const LoadWindow &w, std::int64_t width, std::int64_t minRequests)
 
 double keyOf(const LoadWindow &w, LoadKey key) { return key == LoadKey::ArrivalRate ? w.arrivalRps : w.meanInFlight; }
 
-/// The requests of one load band: their summed segment parts and e2e, their e2e values and their TPOT.
+/// The requests of one load band: their summed segment parts and e2e, and their TPOT.
 struct Side {
     std::array<double, kSegmentCount> parts{};
     double e2e = 0;
     std::int64_t count = 0;
-    std::vector<std::int64_t> values;
     double tpot = 0;
     std::int64_t tpotCount = 0;
 
@@ -36,7 +35,6 @@ struct Side {
             parts[s] += other.parts[s];
         e2e += other.e2e;
         count += other.count;
-        values.insert(values.end(), other.values.begin(), other.values.end());
         tpot += other.tpot;
         tpotCount += other.tpotCount;
     }
@@ -55,7 +53,6 @@ struct Side {
     {
         return tpotCount > 0 ? std::optional<double>(tpot / static_cast<double>(tpotCount)) : std::nullopt;
     }
-    std::optional<double> p95() { return summarize(values, {95.0}).percentilesNs[0]; }
 };
 
 /// The load bands of the knee: below it, just past it (up to twice its requests in flight), far past it.
@@ -64,7 +61,7 @@ enum Band { kBelow, kJustPast, kFarPast, kBands };
 /// One pass over the rows: each request in the band of the window it started in.
 template<typename BandOf>
 std::array<Side, kBands> splitRows(std::span<const LatencyRow> rows, const std::vector<int> &windowOfRow, bool includeErrors,
-                                   BandOf bandOf, bool withValues)
+                                   BandOf bandOf)
 {
     std::array<Side, kBands> sides;
     for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -75,8 +72,6 @@ std::array<Side, kBands> splitRows(std::span<const LatencyRow> rows, const std::
         side.e2e += static_cast<double>(rows[i].e2e);
         for (int s = 0; s < kSegmentCount; ++s)
             side.parts[static_cast<std::size_t>(s)] += static_cast<double>(rows[i].part(s));
-        if (withValues)
-            side.values.push_back(rows[i].e2e);
         if (isMeasured(rows[i].tpot)) {
             side.tpot += static_cast<double>(rows[i].tpot);
             ++side.tpotCount;
@@ -236,7 +231,7 @@ LoadAnalysis analyzeLoad(const LoadProfile &profile, std::span<const LatencyRow>
     }
     fillBuckets(out, rows, windowOfRow, inFit, options);
     const auto throughout = [&] {
-        const Side all = splitRows(rows, windowOfRow, options.includeErrors, [](int) { return kBelow; }, false)[kBelow];
+        const Side all = splitRows(rows, windowOfRow, options.includeErrors, [](int) { return kBelow; })[kBelow];
         out.below = all.dominant();
         out.queueShareBelow = all.queueShare();
         out.tpotBelowNs = all.meanTpot();
@@ -274,7 +269,7 @@ LoadAnalysis analyzeLoad(const LoadProfile &profile, std::span<const LatencyRow>
         const double load = windows[static_cast<std::size_t>(w)].meanInFlight;
         return load < kneeInFlight ? kBelow : load < 2 * kneeInFlight ? kJustPast : kFarPast;
     };
-    std::array<Side, kBands> sides = splitRows(rows, windowOfRow, options.includeErrors, bandOf, true);
+    std::array<Side, kBands> sides = splitRows(rows, windowOfRow, options.includeErrors, bandOf);
     Side past = sides[kJustPast];
     past.add(sides[kFarPast]);
     const auto noKnee = [&](const std::string &why) {
