@@ -8,26 +8,17 @@ namespace lx {
 
 namespace {
 
-double predicted(const LoadPoint &p, double b, double c) { return c - std::max(0.0, b - p.logInFlight); }
-
-double squaredError(const std::vector<LoadPoint> &points, double b, double c)
-{
-    double sse = 0;
-    for (const LoadPoint &p : points)
-        sse += p.weight * (p.logThroughput - predicted(p, b, c)) * (p.logThroughput - predicted(p, b, c));
-    return sse;
-}
-
-/// The best capacity for a given knee: the weighted mean of log X + max(0, b - log N).
-double capacityFor(const std::vector<LoadPoint> &points, double b)
-{
-    double sum = 0, weight = 0;
-    for (const LoadPoint &p : points) {
-        sum += p.weight * (p.logThroughput + std::max(0.0, b - p.logInFlight));
-        weight += p.weight;
+/// Weighted sums over a run of points: of the weight, of v and of v squared, for v = log X (past the
+/// knee) or v = log X - log N (below it, where log X = log N - log L0).
+struct Sums {
+    double w = 0, v = 0, vv = 0;
+    void add(double weight, double value)
+    {
+        w += weight;
+        v += weight * value;
+        vv += weight * value * value;
     }
-    return sum / weight;
-}
+};
 
 double slopeOf(const std::vector<LoadPoint> &points, std::size_t from)
 {
@@ -58,31 +49,41 @@ CapacityFit fitCapacity(std::vector<LoadPoint> points, std::size_t minPerSide)
     if (points.size() < 2 * minPerSide)
         return best;
     std::sort(points.begin(), points.end(), [](const LoadPoint &l, const LoadPoint &r) { return l.logInFlight < r.logInFlight; });
+    const std::size_t n = points.size();
+    // Prefix sums below each split (of log X - log N), suffix sums past it (of log X): every split's fit
+    // and squared error in constant time, so that a profile of many narrow windows stays linear.
+    std::vector<Sums> below(n + 1), past(n + 1);
+    for (std::size_t i = 0; i < n; ++i) {
+        below[i + 1] = below[i];
+        below[i + 1].add(points[i].weight, points[i].logThroughput - points[i].logInFlight);
+    }
+    for (std::size_t i = n; i-- > 0;) {
+        past[i] = past[i + 1];
+        past[i].add(points[i].weight, points[i].logThroughput);
+    }
     best.sse = INFINITY;
     std::size_t bestSplit = 0;
     // Split k: points [0, k) below the knee (on the line log X = log N - log L0), [k, n) on the flat part.
-    // With the split fixed each side's level is a weighted mean; the knee is where the two lines meet.
-    for (std::size_t k = minPerSide; k + minPerSide <= points.size(); ++k) {
-        double below = 0, belowWeight = 0, past = 0, pastWeight = 0;
-        for (std::size_t i = 0; i < points.size(); ++i) {
-            if (i < k) {
-                below += points[i].weight * (points[i].logThroughput - points[i].logInFlight);
-                belowWeight += points[i].weight;
-            } else {
-                past += points[i].weight * points[i].logThroughput;
-                pastWeight += points[i].weight;
-            }
-        }
-        if (belowWeight <= 0 || pastWeight <= 0)
+    // With the split fixed each side's level is a weighted mean, and the knee is where the two lines meet.
+    for (std::size_t k = minPerSide; k + minPerSide <= n; ++k) {
+        const Sums &lo = below[k], &hi = past[k];
+        if (lo.w <= 0 || hi.w <= 0)
             continue;
-        double c = past / pastWeight;
-        double b = c - below / belowWeight;
-        const double lo = points[k - 1].logInFlight, hi = points[k].logInFlight;
-        if (b < lo || b > hi) { // the lines meet outside the split: the best knee of this split is at its edge
-            b = std::clamp(b, lo, hi);
-            c = capacityFor(points, b);
+        double c = hi.v / hi.w;
+        double b = c - lo.v / lo.w;
+        double sse = (lo.vv - lo.v * lo.v / lo.w) + (hi.vv - hi.v * hi.v / hi.w);
+        const double left = points[k - 1].logInFlight, right = points[k].logInFlight;
+        if (b < left || b > right) {
+            // The lines meet outside the split: this split's best knee is at its edge. With b fixed every
+            // point's residual is z - c, z = log X + max(0, b - log N), so c is the mean of z.
+            b = std::clamp(b, left, right);
+            const double w = lo.w + hi.w;
+            const double z = lo.v + b * lo.w + hi.v;
+            const double zz = lo.vv + 2 * b * lo.v + b * b * lo.w + hi.vv;
+            c = z / w;
+            sse = zz - z * z / w;
         }
-        const double sse = squaredError(points, b, c);
+        sse = std::max(sse, 0.0); // rounding of a perfect fit
         if (sse < best.sse) {
             best.sse = sse;
             best.logKneeInFlight = b;
@@ -94,7 +95,7 @@ CapacityFit fitCapacity(std::vector<LoadPoint> points, std::size_t minPerSide)
         return CapacityFit{};
     best.found = true;
     best.pointsBelow = bestSplit;
-    best.pointsPast = points.size() - bestSplit;
+    best.pointsPast = n - bestSplit;
     best.slopePast = slopeOf(points, bestSplit);
     return best;
 }

@@ -43,6 +43,8 @@ private slots:
         QTest::newRow("16 slots: 4.6 req/s, 2.8 s") << 4.6 << 2.8 << 40 << 60;
         QTest::newRow("256 slots: 73 req/s, 3 s") << 73.0 << 3.0 << 10 << 100;
         QTest::newRow("three windows each side") << 10.0 << 1.0 << 3 << 3;
+        // `--window 1s` over five days: every split is fitted in constant time (prefix sums).
+        QTest::newRow("432,000 windows") << 4.6 << 2.8 << 200'000 << 232'000;
     }
     void fit()
     {
@@ -55,7 +57,7 @@ private slots:
         QVERIFY2(std::abs(std::exp(f.logCapacity) - capacity) < 1e-6 * capacity, qPrintable(QString::number(std::exp(f.logCapacity))));
         QVERIFY2(std::abs(std::exp(f.logKneeInFlight) - capacity * latency) < 1e-6 * capacity * latency,
                  qPrintable(QString::number(std::exp(f.logKneeInFlight))));
-        QVERIFY(f.sse < 1e-12);
+        QVERIFY2(f.sse < 1e-10 * 10 * (below + past), qPrintable(QString::number(f.sse))); // sums of squares: rounding, not a misfit
         QCOMPARE(f.pointsBelow, std::size_t(below));
         QCOMPARE(f.pointsPast, std::size_t(past));
         QVERIFY(std::abs(f.slopePast) < 1e-9);
