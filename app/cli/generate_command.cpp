@@ -30,6 +30,9 @@ constexpr std::string_view kUsage =
     "  --token-times-every K      give every K-th request its token times (default 0: none; not in csv)\n"
     "  --start-rate R             offered load at the start, requests/s (default 1)\n"
     "  --end-rate R               offered load at the end, requests/s (default 18)\n"
+    "  --shape S                  how the load moves from the start rate to the end rate: ramp (default,\n"
+    "                             linear), step (the end rate from halfway) or diurnal (three daily\n"
+    "                             cycles from the start rate up to the end rate and back)\n"
     "  --slots N                  concurrent decode slots (default 32)\n"
     "  --zstd                     compress the output with zstd (level 3)\n"
     "  --help                     show this help\n";
@@ -116,6 +119,12 @@ std::string parse(const std::vector<std::string> &args, Options &options)
             if (!form)
                 return bad("timestamps, durations, csv, otlp or client");
             options.form = *form;
+        } else if (arg == "--shape") {
+            const auto v = value();
+            const auto shape = v ? lx::sim::loadShapeFromName(*v) : std::nullopt;
+            if (!shape)
+                return bad("ramp, step or diurnal");
+            options.config.shape = *shape;
         } else if (arg == "--token-times-every" || arg == "--slots") {
             const auto v = value();
             const auto n = v ? parseNumber<int>(*v) : std::nullopt;

@@ -105,10 +105,11 @@ std::vector<Finding> findFindings(std::span<const LatencyRow> rows, const LoadAn
                          + " of their e2e time against " + percentText(allE2e > 0 ? allTime[static_cast<std::size_t>(s)] / allE2e : 0)
                          + " over all requests";
             if (seg == Segment::Queue && load && load->knee) {
+                // The knee is the server's capacity: where the offered load passed it, and when.
                 char knee[96];
                 std::snprintf(knee, sizeof knee, "; the load passes the knee near %.3g req/s, %.0f in flight", load->knee->rateRps,
                               load->knee->inFlight);
-                f.evidence += knee;
+                f.evidence += knee + (", first at " + formatTimestamp(load->knee->timeNs, 0));
             }
             f.filter = statusClause + "dominant = " + name + " and e2e > " + exactMs(cut);
             out.push_back(std::move(f));

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "analysis/load_analysis.h"
 
+#include "analysis/capacity_fit.h"
+#include "model/duration_format.h"
 #include "model/percentiles.h"
 
 #include <algorithm>
@@ -12,9 +14,6 @@ namespace lx {
 namespace {
 
 /// A window that takes part in the fit and the buckets: mostly inside the trace, with enough requests.
-/// Queue times under this (1 ms) count as an empty queue on the logarithmic scale of the knee search.
-constexpr double kQueueFloorNs = 1e6;
-
 bool usable(const LoadWindow &w, std::int64_t width, std::int64_t minRequests)
 {
     return 2 * w.coveredNs >= width && w.count >= minRequests && w.e2eP95Ns;
@@ -22,86 +21,23 @@ bool usable(const LoadWindow &w, std::int64_t width, std::int64_t minRequests)
 
 double keyOf(const LoadWindow &w, LoadKey key) { return key == LoadKey::ArrivalRate ? w.arrivalRps : w.meanInFlight; }
 
-struct Point {
-    double x, y, weight;
-};
-
-/// The weighted least-squares hinge y = a + c x + d max(0, x - b) for a given b; its squared error.
-struct Hinge {
-    double a = 0, c = 0, d = 0, b = 0, sse = INFINITY;
-    double at(double x) const { return a + c * x + d * std::max(0.0, x - b); }
-};
-
-/// Solves the normal equations of a weighted linear fit on the given basis (2 or 3 functions).
-template<std::size_t N, typename Basis>
-std::optional<std::array<double, N>> leastSquares(const std::vector<Point> &points, Basis basis)
-{
-    std::array<std::array<double, N + 1>, N> m{};
-    for (const Point &p : points) {
-        const std::array<double, N> f = basis(p.x);
-        for (std::size_t i = 0; i < N; ++i) {
-            for (std::size_t j = 0; j < N; ++j)
-                m[i][j] += p.weight * f[i] * f[j];
-            m[i][N] += p.weight * f[i] * p.y;
-        }
-    }
-    // Gaussian elimination with partial pivoting: N is 2 or 3.
-    for (std::size_t col = 0; col < N; ++col) {
-        std::size_t pivot = col;
-        for (std::size_t r = col + 1; r < N; ++r)
-            if (std::abs(m[r][col]) > std::abs(m[pivot][col]))
-                pivot = r;
-        if (std::abs(m[pivot][col]) < 1e-12)
-            return std::nullopt;
-        std::swap(m[col], m[pivot]);
-        for (std::size_t r = 0; r < N; ++r) {
-            if (r == col)
-                continue;
-            const double k = m[r][col] / m[col][col];
-            for (std::size_t j = col; j <= N; ++j)
-                m[r][j] -= k * m[col][j];
-        }
-    }
-    std::array<double, N> out{};
-    for (std::size_t i = 0; i < N; ++i)
-        out[i] = m[i][N] / m[i][i];
-    return out;
-}
-
-template<typename Model>
-double squaredError(const std::vector<Point> &points, Model model)
-{
-    double sse = 0;
-    for (const Point &p : points)
-        sse += p.weight * (p.y - model(p.x)) * (p.y - model(p.x));
-    return sse;
-}
-
-/// The breakpoint search: every distinct load with at least three windows on each side.
-Hinge bestHinge(std::vector<Point> points)
-{
-    std::sort(points.begin(), points.end(), [](const Point &l, const Point &r) { return l.x < r.x; });
-    Hinge best;
-    for (std::size_t k = 3; k + 3 < points.size(); ++k) {
-        const double b = points[k].x;
-        const auto fit = leastSquares<3>(points, [b](double x) { return std::array<double, 3>{1.0, x, std::max(0.0, x - b)}; });
-        if (!fit)
-            continue;
-        Hinge h{(*fit)[0], (*fit)[1], (*fit)[2], b, 0};
-        h.sse = squaredError(points, [&h](double x) { return h.at(x); });
-        if (h.sse < best.sse)
-            best = h;
-    }
-    return best;
-}
-
-/// The requests of one side of the knee: their summed segment parts and e2e, and their e2e values.
+/// The requests of one load band: their summed segment parts and e2e, and their TPOT.
 struct Side {
     std::array<double, kSegmentCount> parts{};
     double e2e = 0;
     std::int64_t count = 0;
-    std::vector<std::int64_t> values;
+    double tpot = 0;
+    std::int64_t tpotCount = 0;
 
+    void add(const Side &other)
+    {
+        for (std::size_t s = 0; s < parts.size(); ++s)
+            parts[s] += other.parts[s];
+        e2e += other.e2e;
+        count += other.count;
+        tpot += other.tpot;
+        tpotCount += other.tpotCount;
+    }
     SegmentShare dominant() const
     {
         SegmentShare out;
@@ -113,25 +49,33 @@ struct Side {
         return out;
     }
     double queueShare() const { return e2e > 0 ? parts[static_cast<std::size_t>(Segment::Queue)] / e2e : 0.0; }
-    std::optional<double> p95() { return summarize(values, {95.0}).percentilesNs[0]; }
+    std::optional<double> meanTpot() const
+    {
+        return tpotCount > 0 ? std::optional<double>(tpot / static_cast<double>(tpotCount)) : std::nullopt;
+    }
 };
 
-/// One pass over the rows: side 1 holds the requests whose window is past the knee, side 0 the others.
-template<typename Beyond>
-std::array<Side, 2> splitRows(std::span<const LatencyRow> rows, const std::vector<int> &windowOfRow, bool includeErrors,
-                              Beyond beyond, bool withValues)
+/// The load bands of the knee: below it, just past it (up to twice its requests in flight), far past it.
+enum Band { kBelow, kJustPast, kFarPast, kBands };
+
+/// One pass over the rows: each request in the band of the window it started in.
+template<typename BandOf>
+std::array<Side, kBands> splitRows(std::span<const LatencyRow> rows, const std::vector<int> &windowOfRow, bool includeErrors,
+                                   BandOf bandOf)
 {
-    std::array<Side, 2> sides;
+    std::array<Side, kBands> sides;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         if (windowOfRow[i] < 0 || !inLatencyStats(rows[i], includeErrors))
             continue;
-        Side &side = sides[beyond(windowOfRow[i]) ? 1 : 0];
+        Side &side = sides[static_cast<std::size_t>(bandOf(windowOfRow[i]))];
         ++side.count;
         side.e2e += static_cast<double>(rows[i].e2e);
         for (int s = 0; s < kSegmentCount; ++s)
             side.parts[static_cast<std::size_t>(s)] += static_cast<double>(rows[i].part(s));
-        if (withValues)
-            side.values.push_back(rows[i].e2e);
+        if (isMeasured(rows[i].tpot)) {
+            side.tpot += static_cast<double>(rows[i].tpot);
+            ++side.tpotCount;
+        }
     }
     return sides;
 }
@@ -226,6 +170,7 @@ const char *loadKeyName(LoadKey key) { return key == LoadKey::ArrivalRate ? "arr
 std::string LoadAnalysis::sentence() const
 {
     const auto name = [](int s) { return std::string(segmentName(static_cast<Segment>(s))); };
+    const auto dominates = [&](const SegmentShare &share) { return name(share.segment) + " (" + percent(share.share) + ")"; };
     if (noArrivalTimes)
         return kNoArrivalTimes; // the whole story: there is no load to find a knee in
     if (!knee) {
@@ -234,13 +179,27 @@ std::string LoadAnalysis::sentence() const
             out += "; " + name(below.segment) + " dominates (" + percent(below.share) + ") throughout";
         return out;
     }
+    // The story in three parts: below the knee the queue is near empty, past it the queue takes over (just
+    // past it usually not yet: by band), and the time per output token barely changes.
+    std::vector<std::string> parts;
+    if (below.segment >= 0) {
+        std::string part = "below the knee " + name(below.segment) + " dominates (" + percent(below.share);
+        if (below.segment != static_cast<int>(Segment::Queue))
+            part += ", queue " + percent(queueShareBelow);
+        parts.push_back(part + ")");
+    }
+    const std::string it = parts.empty() ? "the knee" : "it";
+    if (justPast.segment >= 0 && farPast.segment >= 0)
+        parts.push_back("just past " + it + " " + dominates(justPast) + ", far past " + it + " " + dominates(farPast));
+    else if (above.segment >= 0)
+        parts.push_back("above " + it + " " + dominates(above));
+    if (tpotBelowNs && tpotAboveNs)
+        parts.push_back("time per output token " + formatDuration(*tpotBelowNs) + " below, " + formatDuration(*tpotAboveNs) + " above");
+    parts.push_back("knee near " + roughNumber(knee->rateRps) + " req/s, " + roughNumber(knee->inFlight) + " in flight");
     std::string out;
-    if (below.segment >= 0)
-        out += "below the knee " + name(below.segment) + " dominates (" + percent(below.share) + ")";
-    if (above.segment >= 0)
-        out += (out.empty() ? "above the knee " : ", above it ") + name(above.segment) + " (" + percent(above.share) + ")";
-    return out + (out.empty() ? "" : "; ") + "knee near " + roughNumber(knee->rateRps) + " req/s, "
-           + roughNumber(knee->inFlight) + " in flight";
+    for (const std::string &part : parts)
+        out += (out.empty() ? "" : "; ") + part;
+    return out;
 }
 
 LoadAnalysis analyzeLoad(const LoadProfile &profile, std::span<const LatencyRow> rows, const KneeOptions &options)
@@ -261,55 +220,59 @@ LoadAnalysis analyzeLoad(const LoadProfile &profile, std::span<const LatencyRow>
         }
     }
     std::vector<bool> inFit(windows.size());
-    std::vector<Point> points;
+    std::vector<LoadPoint> points;
+    std::size_t withRequests = 0, usableWindows = 0;
     for (std::size_t i = 0; i < windows.size(); ++i) {
         inFit[i] = usable(windows[i], width, options.minWindowRequests);
-        if (inFit[i] && windows[i].meanInFlight > 0) // logarithms: see below
-            points.push_back({std::log(windows[i].meanInFlight),
-                              std::log(windows[i].segmentMeanNs[static_cast<std::size_t>(Segment::Queue)] + kQueueFloorNs),
-                              static_cast<double>(windows[i].count)});
+        withRequests += windows[i].count > 0 ? 1 : 0;
+        usableWindows += inFit[i] ? 1 : 0;
+        if (inFit[i] && windows[i].meanInFlight > 0 && windows[i].throughputRps > 0) // logarithms: see below
+            points.push_back({std::log(windows[i].meanInFlight), std::log(windows[i].throughputRps), static_cast<double>(windows[i].count)});
     }
     fillBuckets(out, rows, windowOfRow, inFit, options);
-    const auto overall = [&] { return splitRows(rows, windowOfRow, options.includeErrors, [](int) { return false; }, false)[0].dominant(); };
+    const auto throughout = [&] {
+        const Side all = splitRows(rows, windowOfRow, options.includeErrors, [](int) { return kBelow; })[kBelow];
+        out.below = all.dominant();
+        out.queueShareBelow = all.queueShare();
+        out.tpotBelowNs = all.meanTpot();
+    };
 
     out.noArrivalTimes = !rows.empty() && std::none_of(rows.begin(), rows.end(), [](const LatencyRow &row) { return isMeasured(row.start); });
     if (out.noArrivalTimes) {
-        out.below = overall();
+        throughout();
         out.noKneeReason = kNoArrivalTimes;
         return out;
     }
     if (points.size() < 8) {
-        out.below = overall();
-        out.noKneeReason = "too few windows with requests (" + std::to_string(points.size()) + ", 8 needed) to look for one";
+        throughout();
+        // Say what is short: windows with a few requests each are not "windows without requests".
+        out.noKneeReason = "too few windows to look for one: ";
+        if (withRequests == 0)
+            out.noKneeReason += "none holds a request with a measured e2e";
+        else
+            out.noKneeReason += std::to_string(usableWindows) + " of the " + std::to_string(withRequests)
+                                + " windows that hold requests hold at least " + std::to_string(options.minWindowRequests)
+                                + ", 8 such windows needed" + (withRequests >= 8 ? " (wider windows hold more: --window)" : "");
         return out;
     }
-    // The breakpoint is searched on the mean queue time against the requests in flight: while the server
-    // keeps up the queue stays near empty at any load; once every slot is busy each further request in
-    // flight waits, so the queue grows in proportion (docs/LOAD.md). Unlike the p95, the queue time does
-    // not grow with the requests' own length, which also raises the requests in flight of a window. Both on
-    // logarithmic scales, so that the windows under the knee weigh as much as the many of a long overload.
-    // Far past the knee the queue's growth wobbles with the throughput and would pull the breakpoint along:
-    // refit on the loads up to twice the last breakpoint until it settles.
-    Hinge hinge = bestHinge(points);
-    for (int round = 0; round < 8 && std::isfinite(hinge.sse); ++round) {
-        const double cap = hinge.b + std::log(2.0);
-        std::vector<Point> near;
-        for (const Point &p : points)
-            if (p.x <= cap)
-                near.push_back(p);
-        if (near.size() < 8 || near.size() == points.size())
-            break;
-        const Hinge refit = bestHinge(near);
-        if (!std::isfinite(refit.sse) || refit.b == hinge.b)
-            break;
-        hinge = refit;
-    }
-    const double kneeInFlight = std::exp(hinge.b);
-    const auto beyond = [&](int w) { return windows[static_cast<std::size_t>(w)].meanInFlight >= kneeInFlight; };
-    std::array<Side, 2> sides = splitRows(rows, windowOfRow, options.includeErrors, beyond, true);
-    const double queueBelow = sides[0].queueShare();
-    const double queueAbove = sides[1].queueShare();
-    if (!std::isfinite(hinge.sse) || hinge.d <= 0 || queueAbove - queueBelow < 0.1) {
+    // The knee is where the throughput stops following the load: with N requests in flight a server
+    // completes at most N / L0 a second (L0: the latency of a request that waits for nothing) and at most
+    // its capacity C, so the windows' completions against their requests in flight follow min(N / L0, C),
+    // a line of slope 1 in logarithms that turns flat at N* = C L0 (capacity_fit.h, docs/LOAD.md). Unlike
+    // the queue time, which grows smoothly well before the capacity (a 16-slot server at 80% of it queues
+    // requests for a while), this bend stays at the capacity whatever the trace's length or shape: a ramp,
+    // a step, a daily cycle whose peaks pass it. The logarithms give the few windows under the knee as
+    // much say as the many of a long overload.
+    const CapacityFit fit = fitCapacity(points);
+    const double kneeInFlight = std::exp(fit.logKneeInFlight);
+    const auto bandOf = [&](int w) {
+        const double load = windows[static_cast<std::size_t>(w)].meanInFlight;
+        return load < kneeInFlight ? kBelow : load < 2 * kneeInFlight ? kJustPast : kFarPast;
+    };
+    std::array<Side, kBands> sides = splitRows(rows, windowOfRow, options.includeErrors, bandOf);
+    Side past = sides[kJustPast];
+    past.add(sides[kFarPast]);
+    const auto noKnee = [&](const std::string &why) {
         double maxX = 0, maxRate = 0;
         for (std::size_t i = 0; i < windows.size(); ++i) {
             if (inFit[i]) {
@@ -317,40 +280,77 @@ LoadAnalysis analyzeLoad(const LoadProfile &profile, std::span<const LatencyRow>
                 maxRate = std::max(maxRate, windows[i].arrivalRps);
             }
         }
-        out.below = overall();
-        out.noKneeReason = "the queue's share of e2e does not grow with the load: the trace never reaches its knee (up to "
-                           + roughNumber(maxX) + " in flight, " + roughNumber(maxRate) + " req/s)";
+        throughout();
+        out.noKneeReason = why + ": the trace never reaches its knee (up to " + roughNumber(maxX) + " in flight, "
+                           + roughNumber(maxRate) + " req/s)";
+    };
+    // The rate at the knee: what the server completes once past it (it cannot complete more): the
+    // completions of the windows far past it over their time, where the queue holds as many requests as
+    // the slots and every slot is busy (just past it the throughput still rounds off into the plateau, and
+    // a slow ramp spends many windows there); of every window past it when fewer than three are that far.
+    // Pooled: a median of windows of a few requests each would step by whole requests.
+    std::array<double, kBands> completed{}, time{};
+    std::array<int, kBands> counted{};
+    for (std::size_t i = 0; i < windows.size(); ++i) {
+        if (!inFit[i])
+            continue;
+        const auto band = static_cast<std::size_t>(bandOf(static_cast<int>(i)));
+        completed[band] += static_cast<double>(windows[i].completions);
+        time[band] += static_cast<double>(width) / 1e9;
+        ++counted[band];
+    }
+    const double rate = counted[kFarPast] >= 3 ? completed[kFarPast] / time[kFarPast]
+                        : time[kJustPast] + time[kFarPast] > 0 ? (completed[kJustPast] + completed[kFarPast]) / (time[kJustPast] + time[kFarPast])
+                                                               : 0.0;
+    // The throughput levels off: is it the server's ceiling or only the offered load's level? An open
+    // load (arrivals that do not wait for answers) passes the ceiling: its arrivals exceed what the server
+    // completes for long enough to rule out chance. A closed load (a benchmark holding N requests in
+    // flight) never does; its ceiling shows instead as a throughput that stays flat while the requests in
+    // flight grow to where the queue dominates (beyond twice the knee's).
+    std::vector<double> arrivals, seconds;
+    for (const LoadWindow &w : windows) {
+        arrivals.push_back(static_cast<double>(w.arrivals));
+        seconds.push_back(static_cast<double>(w.coveredNs) / 1e9);
+    }
+    const std::optional<std::size_t> overload = overloadStart(arrivals, seconds, rate);
+    const bool closedLoadCeiling = fit.slopePast < 0.5 && sides[kFarPast].queueShare() > 0.5;
+    if (!fit.found || (!overload && !closedLoadCeiling)) {
+        noKnee("the offered load never passes the throughput it levels off at");
         return out;
     }
-    // Confirmed by the p95 bending: the e2e p95 past the breakpoint at least 1.25 times the one before.
-    const std::optional<double> p95Below = sides[0].p95();
-    const std::optional<double> p95Above = sides[1].p95();
-    if (!p95Below || !p95Above || *p95Above < 1.25 * *p95Below) {
-        out.below = overall();
-        out.noKneeReason = "the queue grows past " + roughNumber(kneeInFlight) + " in flight but the e2e p95 does not bend";
+    // Confirmed by what the user sees: the queue's share of e2e grows past the knee.
+    if (past.queueShare() - sides[kBelow].queueShare() < 0.1) {
+        noKnee("the queue's share of e2e does not grow with the load");
         return out;
     }
     Knee knee;
     knee.inFlight = kneeInFlight;
-    // The rate at the knee: what the server completes once past it (it cannot complete more), the median
-    // completion throughput of the windows past the knee.
-    std::vector<double> saturated;
-    for (std::size_t i = 0; i < windows.size(); ++i)
-        if (inFit[i] && beyond(static_cast<int>(i)))
-            saturated.push_back(windows[i].throughputRps);
-    std::nth_element(saturated.begin(), saturated.begin() + static_cast<std::ptrdiff_t>(saturated.size() / 2), saturated.end());
-    knee.rateRps = saturated.empty() ? 0.0 : saturated[saturated.size() / 2];
-    // When: the first window from which two in a row are past the knee.
+    knee.rateRps = rate;
+    // When: where the offered load passed that rate, so that the knee's time and its rate mark one point of
+    // the arrival curve. Without an overload beyond the allowance (a closed load, or an open one that ends
+    // a few percent over the capacity), the first window from which two in a row are past the knee and
+    // receive at least its rate: past the knee alone, a slow ramp is there hours before its arrivals reach
+    // the capacity (the requests in flight grow as the server nears it).
     knee.timeNs = windows.front().startNs;
-    for (std::size_t i = 0; i + 1 < windows.size(); ++i) {
-        if (beyond(static_cast<int>(i)) && beyond(static_cast<int>(i + 1))) {
-            knee.timeNs = windows[i].startNs;
-            break;
+    const auto reached = [&](std::size_t i) { return bandOf(static_cast<int>(i)) != kBelow && windows[i].arrivalRps >= rate; };
+    if (overload) {
+        knee.timeNs = windows[*overload].startNs;
+    } else {
+        for (std::size_t i = 0; i + 1 < windows.size(); ++i) {
+            if (reached(i) && reached(i + 1)) {
+                knee.timeNs = windows[i].startNs;
+                break;
+            }
         }
     }
     out.knee = knee;
-    out.below = sides[0].dominant();
-    out.above = sides[1].dominant();
+    out.below = sides[kBelow].dominant();
+    out.above = past.dominant();
+    out.justPast = sides[kJustPast].dominant();
+    out.farPast = sides[kFarPast].dominant();
+    out.queueShareBelow = sides[kBelow].queueShare();
+    out.tpotBelowNs = sides[kBelow].meanTpot();
+    out.tpotAboveNs = past.meanTpot();
     return out;
 }
 

@@ -42,9 +42,9 @@ struct SegmentShare {
 };
 
 struct Knee {
-    double rateRps = 0;    ///< arrival rate at the knee
-    double inFlight = 0;   ///< requests in flight at the knee
-    std::int64_t timeNs = 0; ///< when the load first reached it
+    double rateRps = 0;    ///< the completion throughput the server levels off at: its capacity
+    double inFlight = 0;   ///< requests in flight at the knee: capacity times the latency of a request that waits for nothing
+    std::int64_t timeNs = 0; ///< when the offered load first reached the knee's rate (two windows in a row)
 };
 
 struct KneeOptions {
@@ -64,10 +64,20 @@ struct LoadAnalysis {
     std::optional<Knee> knee;
     SegmentShare below; ///< under the knee; every request when there is no knee
     SegmentShare above; ///< past the knee; segment -1 when there is no knee
+    /// Past the knee by load band: its requests in flight from the knee's to twice the knee's, where the
+    /// queue is still short and decode usually dominates, and beyond, where the queue holds more requests
+    /// than the slots and dominates. Segment -1 for a band without requests (and when there is no knee).
+    SegmentShare justPast, farPast;
+    /// The mean time per output token of the requests below the knee (every request without one) and
+    /// past it: it barely changes while the queue grows. Nullopt without a request whose TPOT is measured.
+    std::optional<double> tpotBelowNs, tpotAboveNs;
+    /// The queue's share of the e2e time of the requests below the knee (of every request without one).
+    double queueShareBelow = 0;
     std::string noKneeReason; ///< why there is no knee, e.g. the trace never reaches it
     /// There are requests but none has a start: no window, no bucket, no knee (noKneeReason is kNoArrivalTimes).
     bool noArrivalTimes = false;
-    /// "below the knee decode dominates (72%), above it queue (61%); knee near 41 req/s, 37 in flight"
+    /// "below the knee decode dominates (96%, queue 1%); just past it decode (74%), far past it queue (100%);
+    /// time per output token 29 ms below, 31 ms above; knee near 4.6 req/s, 13 in flight"
     std::string sentence() const;
 };
 

@@ -68,8 +68,12 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
     const std::int64_t end = origin + static_cast<std::int64_t>(count) * width;
     const auto windowOf = [&](std::int64_t t) { return static_cast<std::size_t>(floorDiv(t - origin, width)); };
 
-    // Time in flight summed per window (ns of requests), then e2e values grouped by window for the p95.
+    // Time in flight summed per window (ns of requests), then e2e values grouped by window for the p95. A
+    // request adds its partial first and last windows directly and the whole ones between as a difference
+    // (+1 at the first, -1 after the last), so that an hour-long wait over one-second windows costs two
+    // additions rather than 3,600.
     std::vector<double> busyNs(count, 0.0);
+    std::vector<std::int64_t> wholeWindows(count + 1, 0);
     std::vector<std::size_t> offsets(count + 1, 0);
     for (const LatencyRow &r : rows) {
         if (!isMeasured(r.start))
@@ -81,8 +85,17 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
         const std::int64_t stop = r.start + r.e2e;
         if (stop < end)
             ++windows[windowOf(stop)].completions;
-        for (std::size_t k = i; k < count && windows[k].startNs < stop; ++k)
-            busyNs[k] += static_cast<double>(std::min(stop, windows[k].startNs + width) - std::max(r.start, windows[k].startNs));
+        if (stop > r.start) {
+            const std::size_t last = std::min(windowOf(stop - 1), count - 1); // the last window it is in flight in
+            if (last == i) {
+                busyNs[i] += static_cast<double>(std::min(stop, windows[i].startNs + width) - r.start);
+            } else {
+                busyNs[i] += static_cast<double>(windows[i].startNs + width - r.start);
+                busyNs[last] += static_cast<double>(std::min(stop, windows[last].startNs + width) - windows[last].startNs);
+                ++wholeWindows[i + 1];
+                --wholeWindows[last];
+            }
+        }
         if (inLatencyStats(r, options.includeErrors)) {
             LoadWindow &w = windows[i];
             ++w.count;
@@ -98,6 +111,11 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
     for (const LatencyRow &r : rows) {
         if (isMeasured(r.start) && r.e2e >= 0 && inLatencyStats(r, options.includeErrors))
             e2e[fill[windowOf(r.start)]++] = r.e2e;
+    }
+    std::int64_t whole = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        whole += wholeWindows[i];
+        busyNs[i] += static_cast<double>(whole) * static_cast<double>(width);
     }
     const double seconds = static_cast<double>(width) / 1e9;
     static const std::vector<double> p95 = {95.0};

@@ -79,6 +79,11 @@ std::string loadToJson(const LoadAnalysis &load)
     else
         out += "null";
     out += ", \"below\": " + shareJson(load.below) + ", \"above\": " + shareJson(load.above);
+    // Past the knee by band (up to twice its requests in flight, and beyond), the queue's share below it and
+    // the time per output token on both sides: the three parts of the load's story (docs/LOAD.md).
+    out += ",\n  \"just_past\": " + shareJson(load.justPast) + ", \"far_past\": " + shareJson(load.farPast)
+           + ", \"queue_share_below\": " + jsonNumber(load.queueShareBelow, 6) + ", \"tpot_below_ms\": "
+           + ms(load.tpotBelowNs) + ", \"tpot_above_ms\": " + ms(load.tpotAboveNs);
     if (!load.knee)
         out += ", \"no_knee_reason\": " + quoted(load.noKneeReason);
     out += ",\n  \"sentence\": " + quoted(load.sentence()) + '}';

@@ -39,10 +39,9 @@ class Simulation {
 public:
     Simulation(const SimConfig &config, const std::function<void(const SimRequest &)> &sink)
         : m_config(config), m_sink(sink), m_rng(config.seed), m_tokenRng(config.seed ^ 0x9E3779B97F4A7C15ull),
-          m_slotFree(static_cast<std::size_t>(config.decodeSlots), std::numeric_limits<std::int64_t>::min())
+          m_slotFree(static_cast<std::size_t>(config.decodeSlots), std::numeric_limits<std::int64_t>::min()),
+          m_load(config.shape, config.startRateRps, config.endRateRps, static_cast<double>(config.requests))
     {
-        const double duration = 2.0 * static_cast<double>(config.requests) / (config.startRateRps + config.endRateRps);
-        m_rateSlope = (config.endRateRps - config.startRateRps) / duration;
     }
 
     void run()
@@ -83,11 +82,9 @@ private:
     {
         Job j;
         j.seq = seq;
-        // Inverse of the cumulative intensity r0 t + slope t^2 / 2 (written to stay stable for slope ~ 0).
+        // A unit-rate Poisson process mapped through the inverse of the offered load's cumulative intensity.
         m_unitArrivals += m_rng.exponential();
-        const double r0 = m_config.startRateRps;
-        const double disc = std::max(0.0, r0 * r0 + 2.0 * m_rateSlope * m_unitArrivals);
-        const double t = 2.0 * m_unitArrivals / (r0 + std::sqrt(disc));
+        const double t = m_load.timeOf(m_unitArrivals);
         j.at(Stamp::ServerRecv) = m_config.startTimeNs + roundNs(t * 1e9);
 
         j.model = m_rng.pick(kModelWeights);
@@ -225,9 +222,9 @@ private:
     const std::function<void(const SimRequest &)> &m_sink;
     Random m_rng;
     Random m_tokenRng;
-    double m_rateSlope = 0;      // requests/s per second
     double m_unitArrivals = 0;   // arrivals of a unit-rate Poisson process so far
     std::vector<std::int64_t> m_slotFree; // when each decode slot frees up
+    OfferedLoad m_load;
     std::priority_queue<Job, std::vector<Job>, LaterReady> m_ready; // preprocessed, waiting in the FIFO
     std::priority_queue<Job, std::vector<Job>, LaterSeq> m_done;    // finished, waiting for arrival order
     std::int64_t m_nextEmit = 0;
@@ -247,6 +244,8 @@ std::string validateConfig(const SimConfig &c)
         return "the number of slots must be between 1 and 100000";
     if (!(c.errorRate >= 0 && c.errorRate <= 1) || !(c.skewRate >= 0 && c.skewRate <= 1))
         return "the error and skew rates must be between 0 and 1";
+    if (c.shape != LoadShape::Ramp && c.shape != LoadShape::Step && c.shape != LoadShape::Diurnal)
+        return "the load shape must be ramp, step or diurnal";
     if (c.tokenTimesEvery < 0)
         return "token times every K needs K >= 0";
     if (c.startTimeNs < 0 || c.startTimeNs > 4'000'000'000'000'000'000)
@@ -269,20 +268,16 @@ double estimatedCapacityRps(const SimConfig &c)
 
 double kneeTimeFraction(const SimConfig &c)
 {
-    const double capacity = estimatedCapacityRps(c);
-    if (c.endRateRps == c.startRateRps)
-        return c.startRateRps >= capacity ? 0.0 : 1.0;
-    return std::clamp((capacity - c.startRateRps) / (c.endRateRps - c.startRateRps), 0.0, 1.0);
+    const OfferedLoad load(c.shape, c.startRateRps, c.endRateRps, static_cast<double>(c.requests));
+    const std::optional<double> at = load.firstTimeAt(estimatedCapacityRps(c));
+    return at ? std::clamp(*at / load.duration(), 0.0, 1.0) : 1.0;
 }
 
 double kneeArrivalFraction(const SimConfig &c)
 {
-    // Arrivals by the time the rate reaches r grow with r^2 - r0^2 under a linear ramp.
-    const double capacity = estimatedCapacityRps(c);
-    const double r0 = c.startRateRps, r1 = c.endRateRps;
-    if (r1 == r0)
-        return r0 >= capacity ? 0.0 : 1.0;
-    return std::clamp((capacity * capacity - r0 * r0) / (r1 * r1 - r0 * r0), 0.0, 1.0);
+    const OfferedLoad load(c.shape, c.startRateRps, c.endRateRps, static_cast<double>(c.requests));
+    const std::optional<double> at = load.firstTimeAt(estimatedCapacityRps(c));
+    return at ? std::clamp(load.arrivalsBefore(*at) / static_cast<double>(c.requests), 0.0, 1.0) : 1.0;
 }
 
 void simulate(const SimConfig &config, const std::function<void(const SimRequest &)> &sink)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/request.h"
+#include "load_shape.h"
 
 #include <array>
 #include <cstdint>
@@ -17,8 +18,8 @@
 /// from libm's log/exp, whose last bits differ between standard libraries.
 ///
 /// The model, in pipeline order (the constants are documented in sample_traces/README.md):
-/// - arrivals at the server form a Poisson process whose rate ramps linearly in time from
-///   SimConfig::startRateRps to SimConfig::endRateRps over the trace;
+/// - arrivals at the server form a Poisson process whose rate moves between SimConfig::startRateRps and
+///   SimConfig::endRateRps in the SimConfig::shape (load_shape.h): a linear ramp by default, a step, a daily cycle;
 /// - the client reaches the server over a network of a few ms each way, depending on its region;
 /// - preprocessing (tokenize, validate) takes 1-5 ms, growing with the prompt;
 /// - a FIFO queue feeds SimConfig::decodeSlots decode slots (the maximum batch);
@@ -33,7 +34,8 @@ struct SimConfig {
     std::uint64_t seed = 42;
     std::int64_t requests = 2000;  ///< how many requests to emit, >= 1
     double startRateRps = 1.0;     ///< offered load at the start, requests/s
-    double endRateRps = 18.0;      ///< offered load at the end, requests/s
+    double endRateRps = 18.0;      ///< offered load at the end, requests/s (the peak of a diurnal load)
+    LoadShape shape = LoadShape::Ramp; ///< how the offered load moves from the start rate to the end rate
     int decodeSlots = 32;          ///< concurrent decode slots (the maximum batch); not `slots`: a Qt macro
     std::int64_t startTimeNs = 1'735'732'800'000'000'000; ///< when arrivals start: 2025-01-01T12:00:00Z
     double errorRate = 0.01;  ///< fraction of requests that fail (half in preprocess, half mid-decode)
@@ -67,8 +69,8 @@ std::string validateConfig(const SimConfig &config);
 /// distributions and the errors are neglected, so it is an estimate within a few percent).
 double estimatedCapacityRps(const SimConfig &config);
 
-/// The fraction of the trace's duration at which the offered load crosses estimatedCapacityRps(),
-/// clamped to [0, 1].
+/// The fraction of the trace's duration at which the offered load first reaches estimatedCapacityRps(),
+/// 1 when it never does.
 double kneeTimeFraction(const SimConfig &config);
 
 /// The fraction of the arrivals that come before the offered load crosses capacity, clamped to [0, 1].

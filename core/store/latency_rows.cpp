@@ -13,7 +13,7 @@ namespace lx {
 
 namespace {
 
-/// Asks for transparent huge pages under the vector's reserved memory: a million rows are 80 MB, and on
+/// Asks for transparent huge pages under the vector's reserved memory: a million rows are 88 MB, and on
 /// these machines the first touch of each 4 KiB page costs more than the row written into it.
 void adviseHugePages([[maybe_unused]] std::vector<LatencyRow> &rows)
 {

@@ -30,6 +30,8 @@ struct LatencyRow {
     std::array<std::int64_t, kSegmentCount> segments{}; ///< kNotMeasured where not measured
     std::uint32_t flags = 0;
     bool ok = true;
+    /// Time per output token (the load's story: it barely changes past the knee while the queue grows).
+    std::int64_t tpot = kNotMeasured;
 
     /// The segment's part of e2e: its time, or 0 when not measured (that time is in unattributed), so
     /// that the parts of a request always add up to its e2e.
@@ -44,7 +46,7 @@ struct LatencyRow {
 /// (scopes, token metrics); times in ns or kNotMeasured.
 struct RequestRow : LatencyRow {
     E2eScope e2eScope = E2eScope::None;
-    std::int64_t ttft = kNotMeasured, tpot = kNotMeasured, ttlt = kNotMeasured;
+    std::int64_t ttft = kNotMeasured, ttlt = kNotMeasured; // tpot is in the LatencyRow
     E2eScope tokenScope = E2eScope::Server;
 };
 

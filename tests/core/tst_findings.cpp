@@ -101,6 +101,37 @@ private slots:
         QCOMPARE(matching(*f.store, skew->filter), qint64(2));
     }
 
+    // The queue finding carries the knee's figures, when there is a knee: its rate (the capacity), the
+    // requests in flight at it and when the load first passed it.
+    void queueFindingNamesTheKnee_data()
+    {
+        QTest::addColumn<bool>("withKnee");
+        QTest::addColumn<QString>("expected"); // the evidence's end; empty: no knee figures
+        QTest::newRow("knee") << true << QStringLiteral("; the load passes the knee near 4.55 req/s, 13 in flight, first at 2025-01-04T15:30:00Z");
+        QTest::newRow("no knee") << false << QString();
+    }
+    void queueFindingNamesTheKnee()
+    {
+        QFETCH(bool, withKnee);
+        QFETCH(QString, expected);
+        QByteArray lines;
+        int i = 0;
+        for (; i < 90; ++i)
+            lines += request(i, 1, 100 + i);
+        for (int k = 0; k < 10; ++k, ++i)
+            lines += request(i, 3000 + k, 200);
+        lxtest::StoreFixture f(lines);
+        const std::vector<LatencyRow> rows = readLatencyRows(*f.store, {});
+        LoadAnalysis load;
+        if (withKnee)
+            load.knee = Knee{4.553, 12.9, 1'736'004'600'000'000'000}; // 2025-01-04T15:30:00Z
+        const std::vector<Finding> findings = findFindings(rows, &load);
+        QVERIFY(!findings.empty());
+        QCOMPARE(QString::fromStdString(findings[0].id), QStringLiteral("queue"));
+        const QString evidence = QString::fromStdString(findings[0].evidence);
+        QVERIFY2(expected.isEmpty() ? !evidence.contains(QStringLiteral("knee")) : evidence.endsWith(expected), qPrintable(evidence));
+    }
+
     void empty()
     {
         QVERIFY(findFindings({}).empty());

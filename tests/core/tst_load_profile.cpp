@@ -121,6 +121,42 @@ private slots:
         QVERIFY(p.windows.back().completions >= 1); // the last window holds the last end
     }
 
+    // Requests in flight over many windows each (a long wait over narrow windows), against the overlaps
+    // summed window by window here: the profile adds the whole windows between a request's first and last
+    // as a difference instead of one by one.
+    void inFlightOverManyWindows_data()
+    {
+        QTest::addColumn<QList<qint64>>("startsMs");
+        QTest::addColumn<QList<qint64>>("e2esMs");
+        QTest::addColumn<bool>("untilLastEnd");
+        QTest::newRow("one request over ten windows and a half") << QList<qint64>{0} << QList<qint64>{10'500} << true;
+        QTest::newRow("starting mid-window") << QList<qint64>{300} << QList<qint64>{3'000} << true;
+        QTest::newRow("within one window") << QList<qint64>{200, 600} << QList<qint64>{300, 100} << true;
+        QTest::newRow("ending exactly at a window's end") << QList<qint64>{0, 1'000} << QList<qint64>{2'000, 1'000} << true;
+        QTest::newRow("past the last window") << QList<qint64>{0, 2'500} << QList<qint64>{100'000, 200} << false;
+        QTest::newRow("no time in flight") << QList<qint64>{0, 1'500} << QList<qint64>{0, 0} << false;
+    }
+    void inFlightOverManyWindows()
+    {
+        QFETCH(QList<qint64>, startsMs);
+        QFETCH(QList<qint64>, e2esMs);
+        QFETCH(bool, untilLastEnd);
+        std::vector<LatencyRow> rows;
+        for (int i = 0; i < startsMs.size(); ++i)
+            rows.push_back(row(startsMs[i], 0, e2esMs[i]));
+        LoadOptions options;
+        options.windowNs = S;
+        options.untilLastEnd = untilLastEnd;
+        const LoadProfile p = computeLoadProfile(rows, options);
+        QVERIFY(!p.windows.empty());
+        for (const LoadWindow &w : p.windows) {
+            double busy = 0;
+            for (const LatencyRow &r : rows)
+                busy += double(std::max<std::int64_t>(0, std::min<std::int64_t>(r.start + r.e2e, w.startNs + S) - std::max<std::int64_t>(r.start, w.startNs)));
+            QCOMPARE(w.meanInFlight, busy / double(S));
+        }
+    }
+
     void errorsInTheFiguresWhenAsked()
     {
         const std::vector<LatencyRow> rows = {row(0, 0, 100), row(10, 0, 300, false)};

@@ -119,6 +119,12 @@ private Q_SLOTS:
     void invalidConfigIsRejected();
     void clientLineIsAiperf_data();
     void clientLineIsAiperf();
+    void loadShapeNames_data();
+    void loadShapeNames();
+    void arrivalsFollowTheShape_data();
+    void arrivalsFollowTheShape();
+    void capacityIsTheSaturatedThroughput_data();
+    void capacityIsTheSaturatedThroughput();
 };
 
 void TestSimulation::sameSeedSameBytes_data()
@@ -504,6 +510,7 @@ void TestSimulation::invalidConfigIsRejected_data()
     QTest::newRow("no slots") << 2 << QByteArray("number of slots");
     QTest::newRow("error rate above one") << 3 << QByteArray("error and skew rates");
     QTest::newRow("negative token times every") << 4 << QByteArray("K >= 0");
+    QTest::newRow("unknown load shape") << 5 << QByteArray("load shape");
 }
 
 void TestSimulation::invalidConfigIsRejected()
@@ -516,7 +523,8 @@ void TestSimulation::invalidConfigIsRejected()
     case 1: config.startRateRps = 0; break;
     case 2: config.decodeSlots = 0; break;
     case 3: config.errorRate = 1.5; break;
-    default: config.tokenTimesEvery = -1; break;
+    case 4: config.tokenTimesEvery = -1; break;
+    default: config.shape = static_cast<LoadShape>(7); break;
     }
     const std::string why = validateConfig(config);
     QVERIFY2(why.find(reason.toStdString()) != std::string::npos, why.c_str());
@@ -568,3 +576,110 @@ void TestSimulation::clientLineIsAiperf()
 
 QTEST_GUILESS_MAIN(TestSimulation)
 #include "tst_simulation.moc"
+
+void TestSimulation::loadShapeNames_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<int>("shape"); // -1: not a shape
+    QTest::newRow("ramp") << QStringLiteral("ramp") << int(LoadShape::Ramp);
+    QTest::newRow("step") << QStringLiteral("step") << int(LoadShape::Step);
+    QTest::newRow("diurnal") << QStringLiteral("diurnal") << int(LoadShape::Diurnal);
+    QTest::newRow("unknown") << QStringLiteral("sawtooth") << -1;
+    QTest::newRow("case matters") << QStringLiteral("Ramp") << -1;
+    QTest::newRow("empty") << QString() << -1;
+}
+
+void TestSimulation::loadShapeNames()
+{
+    QFETCH(QString, name);
+    QFETCH(int, shape);
+    const std::string text = name.toStdString();
+    const std::optional<LoadShape> parsed = loadShapeFromName(text);
+    QCOMPARE(parsed ? int(*parsed) : -1, shape);
+    if (parsed)
+        QCOMPARE(loadShapeName(*parsed), std::string_view(text));
+}
+
+// The arrivals in each twelfth of the trace are what the shape's offered load expects there, within
+// five standard deviations of a Poisson count (and two arrivals of rounding).
+void TestSimulation::arrivalsFollowTheShape_data()
+{
+    QTest::addColumn<int>("shape");
+    QTest::addColumn<double>("startRate");
+    QTest::addColumn<double>("endRate");
+    QTest::newRow("ramp up") << int(LoadShape::Ramp) << 1.0 << 18.0;
+    QTest::newRow("ramp down") << int(LoadShape::Ramp) << 12.0 << 2.0;
+    QTest::newRow("flat") << int(LoadShape::Ramp) << 5.0 << 5.0;
+    QTest::newRow("step up") << int(LoadShape::Step) << 2.0 << 14.0;
+    QTest::newRow("step down") << int(LoadShape::Step) << 14.0 << 2.0;
+    QTest::newRow("diurnal") << int(LoadShape::Diurnal) << 1.0 << 15.0;
+}
+
+void TestSimulation::arrivalsFollowTheShape()
+{
+    QFETCH(int, shape);
+    QFETCH(double, startRate);
+    QFETCH(double, endRate);
+    SimConfig config;
+    config.shape = LoadShape(shape);
+    config.startRateRps = startRate;
+    config.endRateRps = endRate;
+    config.requests = 24000;
+    const OfferedLoad load(config.shape, startRate, endRate, double(config.requests));
+    constexpr int kSlices = 12;
+    std::array<double, kSlices> counts{};
+    simulate(config, [&](const SimRequest &r) {
+        const double t = double(r.stamp(Stamp::ServerRecv) - config.startTimeNs) / 1e9;
+        counts[std::size_t(std::clamp(int(t / load.duration() * kSlices), 0, kSlices - 1))] += 1;
+    });
+    // Not the last slice: the trace ends with its last request, a few hundred arrivals before or after the
+    // expected end (the sum of 24000 unit exponentials is 24000 give or take 155).
+    for (int i = 0; i + 1 < kSlices; ++i) {
+        const double expected = load.arrivalsBefore(load.duration() * (i + 1) / kSlices) - load.arrivalsBefore(load.duration() * i / kSlices);
+        QVERIFY2(std::abs(counts[std::size_t(i)] - expected) <= 5 * std::sqrt(expected) + 2,
+                 qPrintable(QStringLiteral("slice %1: %2 arrivals, %3 expected").arg(i).arg(counts[std::size_t(i)]).arg(expected)));
+    }
+    // The shapes' turning points: a step's rate jumps halfway, a diurnal load peaks mid-cycle.
+    const double mid = load.duration() / 2;
+    if (config.shape == LoadShape::Step) {
+        QCOMPARE(load.rateAt(0.99 * mid), startRate);
+        QCOMPARE(load.rateAt(1.01 * mid), endRate);
+    } else if (config.shape == LoadShape::Diurnal) {
+        const double cycle = load.duration() / kDiurnalCycles;
+        QVERIFY(std::abs(load.rateAt(cycle / 2) - endRate) < 1e-9 * endRate);
+        QVERIFY(std::abs(load.rateAt(cycle) - startRate) < 1e-9 * endRate);
+    }
+}
+
+// The capacity the tests of the knee hold it to is what the server completes with every slot busy: under
+// a constant offered load of twice the estimate, the completions per second once the queue has built up.
+void TestSimulation::capacityIsTheSaturatedThroughput_data()
+{
+    QTest::addColumn<int>("decodeSlots");
+    QTest::newRow("8 slots") << 8;
+    QTest::newRow("16 slots") << 16;
+    QTest::newRow("64 slots") << 64;
+    QTest::newRow("256 slots") << 256;
+}
+
+void TestSimulation::capacityIsTheSaturatedThroughput()
+{
+    QFETCH(int, decodeSlots);
+    SimConfig config;
+    config.decodeSlots = decodeSlots;
+    config.startRateRps = config.endRateRps = 2 * estimatedCapacityRps(config);
+    config.requests = 20000;
+    std::vector<std::int64_t> ends;
+    simulate(config, [&](const SimRequest &r) {
+        if (isMeasured(r.stamp(Stamp::LastToken)))
+            ends.push_back(r.stamp(Stamp::LastToken));
+    });
+    std::sort(ends.begin(), ends.end());
+    // The middle half of the completions: past the first requests, which found free slots, and before the
+    // arrivals stop.
+    const std::size_t from = ends.size() / 4, to = ends.size() / 2;
+    const double measured = double(to - from) / (double(ends[to] - ends[from]) / 1e9);
+    const double estimate = estimatedCapacityRps(config);
+    QVERIFY2(std::abs(measured - estimate) <= 0.04 * estimate,
+             qPrintable(QStringLiteral("measured %1 req/s, estimated %2").arg(measured).arg(estimate)));
+}
