@@ -125,8 +125,17 @@ void LoadDecompositionChart::fitKneeLabel()
     const double needed = QFontMetrics(m_kneeText->font()).horizontalAdvance(oneLine) + pad.left() + pad.right() + 2;
     const bool twoLines = needed > right && needed > left;
     const bool onRight = twoLines ? right >= left : needed <= right;
-    m_kneeText->setText(loadtext::kneeLabel(*load->knee, twoLines));
+    const QString text = loadtext::kneeLabel(*load->knee, twoLines);
+    m_kneeText->setText(text);
     m_kneeText->setPositionAlignment((onRight ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
+    // Still wider than its side on two lines (a narrow chart): slide it inside the plot, over the line.
+    const double width = QFontMetrics(m_kneeText->font()).boundingRect(QRect(), 0, text).width() + pad.left() + pad.right() + 2;
+    double anchor = x;
+    if (onRight && width > right)
+        anchor = std::max<double>(rect.left(), rect.right() - width);
+    else if (!onRight && width > left)
+        anchor = std::min<double>(rect.right(), rect.left() + width);
+    m_kneeText->position->setCoords(xAxis->pixelToCoord(anchor), m_kneeText->position->coords().y());
 }
 
 void LoadDecompositionChart::setData(std::shared_ptr<const lx::LoadChartData> data)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "analysis/findings.h"
 
-#include "model/duration_format.h"
+#include "analysis/knee_text.h"
 #include "model/decompose.h"
+#include "model/duration_format.h"
 #include "model/percentiles.h"
 
 #include <algorithm>
@@ -106,10 +107,8 @@ std::vector<Finding> findFindings(std::span<const LatencyRow> rows, const LoadAn
                          + " over all requests";
             if (seg == Segment::Queue && load && load->knee) {
                 // The knee is the server's capacity: where the offered load passed it, and when.
-                char knee[96];
-                std::snprintf(knee, sizeof knee, "; the load passes the knee near %.3g req/s, %.0f in flight", load->knee->rateRps,
-                              load->knee->inFlight);
-                f.evidence += knee + (", first at " + formatTimestamp(load->knee->timeNs, 0));
+                f.evidence += "; the load passes the knee near " + kneeText(*load->knee) + ", first at "
+                              + formatTimestamp(load->knee->timeNs, 0);
             }
             f.filter = statusClause + "dominant = " + name + " and e2e > " + exactMs(cut);
             out.push_back(std::move(f));

@@ -2,6 +2,7 @@
 #include "analysis/load_analysis.h"
 
 #include "analysis/capacity_fit.h"
+#include "analysis/knee_text.h"
 #include "model/duration_format.h"
 #include "model/percentiles.h"
 
@@ -195,7 +196,7 @@ std::string LoadAnalysis::sentence() const
         parts.push_back("above " + it + " " + dominates(above));
     if (tpotBelowNs && tpotAboveNs)
         parts.push_back("time per output token " + formatDuration(*tpotBelowNs) + " below, " + formatDuration(*tpotAboveNs) + " above");
-    parts.push_back("knee near " + roughNumber(knee->rateRps) + " req/s, " + roughNumber(knee->inFlight) + " in flight");
+    parts.push_back("knee near " + kneeText(*knee)); // the charts' and findings' rounding (knee_text.h)
     std::string out;
     for (const std::string &part : parts)
         out += (out.empty() ? "" : "; ") + part;
