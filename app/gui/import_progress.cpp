@@ -3,6 +3,7 @@
 
 #include "model/duration_format.h"
 
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
@@ -53,3 +54,16 @@ void ImportProgress::update(const QString &stage, double fraction, double record
 void ImportProgress::finish() { setVisible(false); }
 
 QString ImportProgress::text() const { return m_label->text() + QLatin1Char(' ') + m_bar->text(); }
+
+ImportOutcomeText importOutcomeText(const std::vector<lx::FileImport> &imports)
+{
+    ImportOutcomeText text;
+    for (const lx::FileImport &in : imports) {
+        const QString path = QString::fromStdString(in.path);
+        if (in.outcome != lx::FileImport::Outcome::Complete)
+            text.problems << QStringLiteral("%1: %2").arg(path, QString::fromStdString(in.message));
+        if (!in.notice.empty())
+            text.notices << QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(in.notice));
+    }
+    return text;
+}
