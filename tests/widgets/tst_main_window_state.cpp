@@ -15,6 +15,7 @@
 
 #include <QAction>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QLabel>
 #include <QStatusBar>
 #include <QSignalSpy>
@@ -314,6 +315,42 @@ private slots:
         }
     }
 
+    /// At the default window size the detail panel shows its values whole: the field column is as wide as
+    /// the field names, not as the section titles (sized to those it cut the timestamps short).
+    void detailShowsWholeValues()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(openAndSettle(window, {kJsonl}));
+        window.showView(MainWindow::View::Requests);
+        window.requestsView()->selectRow(0);
+        const QTreeWidget *tree = window.detailView()->tree();
+        QTRY_VERIFY(tree->topLevelItemCount() > 3);
+        const QFontMetrics metrics(tree->font());
+        int fields = 0;
+        for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+            const QTreeWidgetItem *section = tree->topLevelItem(i);
+            for (int c = 0; c < section->childCount(); ++c) {
+                const QTreeWidgetItem *field = section->child(c);
+                if (field->isFirstColumnSpanned())
+                    continue;
+                ++fields;
+                const QRect name = tree->visualItemRect(field);
+                QVERIFY2(tree->header()->sectionSize(0) >= metrics.horizontalAdvance(field->text(0)) + 2 * tree->indentation(),
+                         qPrintable(field->text(0)));
+                // The timestamps whole (a value such as the source's path may be longer than any panel).
+                if (i == 3)
+                    QVERIFY2(tree->header()->sectionSize(0) + metrics.horizontalAdvance(field->text(1)) <= tree->viewport()->width(),
+                             qPrintable(field->text(0) + QStringLiteral(": ") + field->text(1)));
+                QVERIFY(name.isValid());
+            }
+        }
+        QVERIFY(fields > 20);
+        QVERIFY(tree->topLevelItem(3)->text(0).startsWith(QStringLiteral("Timestamps")));
+        QVERIFY(tree->header()->sectionSize(0) < metrics.horizontalAdvance(tree->topLevelItem(3)->text(0)));
+    }
+
     void detailWithoutRequestChecksNothing()
     {
         MainWindow window;
@@ -323,6 +360,7 @@ private slots:
         QTest::qWait(300);
         QCOMPARE(checked.count(), 0);
     }
+
 
 private:
     QTemporaryDir m_settings;
