@@ -319,7 +319,7 @@ void TestSpanMapping::mappingFileFromDisk()
     const QByteArray other = line(resource("shop", span("GET /cart", "00000000000000e3", "", 0, 200)));
     const Imported unclaimed = importWith(other, file);
     QVERIFY2(unclaimed.store && unclaimed.files[0].accepted == 1, describe(unclaimed.files[0]).constData());
-    QVERIFY2(unclaimed.files[0].notice.find("1 span seen (names: GET /cart); no span mapping claimed them (tried: mine)") == 0,
+    QVERIFY2(unclaimed.files[0].notice.find("1 span seen (names: GET /cart); no span mapping claimed it (tried: mine)") == 0,
              unclaimed.files[0].notice.c_str());
     QVERIFY(imported.files[0].notice.empty());
 

@@ -40,7 +40,7 @@ std::string unclaimedSpansNotice(const SpanCensus &census, const SpanMappings &m
         text += (i > 0 ? ", " : "") + (names[i].empty() ? std::string("(no name)") : names[i]);
     if (names.size() > SpanCensus::kNamesShown || census.moreNames())
         text += "\u2026"; // …
-    text += "); no span mapping claimed them";
+    text += census.spans() == 1 ? "); no span mapping claimed it" : "); no span mapping claimed them";
     if (!mappings.empty()) {
         text += " (tried: ";
         for (std::size_t i = 0; i < mappings.size(); ++i)
