@@ -6,6 +6,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 
@@ -66,4 +67,14 @@ ImportOutcomeText importOutcomeText(const std::vector<lx::FileImport> &imports)
             text.notices << QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(in.notice));
     }
     return text;
+}
+
+void showImportNotices(QWidget *parent, const QStringList &notices)
+{
+    if (notices.isEmpty() || qEnvironmentVariableIsSet("LX_NO_DIALOGS"))
+        return;
+    auto *box = new QMessageBox(QMessageBox::Information, QObject::tr("Latency Explorer"), notices.join(QStringLiteral("\n\n")),
+                                QMessageBox::Ok, parent);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
 }

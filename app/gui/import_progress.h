@@ -20,6 +20,10 @@ struct ImportOutcomeText {
     QStringList notices;
 };
 ImportOutcomeText importOutcomeText(const std::vector<lx::FileImport> &imports);
+/// Shows the notices in a box that does not hold up the window (none under LX_NO_DIALOGS): a notice
+/// changes what every figure means (all of it unattributed, for want of a span mapping), so it is said
+/// where it cannot be missed.
+void showImportNotices(QWidget *parent, const QStringList &notices);
 
 /// The status-bar display of a running import: stage, percentage, records/s, time left, and Cancel.
 class ImportProgress : public QWidget {

@@ -119,14 +119,7 @@ MainWindow::MainWindow(QWidget *parent)
         const auto [problems, notices] = importOutcomeText(m_investigation->lastImports());
         if (!problems.isEmpty() || !notices.isEmpty())
             statusBar()->showMessage((problems + notices).join(QStringLiteral("; ")), 60000);
-        // A notice changes what every figure means (all of it unattributed, for want of a span mapping): it
-        // is said where it cannot be missed, without holding up the window.
-        if (!notices.isEmpty() && !qEnvironmentVariableIsSet("LX_NO_DIALOGS")) {
-            auto *box = new QMessageBox(QMessageBox::Information, tr("Latency Explorer"), notices.join(QStringLiteral("\n\n")),
-                                        QMessageBox::Ok, this);
-            box->setAttribute(Qt::WA_DeleteOnClose);
-            box->open();
-        }
+        showImportNotices(this, notices);
     });
     connect(m_investigation, &Investigation::importCancelledEmpty, this, [this] {
         const QString message = tr("The import was cancelled: nothing was imported.");
@@ -212,7 +205,10 @@ void MainWindow::createActions()
             closeInvestigation();
     });
     m_rejectedAction = make(tr("Re&jected Records…"), QKeySequence(tr("Ctrl+R")), &MainWindow::showRejected);
-    make(tr("&Quit"), QKeySequence::Quit, &QWidget::close);
+    // Ctrl+Q everywhere: the platform's Quit key is none where no desktop theme gives one (Windows, bare X11).
+    QAction *quit = make(tr("&Quit"), QKeySequence(tr("Ctrl+Q")), &QWidget::close);
+    if (const QList<QKeySequence> platform = QKeySequence::keyBindings(QKeySequence::Quit); !platform.contains(quit->shortcut()))
+        quit->setShortcuts(QList<QKeySequence>{quit->shortcut()} + platform);
     // Copy belongs to the requests table: elsewhere Ctrl+C copies what has the focus (the summary, the detail).
     for (QAction *copy : {make(tr("&Copy Selected Requests (TSV)"), QKeySequence::Copy, [this] { m_requests->copySelection(false); }),
                           make(tr("Copy Selected Requests as CS&V"), QKeySequence(tr("Ctrl+Shift+C")), [this] { m_requests->copySelection(true); })}) {
