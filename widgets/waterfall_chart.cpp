@@ -45,6 +45,23 @@ protected:
     }
 };
 
+/// The legend's row. Before each layout, on screen or at an export's size, it has the legend wrapped to
+/// the width (`beforeLayout`), which is known by then: the plot's viewport.
+class LegendRow : public QCPLayoutGrid {
+public:
+    explicit LegendRow(std::function<void()> beforeLayout) : m_beforeLayout(std::move(beforeLayout)) {}
+
+    void update(UpdatePhase phase) override
+    {
+        if (phase == upPreparation)
+            m_beforeLayout();
+        QCPLayoutGrid::update(phase);
+    }
+
+private:
+    std::function<void()> m_beforeLayout;
+};
+
 } // namespace
 
 WaterfallChart::WaterfallChart(QWidget *parent)
@@ -70,7 +87,7 @@ WaterfallChart::WaterfallChart(QWidget *parent)
     unmeasured->addToLegend();
     // Left-aligned and no wider than its swatches: an empty element beside it takes the rest of the row.
     plotLayout()->insertRow(0);
-    auto *legendRow = new QCPLayoutGrid;
+    auto *legendRow = new LegendRow([this] { fitLegend(); });
     plotLayout()->addElement(0, 0, legendRow);
     plotLayout()->setRowStretchFactor(0, 0.001);
     axisRect()->insetLayout()->take(legend);
@@ -104,7 +121,6 @@ WaterfallChart::WaterfallChart(QWidget *parent)
     axisRect()->setRangeZoomFactor(0.85);
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
-    connect(this, &QCustomPlot::beforeReplot, this, &WaterfallChart::fitLegend);
     connect(xAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, &WaterfallChart::keepTimeInBounds);
     connect(yAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, &WaterfallChart::keepRowsInBounds);
     updateAxes();
