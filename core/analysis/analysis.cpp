@@ -5,11 +5,13 @@
 #include "model/huge_page_allocator.h"
 #include "store/request_join.h"
 #include "store/import_runs.h"
+#include "store/latency_rows.h"
 #include "store/request_scan.h"
 #include "store/store.h"
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <thread>
 
@@ -20,7 +22,8 @@ namespace {
 constexpr std::size_t kUnmatchedSample = 10; ///< unmatched records a report names; listUnmatched() has them all
 
 /// Values of one metric and the scopes they were read on, gathered before summarizing. The values go
-/// into memory the caller sized (see SampleColumns): no growth, no copy, no page touched twice.
+/// into memory the caller sized (see SampleColumns): no growth, no copy, no page touched twice. Without
+/// `data` only counted: the values are read from the collected rows later (AnalysisOptions::rows).
 struct Samples {
     std::int64_t *data = nullptr;
     std::size_t count = 0;
@@ -29,7 +32,9 @@ struct Samples {
 
     void add(std::int64_t value, E2eScope scope)
     {
-        data[count++] = value;
+        if (data)
+            data[count] = value;
+        ++count;
         ++scopeCounts[static_cast<int>(scope)];
     }
 };
@@ -188,7 +193,8 @@ void mergeInto(ScanPart &into, ScanPart &from)
     auto target = into.all();
     auto source = from.all();
     for (std::size_t i = 0; i < target.size(); ++i) {
-        std::memmove(target[i]->data + target[i]->count, source[i]->data, source[i]->count * sizeof(std::int64_t));
+        if (target[i]->data && source[i]->data)
+            std::memmove(target[i]->data + target[i]->count, source[i]->data, source[i]->count * sizeof(std::int64_t));
         target[i]->count += source[i]->count;
         for (std::size_t k = 0; k < target[i]->scopeCounts.size(); ++k)
             target[i]->scopeCounts[k] += source[i]->scopeCounts[k];
@@ -206,12 +212,34 @@ void mergeInto(ScanPart &into, ScanPart &from)
         into.dominantCounts[s] += from.dominantCounts[s];
 }
 
-/// Points each metric of `part` at its column, `offset` values in.
-void placeIn(ScanPart &part, const SampleColumns &columns, std::size_t offset)
+/// The metrics of ScanPart::all() whose values the collected rows hold (the segments and e2e).
+constexpr std::size_t kRowMetrics = kSegmentCount + 1;
+
+/// Points each metric of `part` at its column, `offset` values in; with `fromRows`, the segments and e2e
+/// at none (they are only counted, and read from the collected rows afterwards).
+void placeIn(ScanPart &part, const SampleColumns &columns, std::size_t offset, bool fromRows)
 {
     const auto all = part.all();
     for (std::size_t i = 0; i < all.size(); ++i)
-        all[i]->data = columns.column(i) + offset;
+        all[i]->data = fromRows && i < kRowMetrics ? nullptr : columns.column(i) + offset;
+}
+
+/// Copies the values of metric `metric` (a segment, or kSegmentCount for e2e) that addRow() counted into
+/// `out`, from the collected rows: the same rows, the same conditions, in another order.
+std::size_t gatherFromRows(const LatencyRowCollector &rows, std::size_t metric, bool includeErrors, std::int64_t *out)
+{
+    std::size_t n = 0;
+    for (int half = 0; half < 2; ++half) {
+        for (const LatencyRow &row : rows.half(half)) {
+            if (!row.ok && !includeErrors)
+                continue;
+            const std::int64_t v = metric == kSegmentCount ? row.e2e : row.segments[metric];
+            if (!isMeasured(v) || (metric == static_cast<std::size_t>(Segment::Network) && (row.flags & kFlagClockSkew)))
+                continue;
+            out[n++] = v;
+        }
+    }
+    return n;
 }
 
 /// Scans the matching rows; on a store of many rows the upper half on a second connection and thread,
@@ -222,10 +250,13 @@ std::unique_ptr<SampleColumns> scanAll(const Store &store, const SqlCondition &w
     const RowIdRange range = requestIdRange(store);
     auto columns = std::make_unique<SampleColumns>(part.all().size(), static_cast<std::size_t>(range.rows()));
     ScanPart upper;
-    placeIn(part, *columns, 0);
-    placeIn(upper, *columns, static_cast<std::size_t>(range.mid() - range.lo));
+    const bool fromRows = options.rows != nullptr;
+    placeIn(part, *columns, 0, fromRows);
+    placeIn(upper, *columns, static_cast<std::size_t>(range.mid() - range.lo), fromRows);
     scanRequestRows(store, where, range, [&](int half, const RequestRow &row) {
         addRow(row, options.includeErrors, half == 0 ? part : upper);
+        if (options.rows)
+            (*options.rows)(half, row);
         if (options.alsoVisit)
             options.alsoVisit(half, row);
     });
@@ -245,7 +276,7 @@ Report analyze(const Store &store, const RequestFilter &filter, const AnalysisOp
 
     const SqlCondition where = toSqlCondition(filter);
     ScanPart part;
-    const auto columns = scanAll(store, where, options, part);
+    auto columns = scanAll(store, where, options, part);
     std::vector<std::int64_t, HugePageAllocator<std::int64_t>> gaps;
     Samples itl;
     readTokenGaps(store, where, options.includeErrors, gaps, itl);
@@ -270,13 +301,38 @@ Report analyze(const Store &store, const RequestFilter &filter, const AnalysisOp
     const auto parts = part.all();
     std::copy(parts.begin(), parts.end(), in.begin());
     in.back() = &itl;
-    const auto summarizeEvery = [&](std::size_t first) {
-        for (std::size_t i = first; i < in.size(); i += 2)
-            *out[i] = summarizeSamples(*in[i], options.percentiles);
+    const auto inParallel = [](const std::function<void(std::size_t)> &work) {
+        std::thread worker(work, 1);
+        work(0);
+        worker.join();
     };
-    std::thread worker(summarizeEvery, 1);
-    summarizeEvery(0);
-    worker.join();
+    if (!options.rows) {
+        inParallel([&](std::size_t first) {
+            for (std::size_t i = first; i < in.size(); i += 2)
+                *out[i] = summarizeSamples(*in[i], options.percentiles);
+        });
+        return report;
+    }
+    // The token metrics from their columns first, which are then let go before the segments and e2e are
+    // read out of the rows, one at a time through a column per thread: the peak holds the rows and one of
+    // the two, never both.
+    inParallel([&](std::size_t first) {
+        for (std::size_t i = kRowMetrics + first; i < in.size(); i += 2)
+            *out[i] = summarizeSamples(*in[i], options.percentiles);
+    });
+    columns.reset();
+    gaps = {};
+    inParallel([&](std::size_t first) {
+        std::size_t most = 0;
+        for (std::size_t i = first; i < kRowMetrics; i += 2)
+            most = std::max(most, in[i]->count);
+        const SampleColumns scratch(1, most);
+        for (std::size_t i = first; i < kRowMetrics; i += 2) {
+            in[i]->data = scratch.column(0);
+            in[i]->count = gatherFromRows(*options.rows, i, options.includeErrors, scratch.column(0));
+            *out[i] = summarizeSamples(*in[i], options.percentiles);
+        }
+    });
     return report;
 }
 

@@ -20,6 +20,7 @@
 namespace lx {
 
 class Store;
+class LatencyRowCollector;
 
 struct AnalysisOptions {
     std::vector<double> percentiles = defaultPercentiles();
@@ -27,6 +28,10 @@ struct AnalysisOptions {
     /// Also hands every row the scan reads to this visitor, so that another statistic (the load profile)
     /// is gathered in the same pass. Called for half 0 and half 1 on two threads at once (request_scan.h).
     std::function<void(int half, const RequestRow &row)> alsoVisit;
+    /// Also collects the LatencyRow of every matching row here (reserve() it first), and takes the e2e and
+    /// segment statistics from these rows rather than from columns of their own: their values are then
+    /// held once, not twice (a report on 10M requests: 0.8 GB less at its peak).
+    LatencyRowCollector *rows = nullptr;
 };
 
 /// One metric's statistic with the clock it was measured on.

@@ -49,7 +49,7 @@ Comparison compareInvestigations(const Store &baseline, const RequestFilter &bas
         LatencyRowCollector collector;
         collector.reserve(requestIdRange(store));
         AnalysisOptions withRows = options;
-        withRows.alsoVisit = std::ref(collector);
+        withRows.rows = &collector;
         report = analyze(store, filter, withRows);
         const std::vector<LatencyRow> rows = collector.take();
         mean = composition(rows, options.includeErrors);

@@ -5,7 +5,6 @@
 #include "analysis/load_profile.h"
 #include "store/request_scan.h"
 
-#include <functional>
 
 namespace lx {
 
@@ -15,7 +14,7 @@ Diagnosis diagnose(const Store &store, const RequestFilter &filter, const Diagno
     LatencyRowCollector collector;
     collector.reserve(requestIdRange(store));
     AnalysisOptions withRows = options.analysis;
-    withRows.alsoVisit = std::ref(collector);
+    withRows.rows = &collector;
     d.report = analyze(store, filter, withRows);
     const std::vector<LatencyRow> rows = collector.take();
     LoadOptions loadOptions;

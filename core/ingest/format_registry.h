@@ -33,6 +33,9 @@ struct TraceFormat {
     unsigned shapes;              ///< FormatShape bits; kShapeNone for a refusal
     bool (*canRead)(std::string_view head);
     std::unique_ptr<TraceReader> (*create)(const ReaderOptions &options);
+    /// Each line is a record on its own, read without any state from the lines before it: the importer
+    /// may then parse blocks of lines on several threads (parallel_parse.h).
+    bool independentLines = false;
 };
 
 /// Every known format, most specific first.

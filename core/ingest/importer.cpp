@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ingest/importer.h"
 
+#include "ingest/accept_rules.h"
 #include "ingest/batch_pipeline.h"
 #include "ingest/id_set.h"
 #include "ingest/input_file.h"
 #include "ingest/line_reader.h"
+#include "ingest/parallel_parse.h"
 #include "store/request_join.h"
 #include "ingest/span_mapping.h"
 #include "store/import_runs.h"
@@ -49,13 +51,11 @@ public:
     void accept(std::string_view raw) override
     {
         RequestRecord &record = m_batch->records[m_batch->count];
-        const std::uint64_t hash = hashRequestId(record.id);
+        const std::uint64_t hash = sealAccepted(record);
         if (!m_ids.insert(record.id, hash)) {
-            reject(record.sourceLine, "duplicate id \"" + record.id + "\" (already used earlier in this file)", raw);
+            reject(record.sourceLine, duplicateIdReason(record.id), raw);
             return;
         }
-        if (!record.attributesJson.empty())
-            record.attributesJson += '}'; // the readers leave the attribute object open for appending
         m_batch->idHashes[m_batch->count] = hash;
         ++m_result.accepted;
         if (++m_batch->count == m_batch->records.size())
@@ -69,8 +69,8 @@ public:
         ++m_result.rejected;
         std::string why(reason);
         // The half line where a zstd stream was cut is no malformed record: say what happened to it.
-        if (m_lines && m_lines->lastLineUnterminated() && m_lines->input().truncated())
-            why = "cut off where the zstd stream is truncated (" + why + ")";
+        if (m_lines && m_lines->lastLineUnterminated() && m_lines->input()->truncated())
+            why = cutOffReason(why);
         if (m_result.firstRejections.size() < m_samples)
             m_result.firstRejections.push_back({line, why});
         if (m_batch->rejectionCount == m_batch->rejections.size())
@@ -203,7 +203,9 @@ private:
             return;
         }
         std::atomic<bool> writerFailed = false;
-        BatchQueue queue(3, m_options.batchSize);
+        const bool parallel = format->independentLines && m_options.parserThreads != 1;
+        const unsigned parsers = m_options.parserThreads ? m_options.parserThreads : defaultParserThreads();
+        BatchQueue queue(parallel ? batchesForParallelParse(parsers) : 3, m_options.batchSize);
         StoreWriter writer(m_store, result.runId);
         std::thread writerThread([&] { writerLoop(queue, writer, writerFailed); });
         const auto tick = [&] {
@@ -214,24 +216,42 @@ private:
             now.records += result.accepted + result.rejected;
             return m_options.progress(now);
         };
-        BatchingSink sink(queue, result, m_options.rejectionSamples, tick, writerFailed);
         // About 400 bytes a record (5x less compressed): sizing the id set up front spares its rehashing.
-        sink.watchLines(lines);
-        sink.expectRecords(input->compressed() ? input->fileSize() / 80 : input->fileSize() / 400);
+        const std::size_t expected = input->compressed() ? input->fileSize() / 80 : input->fileSize() / 400;
         ReaderOptions readerOptions;
         readerOptions.spanMappings = m_mappings;
-        std::unique_ptr<TraceReader> reader = format->create(readerOptions);
-        const std::string fatal = reader->read(lines, sink);
-        result.notice = reader->notice();
-        sink.flush();
+        std::string fatal;
+        bool cancelled = false;
+        if (parallel) {
+            ParallelParse how;
+            how.format = format;
+            how.readerOptions = &readerOptions;
+            how.rejectionSamples = m_options.rejectionSamples;
+            how.expectedRecords = expected;
+            how.parsers = parsers;
+            how.blockBytes = m_options.parseBlockBytes;
+            how.maxLineBytes = m_options.maxLineBytes;
+            how.tick = [&](std::int64_t) { return tick(); };
+            how.writerFailed = &writerFailed;
+            cancelled = !parseInParallel(lines, queue, result, how, &fatal);
+        } else {
+            BatchingSink sink(queue, result, m_options.rejectionSamples, tick, writerFailed);
+            sink.watchLines(lines);
+            sink.expectRecords(expected);
+            std::unique_ptr<TraceReader> reader = format->create(readerOptions);
+            fatal = reader->read(lines, sink);
+            result.notice = reader->notice(); // the parallel path reads native lines, which remark nothing
+            sink.flush();
+            cancelled = sink.cancelled();
+        }
         queue.close();
         writerThread.join();
         result.bytes = input->fileBytesRead();
 
-        if (sink.cancelled() || writerFailed) {
+        if (cancelled || writerFailed) {
             m_store.exec("ROLLBACK");
-            result.outcome = sink.cancelled() ? FileImport::Outcome::Cancelled : FileImport::Outcome::StoreError;
-            result.message = sink.cancelled() ? "cancelled: this file's records were not kept"
+            result.outcome = cancelled ? FileImport::Outcome::Cancelled : FileImport::Outcome::StoreError;
+            result.message = cancelled ? "cancelled: this file's records were not kept"
                                               : "cannot write the store: " + writer.error();
             result.accepted = 0;
             result.rejected = 0;

@@ -18,6 +18,9 @@ inline constexpr std::size_t kLinePadding = 64; // >= SIMDJSON_PADDING
 class LineReader {
 public:
     explicit LineReader(InputFile &input, std::size_t chunkSize = 1 << 20);
+    /// Lines of a block already in memory (line_blocks.h), numbered from linesBefore + 1. The block must be
+    /// followed by kLinePadding readable bytes, and outlive the reader.
+    LineReader(std::string_view paddedBlock, std::int64_t linesBefore);
     ~LineReader();
 
     /// The next line without its line end (LF or CRLF) and its 1-based number; false at the end.
@@ -36,13 +39,15 @@ public:
     /// Bytes of padded capacity after `line`'s start: what simdjson's iterate() needs to know.
     std::size_t capacityAfter(const char *lineStart) const;
 
-    InputFile &input() { return m_input; }
+    /// The file read; null for a block in memory.
+    InputFile *input() { return m_input; }
 
 private:
     bool fill();
 
-    InputFile &m_input;
-    std::unique_ptr<char[]> m_buffer;
+    InputFile *m_input = nullptr;
+    std::unique_ptr<char[]> m_owned; ///< the reused buffer when reading a file
+    char *m_buffer = nullptr;        ///< m_owned, or the block's bytes
     std::size_t m_capacity; ///< usable bytes, the padding comes after
     std::size_t m_begin = 0;
     std::size_t m_end = 0;

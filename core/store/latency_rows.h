@@ -25,6 +25,8 @@ public:
     /// copies of a growing vector, into memory asked for in huge pages (see huge_page_allocator.h).
     void reserve(const RowIdRange &range);
     void operator()(int half, const RequestRow &row);
+    /// The rows collected so far by one half of the scan (0 or 1).
+    const std::vector<LatencyRow> &half(int which) const { return m_halves[which == 0 ? 0 : 1]; }
     /// Every row collected, lower half first (id order when the scan had one connection).
     std::vector<LatencyRow> take();
 

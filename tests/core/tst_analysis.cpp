@@ -4,6 +4,8 @@
 
 #include "analysis/analysis.h"
 #include "ingest/importer.h"
+#include "model/segments.h"
+#include "store/latency_rows.h"
 #include "store/store.h"
 #include "test_support.h"
 
@@ -185,6 +187,57 @@ private slots:
             QCOMPARE(filter.fromNs, from);
         else
             QVERIFY(!why.empty());
+    }
+
+    void statisticsFromCollectedRowsAreTheSame_data()
+    {
+        QTest::addColumn<int>("requests");
+        QTest::addColumn<bool>("includeErrors");
+        QTest::newRow("errors, skew, unmeasured; ok only") << 0 << false;
+        QTest::newRow("errors, skew, unmeasured; errors too") << 0 << true;
+        QTest::newRow("two-thread scan") << 240000 << false;
+    }
+
+    void statisticsFromCollectedRowsAreTheSame()
+    {
+        // AnalysisOptions::rows reads e2e and the segments back from the collected rows instead of columns
+        // of their own: every figure must be the one the columns give.
+        QFETCH(int, requests);
+        QFETCH(bool, includeErrors);
+        QByteArray lines = line("skewed", 0, {50, 10, 11, 12, 13, 100, 101, 120}) + line("fine", 5, {0, 10, 11, 12, 13, 100, 101, 120})
+                           + line("err", 9, {-1, 0, 1, 900, 901, 902, 903, -1}, ",\"status\":\"error\"")
+                           + line("partial", 3, {-1, 0, -1, -1, 20, 120, -1, -1});
+        std::mt19937_64 rng(3);
+        for (int i = 0; i < requests; ++i) {
+            const qint64 queued = qint64(rng() % 700);
+            lines += line(QByteArray::number(i).constData(), i, {0, 1, 2, 2 + queued, 40 + queued, 90 + queued, 91 + queued, 93 + queued},
+                          i % 97 == 0 ? ",\"status\":\"error\"" : "");
+        }
+        Fixture f(lines);
+        AnalysisOptions plain;
+        plain.includeErrors = includeErrors;
+        LatencyRowCollector collector;
+        collector.reserve(requestIdRange(*f.store));
+        AnalysisOptions withRows = plain;
+        withRows.rows = &collector;
+        const Report a = analyze(*f.store, {}, plain);
+        const Report b = analyze(*f.store, {}, withRows);
+        QCOMPARE(qint64(collector.take().size()), a.total);
+        const auto same = [](const MetricSummary &x, const MetricSummary &y, const char *name) {
+            QVERIFY2(x.stat.count == y.stat.count && x.stat.meanNs == y.stat.meanNs && x.stat.maxNs == y.stat.maxNs
+                         && x.stat.percentilesNs == y.stat.percentilesNs && x.scope == y.scope && x.scopes == y.scopes
+                         && x.excluded == y.excluded,
+                     name);
+        };
+        for (int s = 0; s < kSegmentCount; ++s)
+            same(a.segments[s], b.segments[s], std::string(kSegmentNames[s]).c_str());
+        same(a.e2e, b.e2e, "e2e");
+        same(a.ttft, b.ttft, "ttft");
+        same(a.tpot, b.tpot, "tpot");
+        same(a.ttlt, b.ttlt, "ttlt");
+        same(a.itl, b.itl, "itl");
+        QCOMPARE(a.dominantCounts, b.dominantCounts);
+        QVERIFY(a.segments[int(Segment::Network)].excluded > 0); // the skewed row is left out of network
     }
 
     void agreesWithIndependentComputation_data()

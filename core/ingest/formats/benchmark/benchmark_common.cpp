@@ -76,8 +76,8 @@ bool readDocument(LineReader &lines, std::string &out, std::string *error)
         out.append(line.data(), line.size());
         out += '\n';
     }
-    if (!lines.input().error().empty()) {
-        *error = lines.input().error();
+    if (lines.input() && !lines.input()->error().empty()) {
+        *error = lines.input()->error();
         return false;
     }
     return true;

@@ -10,7 +10,7 @@ namespace lx {
 
 void appendNativeFormats(std::vector<TraceFormat> &list)
 {
-    list.push_back({"jsonl", "native JSON lines", kShapeJsonLines, jsonlCanRead, createJsonlReader});
+    list.push_back({"jsonl", "native JSON lines", kShapeJsonLines, jsonlCanRead, createJsonlReader, true});
     list.push_back({"csv", "native CSV", kShapeCsv, csvCanRead, createCsvReader});
 }
 

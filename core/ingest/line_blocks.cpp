@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ingest/line_blocks.h"
+
+#include "ingest/line_reader.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace lx {
+
+namespace {
+
+std::int64_t countLineEnds(const char *data, std::size_t size)
+{
+    return static_cast<std::int64_t>(std::count(data, data + size, '\n'));
+}
+
+/// The position just past the block's last line end, or 0 when it holds none.
+std::size_t pastLastLineEnd(const char *data, std::size_t size)
+{
+    for (std::size_t i = size; i > 0; --i) {
+        if (data[i - 1] == '\n')
+            return i;
+    }
+    return 0;
+}
+
+} // namespace
+
+LineBlockReader::LineBlockReader(LineReader &lines, std::size_t blockBytes, std::size_t maxLineBytes)
+    : m_lines(lines), m_blockBytes(std::max<std::size_t>(blockBytes, 16)), m_maxLineBytes(std::max<std::size_t>(maxLineBytes, 16))
+{
+}
+
+std::size_t LineBlockReader::readInto(std::vector<char> &out, std::size_t at, std::size_t room)
+{
+    if (m_pending.empty() && !m_eof) {
+        m_pending = m_lines.nextBytes();
+        m_eof = m_pending.empty();
+    }
+    const std::size_t n = std::min(room, m_pending.size());
+    std::memcpy(out.data() + at, m_pending.data(), n);
+    m_pending.remove_prefix(n);
+    return n;
+}
+
+void LineBlockReader::skipPastLineEnd(std::vector<char> &scratch)
+{
+    for (;;) {
+        const std::size_t n = readInto(scratch, 0, scratch.size() - kLinePadding);
+        if (n == 0)
+            return;
+        const void *end = std::memchr(scratch.data(), '\n', n);
+        if (end) {
+            const std::size_t after = static_cast<std::size_t>(static_cast<const char *>(end) - scratch.data()) + 1;
+            m_carry.assign(scratch.data() + after, scratch.data() + n);
+            return;
+        }
+    }
+}
+
+bool LineBlockReader::next(LineBlock &block)
+{
+    if (m_done)
+        return false;
+    block.oversizedLine = 0;
+    block.endsInput = false;
+    block.lastLineUnterminated = false;
+    block.linesBefore = m_linesSoFar;
+    std::size_t capacity = std::max(m_blockBytes, m_carry.size() * 2);
+    block.bytes.resize(capacity + kLinePadding);
+    std::memcpy(block.bytes.data(), m_carry.data(), m_carry.size());
+    std::size_t size = m_carry.size();
+    m_carry.clear();
+    std::size_t scannedForLineEnd = 0; // bytes known to hold no line end
+    for (;;) {
+        if (size < capacity) {
+            const std::size_t n = readInto(block.bytes, size, capacity - size);
+            if (!m_started && size + n >= 3) {
+                m_started = true;
+                if (std::memcmp(block.bytes.data(), "\xEF\xBB\xBF", 3) == 0) {
+                    std::memmove(block.bytes.data(), block.bytes.data() + 3, size + n - 3);
+                    size -= 3;
+                }
+            }
+            size += n;
+            if (n > 0)
+                continue;
+        }
+        m_started = true;
+        const std::size_t cut = pastLastLineEnd(block.bytes.data() + scannedForLineEnd, size - scannedForLineEnd);
+        if (cut > 0) {
+            const std::size_t end = scannedForLineEnd + cut;
+            m_carry.assign(block.bytes.data() + end, block.bytes.data() + size);
+            size = end;
+            break;
+        }
+        if (m_eof)
+            break; // the input's last line, without a line end
+        scannedForLineEnd = size;
+        if (size >= m_maxLineBytes) {
+            // Too long to be a record: skip the rest of it without holding it, and say which line it was.
+            skipPastLineEnd(block.bytes);
+            block.size = 0;
+            block.oversizedLine = ++m_linesSoFar;
+            m_done = m_eof && m_carry.empty();
+            block.endsInput = m_done;
+            return true;
+        }
+        capacity = std::max(std::min(capacity * 2, m_maxLineBytes), size + 1);
+        block.bytes.resize(capacity + kLinePadding);
+    }
+    block.size = size;
+    std::memset(block.bytes.data() + size, 0, kLinePadding);
+    const std::int64_t ends = countLineEnds(block.bytes.data(), size);
+    block.lastLineUnterminated = size > 0 && block.bytes[size - 1] != '\n';
+    m_linesSoFar += ends + (block.lastLineUnterminated ? 1 : 0);
+    m_done = m_eof && m_carry.empty();
+    block.endsInput = m_done;
+    return size > 0 || block.endsInput;
+}
+
+} // namespace lx

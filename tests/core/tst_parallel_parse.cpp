@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Native JSON lines parsed on several threads (ingest/parallel_parse.h) store exactly what the
+// single-threaded read stores: the same requests in the same order, the same lines, the same rejections
+// in the same order, whatever the block size; and a line over the cap is refused without being held.
+
+#include "ingest/importer.h"
+#include "ingest/line_blocks.h"
+#include "ingest/line_reader.h"
+#include "ingest/input_file.h"
+#include "store/store.h"
+#include "test_support.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace lx;
+
+namespace {
+
+QByteArray record(int i, const char *extra = "")
+{
+    const qint64 t = 1'700'000'000'000'000'000LL + qint64(i) * 1'000'000;
+    return "{\"id\":\"r" + QByteArray::number(i) + "\",\"t_server_recv_ns\":" + QByteArray::number(t)
+           + ",\"t_first_token_ns\":" + QByteArray::number(t + 5'000'000) + ",\"t_last_token_ns\":"
+           + QByteArray::number(t + 9'000'000) + ",\"output_tokens\":5" + extra + "}";
+}
+
+/// Valid records with, every few lines, a malformed one, a repeated id, a blank line and a CRLF end.
+QByteArray mixed(int lines)
+{
+    QByteArray out;
+    for (int i = 1; i <= lines; ++i) {
+        if (i % 7 == 0)
+            out += "{\"id\":\"broken\",\"t_server_recv_ns\":";
+        else if (i % 11 == 0)
+            out += record(i - 3); // an id used a few lines before
+        else if (i % 13 == 0)
+            out += "   ";
+        else
+            out += record(i, i % 5 == 0 ? ",\"region\":\"eu\"" : "");
+        out += i % 3 == 0 ? "\r\n" : "\n";
+    }
+    return out;
+}
+
+struct Outcome {
+    FileImport file;
+    QString requests, details, rejected;
+};
+
+Outcome importWith(const std::string &path, unsigned parsers, std::size_t blockBytes, std::size_t maxLine = 0)
+{
+    std::string error;
+    auto store = Store::openTemporary(&error);
+    Outcome o;
+    if (!store)
+        return o;
+    ImportOptions options;
+    options.parserThreads = parsers;
+    options.parseBlockBytes = blockBytes;
+    options.maxLineBytes = maxLine;
+    options.rejectionSamples = 50;
+    const auto files = importFiles(*store, {path}, options);
+    o.file = files.front();
+    o.requests = lxtest::dump(store->db(), "SELECT * FROM requests ORDER BY id");
+    o.details = lxtest::dump(store->db(), "SELECT * FROM request_details ORDER BY request_id");
+    o.rejected = lxtest::dump(store->db(), "SELECT line, reason, excerpt FROM rejected ORDER BY id");
+    return o;
+}
+
+} // namespace
+
+class TestParallelParse : public QObject {
+    Q_OBJECT
+
+private slots:
+    void sameAsOneThread_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<int>("blockBytes");
+        QTest::addColumn<bool>("compress");
+        const QByteArray tidy = [] {
+            QByteArray out;
+            for (int i = 1; i <= 300; ++i)
+                out += record(i) + "\n";
+            return out;
+        }();
+        QTest::newRow("tidy, 4 MiB blocks") << tidy << 0 << false;
+        QTest::newRow("tidy, blocks shorter than a line") << tidy << 40 << false;
+        QTest::newRow("mixed, 1 KiB blocks") << mixed(400) << 1024 << false;
+        QTest::newRow("mixed, 16-byte blocks") << mixed(120) << 16 << false;
+        QTest::newRow("byte-order mark, no final line end") << QByteArray("\xEF\xBB\xBF") + mixed(50).trimmed() << 300 << false;
+        QTest::newRow("last line malformed, unterminated") << mixed(60) + "{\"id\":" << 500 << false;
+        QTest::newRow("zstd") << mixed(400) << 2048 << true;
+    }
+
+    void sameAsOneThread()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(int, blockBytes);
+        QFETCH(bool, compress);
+        if (compress) {
+            text = lxtest::zstdCompress(text);
+            if (text.isEmpty())
+                QSKIP("the zstd command line tool is not installed");
+        }
+        QTemporaryDir dir;
+        const std::string path = lxtest::writeFile(dir, compress ? QStringLiteral("t.jsonl.zst") : QStringLiteral("t.jsonl"), text);
+        const Outcome one = importWith(path, 1, 0);
+        const Outcome many = importWith(path, 3, std::size_t(blockBytes));
+        QVERIFY2(one.file.accepted > 0, lxtest::describe(one.file).constData());
+        QCOMPARE(many.file.accepted, one.file.accepted);
+        QCOMPARE(many.file.rejected, one.file.rejected);
+        QCOMPARE(many.file.outcome, one.file.outcome);
+        QCOMPARE(many.file.firstRejections.size(), one.file.firstRejections.size());
+        for (std::size_t i = 0; i < one.file.firstRejections.size(); ++i) {
+            QCOMPARE(many.file.firstRejections[i].line, one.file.firstRejections[i].line);
+            QCOMPARE(many.file.firstRejections[i].reason, one.file.firstRejections[i].reason);
+        }
+        QCOMPARE(many.requests, one.requests);
+        QCOMPARE(many.details, one.details);
+        QCOMPARE(many.rejected, one.rejected);
+    }
+
+    void truncatedZstdSaysCutOff()
+    {
+        const QByteArray compressed = lxtest::zstdCompress(mixed(2000));
+        if (compressed.isEmpty())
+            QSKIP("the zstd command line tool is not installed");
+        QTemporaryDir dir;
+        const std::string path = lxtest::writeFile(dir, QStringLiteral("cut.jsonl.zst"), compressed.left(compressed.size() * 2 / 3));
+        const Outcome one = importWith(path, 1, 0);
+        const Outcome many = importWith(path, 2, 4096);
+        QCOMPARE(one.file.outcome, FileImport::Outcome::Truncated);
+        QCOMPARE(many.file.outcome, FileImport::Outcome::Truncated);
+        QCOMPARE(many.rejected, one.rejected);
+        QCOMPARE(many.details, one.details);
+    }
+
+    void lineOverTheCapIsRefusedUnread_data()
+    {
+        QTest::addColumn<int>("longLine");  // 1-based line that is too long
+        QTest::addColumn<int>("lines");
+        QTest::newRow("first line") << 1 << 5;
+        QTest::newRow("a middle line") << 3 << 6;
+        QTest::newRow("the last line, unterminated") << 4 << 4;
+    }
+
+    void lineOverTheCapIsRefusedUnread()
+    {
+        QFETCH(int, longLine);
+        QFETCH(int, lines);
+        QByteArray text;
+        for (int i = 1; i <= lines; ++i) {
+            text += i == longLine ? record(i, (",\"pad\":\"" + QByteArray(5000, 'x') + "\"").constData()) : record(i);
+            if (i < lines)
+                text += '\n';
+        }
+        QTemporaryDir dir;
+        const std::string path = lxtest::writeFile(dir, QStringLiteral("long.jsonl"), text);
+        const Outcome o = importWith(path, 2, 256, 1000);
+        QCOMPARE(o.file.accepted, qint64(lines - 1));
+        QCOMPARE(o.file.rejected, qint64(1));
+        QCOMPARE(o.file.firstRejections.at(0).line, qint64(longLine));
+        QCOMPARE(o.file.firstRejections.at(0).reason, std::string("line longer than 1000 bytes: not read"));
+        // The lines after it keep their numbers.
+        QVERIFY2(o.details.contains(QStringLiteral("|%1|").arg(lines == longLine ? lines - 1 : lines)), qPrintable(o.details));
+    }
+
+    void blocksKeepLineNumbers_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<int>("blockBytes");
+        QTest::addColumn<QList<qint64>>("linesBefore"); // of each block
+        QTest::newRow("one block") << QByteArray("a\nb\nc\n") << 100 << QList<qint64>{0};
+        QTest::newRow("a line per block") << QByteArray("aaaaaaaaaaaaaaaaaa\nbbbbbbbbbbbbbbbbbb\ncc") << 16 << QList<qint64>{0, 1, 2};
+        QTest::newRow("byte-order mark dropped") << QByteArray("\xEF\xBB\xBFxxxxxxxxxxxxxxx\ny\n") << 16 << QList<qint64>{0, 1};
+    }
+
+    void blocksKeepLineNumbers()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(int, blockBytes);
+        QFETCH(QList<qint64>, linesBefore);
+        QTemporaryDir dir;
+        const std::string path = lxtest::writeFile(dir, QStringLiteral("b.txt"), text);
+        std::string why;
+        auto input = InputFile::open(path, &why);
+        QVERIFY(input);
+        LineReader lines(*input);
+        LineBlockReader blocks(lines, std::size_t(blockBytes));
+        LineBlock block;
+        QList<qint64> seen;
+        QByteArray joined;
+        while (blocks.next(block)) {
+            if (block.size == 0)
+                continue;
+            seen << block.linesBefore;
+            joined += QByteArray(block.padded().data(), qsizetype(block.size));
+        }
+        QCOMPARE(seen, linesBefore);
+        QCOMPARE(joined, text.startsWith("\xEF\xBB\xBF") ? text.mid(3) : text);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestParallelParse)
+#include "tst_parallel_parse.moc"
