@@ -28,7 +28,10 @@ RequestDetailView::RequestDetailView(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     m_tree->setColumnCount(2);
     m_tree->setHeaderLabels({tr("field"), tr("value")});
-    m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    // The field column is as wide as the field names (fitFieldColumn()), not the section titles, which
+    // span both columns: sized to "Timestamps (UTC; offset from the first)" it cut the timestamps short.
+    m_tree->header()->setSectionResizeMode(0, QHeaderView::Interactive);
+    m_tree->header()->setStretchLastSection(true);
     m_tree->setAlternatingRowColors(true);
     layout->addWidget(m_tree, 1);
     layout->addWidget(m_timeline);
@@ -66,7 +69,25 @@ void RequestDetailView::showNote(const QString &note)
 {
     m_tree->clear();
     m_timeline->clear();
-    new QTreeWidgetItem(m_tree, {note, QString()});
+    (new QTreeWidgetItem(m_tree, {note, QString()}))->setFirstColumnSpanned(true);
+}
+
+void RequestDetailView::fitFieldColumn()
+{
+    const QFontMetrics metrics(m_tree->font());
+    int widest = 0;
+    for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
+        const QTreeWidgetItem *section = m_tree->topLevelItem(i);
+        for (int c = 0; c < section->childCount(); ++c) {
+            const QTreeWidgetItem *field = section->child(c);
+            if (field->isFirstColumnSpanned())
+                continue;
+            const int icon = field->icon(0).isNull() ? 0 : m_tree->iconSize().width() + 6;
+            widest = std::max(widest, metrics.horizontalAdvance(field->text(0)) + icon);
+        }
+    }
+    // A field sits one level in, below a decorated root: two indentations, and the cell's margins.
+    m_tree->setColumnWidth(0, widest + 2 * m_tree->indentation() + 2 * metrics.averageCharWidth());
 }
 
 void RequestDetailView::showRequest(const lx::Store *store, qint64 rowId)
@@ -88,6 +109,7 @@ void RequestDetailView::showRequest(const lx::Store *store, qint64 rowId)
         QFont font = item->font(0);
         font.setBold(true);
         item->setFont(0, font);
+        item->setFirstColumnSpanned(true);
         item->setExpanded(true);
         return item;
     };
@@ -96,6 +118,8 @@ void RequestDetailView::showRequest(const lx::Store *store, qint64 rowId)
         auto *item = new QTreeWidgetItem(parent, {name, value.isEmpty() ? notMeasured() : value});
         if (value.isEmpty())
             item->setForeground(1, QBrush(Qt::gray));
+        else
+            item->setToolTip(1, value); // the whole value, should the panel be narrower than it
         return item;
     };
 
@@ -147,9 +171,10 @@ void RequestDetailView::showRequest(const lx::Store *store, qint64 rowId)
     const auto attributes = lx::attributePairs(*store, rowId);
     QTreeWidgetItem *attrs = section(tr("Attributes"));
     if (attributes.empty())
-        new QTreeWidgetItem(attrs, {tr("(none in the source)")});
+        (new QTreeWidgetItem(attrs, {tr("(none in the source)")}))->setFirstColumnSpanned(true);
     for (const auto &[key, value] : attributes)
         add(attrs, QString::fromStdString(key), QString::fromStdString(value));
 
+    fitFieldColumn();
     m_timeline->setRequest(r);
 }

@@ -36,6 +36,8 @@ signals:
 
 private:
     void showNote(const QString &note);
+    /// The field column as wide as the widest field name, so that the values have the rest.
+    void fitFieldColumn();
 
     QTreeWidget *m_tree;
     TokenTimeline *m_timeline;

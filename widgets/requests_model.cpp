@@ -3,6 +3,7 @@
 
 #include "store/store.h"
 
+#include <QRegularExpression>
 
 #include <algorithm>
 #include <set>
@@ -164,6 +165,19 @@ void RequestsModel::setFilter(const lx::RequestFilter &filter)
 }
 
 void RequestsModel::refresh() { startBuild(true); }
+
+QString RequestsModel::widestDurationText(lx::DurationUnit unit)
+{
+    // Up to 99 h, the longest forms of formatDuration(): "-12 h 34 min", or 99 h in ms with three decimals.
+    constexpr double kLongestNs = -99 * 3600e9 + -59 * 60e9;
+    return QString::fromStdString(lx::formatDuration(kLongestNs, unit)).replace(QRegularExpression(QStringLiteral("[0-9]")), QStringLiteral("8"));
+}
+
+bool RequestsModel::isDurationColumn(int column)
+{
+    return column >= 0 && column < lx::kRequestColumnCount
+           && lx::columnInfo(static_cast<lx::RequestColumn>(column)).kind == lx::ColumnKind::Duration;
+}
 
 void RequestsModel::setDurationUnit(lx::DurationUnit unit)
 {

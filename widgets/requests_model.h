@@ -60,6 +60,11 @@ public:
 
     /// How durations are shown; a user setting shared with the other views.
     void setDurationUnit(lx::DurationUnit unit);
+    /// The widest text a duration cell can take in `unit` over the durations a trace holds (hours, clock
+    /// skew's minus sign): a duration column this wide never elides a value ("1 h …" at a million).
+    static QString widestDurationText(lx::DurationUnit unit);
+    /// True for the columns that hold durations.
+    static bool isDurationColumn(int column);
 
     /// True while an order is being built.
     bool isBusy() const { return m_busy; }

@@ -11,6 +11,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
+#include <QStyle>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -80,6 +81,7 @@ void RequestsView::setStore(const lx::Store *store, const lx::RequestFilter &fil
         // Size the columns to the rows on screen once (QTableView measures only those, not a million).
         if (!m_columnsSized && m_model->rowCount() > 0) {
             m_table->resizeColumnsToContents();
+            fitDurationColumns();
             m_columnsSized = true;
         }
     });
@@ -101,6 +103,20 @@ void RequestsView::setDurationUnit(lx::DurationUnit unit)
     m_unit = unit;
     if (m_model)
         m_model->setDurationUnit(unit);
+    if (m_columnsSized)
+        fitDurationColumns();
+}
+
+void RequestsView::fitDurationColumns()
+{
+    // The first rows measured are the first in start order, seconds long: sorted by E2E a million requests
+    // begin with hours ("1 h …"). A duration column is as wide as the longest duration can be written.
+    const int widest = m_table->fontMetrics().horizontalAdvance(RequestsModel::widestDurationText(m_unit))
+                       + 2 * m_table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_table) + 8;
+    for (int column = 0; column < m_table->horizontalHeader()->count(); ++column) {
+        if (RequestsModel::isDurationColumn(column) && m_table->columnWidth(column) < widest)
+            m_table->setColumnWidth(column, widest);
+    }
 }
 
 void RequestsView::updateStatus()

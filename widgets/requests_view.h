@@ -57,6 +57,8 @@ signals:
 
 private:
     void updateStatus();
+    /// Widens the duration columns to the longest duration text of the unit (never narrows them).
+    void fitDurationColumns();
 
     const lx::Store *m_store = nullptr;
     std::unique_ptr<RequestsModel> m_model;

@@ -45,6 +45,23 @@ protected:
     }
 };
 
+/// The legend's row. Before each layout, on screen or at an export's size, it has the legend wrapped to
+/// the width (`beforeLayout`), which is known by then: the plot's viewport.
+class LegendRow : public QCPLayoutGrid {
+public:
+    explicit LegendRow(std::function<void()> beforeLayout) : m_beforeLayout(std::move(beforeLayout)) {}
+
+    void update(UpdatePhase phase) override
+    {
+        if (phase == upPreparation)
+            m_beforeLayout();
+        QCPLayoutGrid::update(phase);
+    }
+
+private:
+    std::function<void()> m_beforeLayout;
+};
+
 } // namespace
 
 WaterfallChart::WaterfallChart(QWidget *parent)
@@ -70,7 +87,7 @@ WaterfallChart::WaterfallChart(QWidget *parent)
     unmeasured->addToLegend();
     // Left-aligned and no wider than its swatches: an empty element beside it takes the rest of the row.
     plotLayout()->insertRow(0);
-    auto *legendRow = new QCPLayoutGrid;
+    auto *legendRow = new LegendRow([this] { fitLegend(); });
     plotLayout()->addElement(0, 0, legendRow);
     plotLayout()->setRowStretchFactor(0, 0.001);
     axisRect()->insetLayout()->take(legend);
@@ -134,6 +151,40 @@ void WaterfallChart::applyPalette()
     m_selection->setBrush(band);
     m_selection->setPen(QPen(highlight, 1));
     replot(rpQueuedReplot);
+}
+
+void WaterfallChart::fitLegend()
+{
+    // The legend row starts where the plot does (its margin group): it has the width right of that.
+    const QMargins around = legend->margins();
+    const int available = viewport().width() - axisRect()->margins().left() - around.left() - around.right();
+    // The items, in order: the legend's grid counts its empty cells too once it wraps.
+    std::vector<int> widths;
+    for (int i = 0; i < legend->itemCount(); ++i) {
+        if (const QCPAbstractLegendItem *item = legend->item(i))
+            widths.push_back(item->minimumOuterSizeHint().width());
+    }
+    const int count = static_cast<int>(widths.size());
+    if (count == 0)
+        return;
+    // As few rows as fit; over several rows the items go down the columns (pipeline order reads down and
+    // across), so that the long last label sits in the last column and opens no gap in the others.
+    int rows = 1;
+    for (; rows < count; ++rows) {
+        int width = 0;
+        for (int first = 0; first < count; first += rows) {
+            width += (first > 0 ? legend->columnSpacing() : 0)
+                     + *std::max_element(widths.begin() + first, widths.begin() + std::min(first + rows, count));
+        }
+        if (width <= available)
+            break;
+    }
+    const QCPLayoutGrid::FillOrder order = rows == 1 ? QCPLayoutGrid::foColumnsFirst : QCPLayoutGrid::foRowsFirst;
+    const int wrap = rows == 1 ? 0 : rows;
+    if (legend->fillOrder() == order && legend->wrap() == wrap)
+        return;
+    legend->setWrap(wrap);
+    legend->setFillOrder(order, true); // moves the items into their new cells
 }
 
 void WaterfallChart::setData(std::shared_ptr<const lx::WaterfallData> data)

@@ -96,6 +96,8 @@ private:
     void installRows(lx::WaterfallRows rows, RowsView then);
     void updateAxes();
     void updateMessage();
+    /// Wraps the legend into as few rows as the chart's width holds, so that no label is cut short.
+    void fitLegend();
     /// Sets `axis` back within bounds when `range` strays: a size in [least, most], a lower end in the
     /// bounds `lowerBounds` gives for that size.
     void holdRange(QCPAxis *axis, const QCPRange &range, double least, double most,

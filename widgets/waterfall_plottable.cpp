@@ -2,6 +2,7 @@
 #include "waterfall_plottable.h"
 
 #include "segment_colors.h"
+#include "waterfall_shading.h"
 
 #include <algorithm>
 #include <cmath>
@@ -201,24 +202,7 @@ void WaterfallPlottable::drawDensity(QCPPainter *painter, const lx::WaterfallVie
     const lx::WaterfallDensity density = lx::aggregateWaterfall(*m_data, m_rows, view);
     if (density.bands == 0)
         return;
-    QImage image(density.columns, density.bands, QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::transparent);
-    std::array<QRgb, lx::kSegmentCount> rgb{};
-    for (std::size_t s = 0; s < rgb.size(); ++s)
-        rgb[s] = m_colors[s].rgb();
-    for (int b = 0; b < density.bands; ++b) {
-        auto *line = reinterpret_cast<QRgb *>(image.scanLine(b));
-        for (int c = 0; c < density.columns; ++c) {
-            const std::size_t cell = density.cell(b, c);
-            const int segment = density.dominant[cell];
-            if (segment < 0)
-                continue;
-            // A square root lifts sparse cells into sight; a cell with any bar is never fully transparent.
-            const double alpha = 0.22 + 0.78 * std::sqrt(static_cast<double>(density.fill[cell]));
-            const QRgb colour = rgb[static_cast<std::size_t>(segment)];
-            line[c] = qPremultiply(qRgba(qRed(colour), qGreen(colour), qBlue(colour), static_cast<int>(alpha * 255 + 0.5)));
-        }
-    }
+    const QImage image = waterfallDensityImage(density, m_colors);
     const QRect rect = mKeyAxis->axisRect()->rect();
     double top = mValueAxis->coordToPixel(static_cast<double>(view.firstRow));
     double bottom = mValueAxis->coordToPixel(static_cast<double>(view.firstRow + view.rowCount));

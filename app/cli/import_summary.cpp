@@ -16,6 +16,8 @@ void printImportSummary(const std::vector<lx::FileImport> &imports, std::ostream
         out << '\n';
         if (!in.message.empty())
             (in.failed() ? err : out) << in.path << ": " << in.message << '\n';
+        if (!in.notice.empty())
+            out << in.path << ": " << in.notice << '\n';
         for (const lx::RejectionSample &r : in.firstRejections)
             out << "  line " << r.line << ": " << r.reason << '\n';
         const auto shown = static_cast<std::int64_t>(in.firstRejections.size());

@@ -3,8 +3,10 @@
 
 #include "model/duration_format.h"
 
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 
@@ -53,3 +55,26 @@ void ImportProgress::update(const QString &stage, double fraction, double record
 void ImportProgress::finish() { setVisible(false); }
 
 QString ImportProgress::text() const { return m_label->text() + QLatin1Char(' ') + m_bar->text(); }
+
+ImportOutcomeText importOutcomeText(const std::vector<lx::FileImport> &imports)
+{
+    ImportOutcomeText text;
+    for (const lx::FileImport &in : imports) {
+        const QString path = QString::fromStdString(in.path);
+        if (in.outcome != lx::FileImport::Outcome::Complete)
+            text.problems << QStringLiteral("%1: %2").arg(path, QString::fromStdString(in.message));
+        if (!in.notice.empty())
+            text.notices << QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(in.notice));
+    }
+    return text;
+}
+
+void showImportNotices(QWidget *parent, const QStringList &notices)
+{
+    if (notices.isEmpty() || qEnvironmentVariableIsSet("LX_NO_DIALOGS"))
+        return;
+    auto *box = new QMessageBox(QMessageBox::Information, QObject::tr("Latency Explorer"), notices.join(QStringLiteral("\n\n")),
+                                QMessageBox::Ok, parent);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}

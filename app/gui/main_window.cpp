@@ -116,13 +116,10 @@ MainWindow::MainWindow(QWidget *parent)
             QMessageBox::warning(this, tr("Latency Explorer"), message);
     });
     connect(m_investigation, &Investigation::importFinished, this, [this] {
-        QStringList problems;
-        for (const lx::FileImport &in : m_investigation->lastImports()) {
-            if (in.outcome != lx::FileImport::Outcome::Complete)
-                problems << QStringLiteral("%1: %2").arg(QString::fromStdString(in.path), QString::fromStdString(in.message));
-        }
-        if (!problems.isEmpty())
-            statusBar()->showMessage(problems.join(QStringLiteral("; ")), 30000);
+        const auto [problems, notices] = importOutcomeText(m_investigation->lastImports());
+        if (!problems.isEmpty() || !notices.isEmpty())
+            statusBar()->showMessage((problems + notices).join(QStringLiteral("; ")), 60000);
+        showImportNotices(this, notices);
     });
     connect(m_investigation, &Investigation::importCancelledEmpty, this, [this] {
         const QString message = tr("The import was cancelled: nothing was imported.");
@@ -137,9 +134,9 @@ MainWindow::MainWindow(QWidget *parent)
             statusBar()->showMessage(tr("Cannot save %1: %2").arg(path, error), 15000);
         }
         updateTitle();
-        const QStringList next = std::exchange(m_openAfterSave, {});
-        if (error.isEmpty() && !next.isEmpty())
-            openFiles(next);
+        const std::function<void()> next = std::exchange(m_afterSave, {});
+        if (error.isEmpty() && next)
+            next();
     });
     connect(m_filterBar, &FilterBar::filterChanged, m_investigation, &Investigation::setFilter);
     connect(m_investigation, &Investigation::filterChanged, this, [this] {
@@ -199,11 +196,19 @@ void MainWindow::createActions()
     m_exportAction = make(tr("&Export Filtered Requests to CSV…"), QKeySequence(tr("Ctrl+E")), &MainWindow::exportCsvDialog);
     m_reportAction = make(tr("Export &Incident Report…"), QKeySequence(tr("Ctrl+Shift+E")), &MainWindow::exportReportDialog);
     m_closeAction = make(tr("&Close Investigation"), QKeySequence::Close, [this] {
-        m_filterBar->clear(true);
-        m_investigation->close();
+        const auto closeInvestigation = [this] {
+            m_filterBar->clear(true);
+            m_investigation->close();
+        };
+        if (m_investigation->importing()
+            || settleUnsaved(tr("The investigation open now has not been saved. Save it before closing it?"), closeInvestigation))
+            closeInvestigation();
     });
     m_rejectedAction = make(tr("Re&jected Records…"), QKeySequence(tr("Ctrl+R")), &MainWindow::showRejected);
-    make(tr("&Quit"), QKeySequence::Quit, &QWidget::close);
+    // Ctrl+Q everywhere: the platform's Quit key is none where no desktop theme gives one (Windows, bare X11).
+    QAction *quit = make(tr("&Quit"), QKeySequence(tr("Ctrl+Q")), &QWidget::close);
+    if (const QList<QKeySequence> platform = QKeySequence::keyBindings(QKeySequence::Quit); !platform.contains(quit->shortcut()))
+        quit->setShortcuts(QList<QKeySequence>{quit->shortcut()} + platform);
     // Copy belongs to the requests table: elsewhere Ctrl+C copies what has the focus (the summary, the detail).
     for (QAction *copy : {make(tr("&Copy Selected Requests (TSV)"), QKeySequence::Copy, [this] { m_requests->copySelection(false); }),
                           make(tr("Copy Selected Requests as CS&V"), QKeySequence(tr("Ctrl+Shift+C")), [this] { m_requests->copySelection(true); })}) {
@@ -383,21 +388,10 @@ void MainWindow::openFiles(const QStringList &paths, bool add)
         statusBar()->showMessage(tr("An import is running; wait for it or cancel it first"), 5000);
         return;
     }
-    if (!add && m_investigation->isTemporary()) {
-        const UnsavedAnswer answer = askAboutUnsaved();
-        if (answer.choice == UnsavedChoice::Cancel)
-            return;
-        if (answer.choice == UnsavedChoice::Save) {
-            QString error;
-            if (!m_investigation->saveAs(answer.savePath, &error)) {
-                statusBar()->showMessage(tr("Cannot save %1: %2").arg(answer.savePath, error), 15000);
-                return;
-            }
-            m_openAfterSave = paths; // opened when the save has landed, a saved investigation asks nothing
-            statusBar()->showMessage(tr("Saving to %1…").arg(answer.savePath));
-            return;
-        }
-    }
+    // Opened when the save has landed: a saved investigation asks nothing.
+    if (!add && !settleUnsaved(tr("The investigation open now has not been saved. Save it before opening another?"),
+                               [this, paths] { openFiles(paths); }))
+        return;
     for (const QString &path : paths)
         addRecentFile(path);
     if (add) {
@@ -416,16 +410,33 @@ void MainWindow::openDialog(bool add)
     openFiles(paths, add);
 }
 
-MainWindow::UnsavedAnswer MainWindow::askAboutUnsaved()
+bool MainWindow::settleUnsaved(const QString &question, std::function<void()> afterSave)
+{
+    if (!m_investigation->isTemporary())
+        return true;
+    const UnsavedAnswer answer = askAboutUnsaved(question);
+    if (answer.choice == UnsavedChoice::Discard)
+        return true;
+    if (answer.choice == UnsavedChoice::Cancel)
+        return false;
+    QString error;
+    if (!m_investigation->saveAs(answer.savePath, &error)) {
+        statusBar()->showMessage(tr("Cannot save %1: %2").arg(answer.savePath, error), 15000);
+        return false;
+    }
+    m_afterSave = std::move(afterSave);
+    statusBar()->showMessage(tr("Saving to %1…").arg(answer.savePath));
+    return false;
+}
+
+MainWindow::UnsavedAnswer MainWindow::askAboutUnsaved(const QString &question)
 {
     if (m_unsavedPrompt)
         return m_unsavedPrompt();
     if (qEnvironmentVariableIsSet("LX_NO_DIALOGS"))
         return {UnsavedChoice::Discard, {}};
-    const auto button = QMessageBox::question(
-        this, tr("Unsaved investigation"),
-        tr("The investigation open now has not been saved. Save it before opening another?"),
-        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    const auto button = QMessageBox::question(this, tr("Unsaved investigation"), question,
+                                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     if (button == QMessageBox::Discard)
         return {UnsavedChoice::Discard, {}};
     const QString path = button == QMessageBox::Save ? askSavePath() : QString();
@@ -564,8 +575,15 @@ void MainWindow::selectRequest(qint64 rowId)
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    if (m_investigation->importing())
+    // An import under way has nothing whole to keep yet: it is cancelled. An unsaved investigation asks
+    // first (Close, Quit); after Save the window closes once the save has landed.
+    if (m_investigation->importing()) {
         m_investigation->cancelImport();
+    } else if (!settleUnsaved(tr("The investigation open now has not been saved. Save it before closing the window?"),
+                              [this] { close(); })) {
+        event->ignore();
+        return;
+    }
     saveSettings();
     event->accept();
 }

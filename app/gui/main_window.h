@@ -36,7 +36,8 @@ public:
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    /// What to do with an unsaved investigation (a temporary store) that opening another would replace.
+    /// What to do with an unsaved investigation (a temporary store) that opening another, closing it, closing
+    /// the window or quitting would throw away.
     enum class UnsavedChoice { Save, Discard, Cancel };
     struct UnsavedAnswer {
         UnsavedChoice choice = UnsavedChoice::Cancel;
@@ -81,7 +82,11 @@ private:
     void openDialog(bool add);
     void saveAsDialog();
     QString askSavePath();
-    UnsavedAnswer askAboutUnsaved();
+    UnsavedAnswer askAboutUnsaved(const QString &question);
+    /// Before an unsaved investigation is thrown away: asks `question` (Save / Discard / Cancel). True when
+    /// the caller may go on at once (saved already, or Discard); false on Cancel, or when Save started a
+    /// save, after which `afterSave` runs once the save has landed.
+    bool settleUnsaved(const QString &question, std::function<void()> afterSave);
     void exportCsvDialog();
     void exportReportDialog();
     void showRejected();
@@ -105,7 +110,7 @@ private:
     SpanMappingMenu *m_spanMappingMenu = nullptr;
     QStringList m_recentFiles;
     std::function<UnsavedAnswer()> m_unsavedPrompt;
-    QStringList m_openAfterSave; ///< what Save in the unsaved question opens once the save has landed
+    std::function<void()> m_afterSave; ///< what Save in the unsaved question goes on with once the save has landed
     lx::DurationUnit m_unit = lx::DurationUnit::Auto;
     Theme m_theme = Theme::System;
 

@@ -147,7 +147,8 @@ ImportRun runRow(const FileImport &result, std::int64_t startedNs)
     run.accepted = result.accepted;
     run.rejected = result.rejected;
     run.outcome = outcomeName(result.outcome);
-    run.message = result.message;
+    run.message = result.message.empty() || result.notice.empty() ? result.message + result.notice
+                                                                   : result.message + "; " + result.notice;
     return run;
 }
 
@@ -239,6 +240,7 @@ private:
             sink.expectRecords(expected);
             std::unique_ptr<TraceReader> reader = format->create(readerOptions);
             fatal = reader->read(lines, sink);
+            result.notice = reader->notice(); // the parallel path reads native lines, which remark nothing
             sink.flush();
             cancelled = sink.cancelled();
         }
@@ -253,6 +255,7 @@ private:
                                               : "cannot write the store: " + writer.error();
             result.accepted = 0;
             result.rejected = 0;
+            result.notice.clear();
             return;
         }
         if (!m_store.exec("COMMIT", &why)) {

@@ -54,6 +54,9 @@ struct FileImport {
     std::int64_t durationNs = 0;
     Outcome outcome = Outcome::Complete;
     std::string message; ///< why the outcome is not Complete
+    /// What the reader remarks of the records it read (TraceReader::notice()), such as that no OTLP span
+    /// mapping claimed a span; empty when nothing. The import_runs row's message holds it too.
+    std::string notice;
     std::vector<RejectionSample> firstRejections;
 
     /// True when the input could not be read in full (the CLI's exit status 2).

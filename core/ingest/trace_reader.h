@@ -37,6 +37,9 @@ class TraceReader {
 public:
     virtual ~TraceReader() = default;
     virtual std::string read(LineReader &lines, ImportSink &sink) = 0;
+    /// After read(): a remark on what was read that is no error but changes what the records mean (the
+    /// OTLP readers: that no span mapping claimed any span); empty when there is none.
+    virtual std::string notice() const { return {}; }
 };
 
 /// What a reader is told before it reads, the same for every format; the importer passes it to the

@@ -75,6 +75,9 @@ enum RequestFlag : std::uint32_t {
     /// A client record joined with the server record of the same request (core/store/request_join.h): its
     /// network is client e2e minus server e2e.
     kFlagJoined = 1u << 3,
+    /// An OTLP span that no span mapping claimed (core/ingest/formats/otlp/otlp_requests.h): its time is
+    /// unattributed because nothing was mapped, not because the service lacks stamps.
+    kFlagUnmappedSpan = 1u << 4,
 };
 
 /// Everything derived from one request's raw fields (see decompose.h). Times in ns or kNotMeasured.

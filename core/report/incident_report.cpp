@@ -5,7 +5,10 @@
 #include "model/percentiles.h"
 #include "report/dominant_order.h"
 
+#include <cstdint>
 #include <cstdio>
+#include <optional>
+#include <string_view>
 
 namespace lx {
 
@@ -131,6 +134,22 @@ std::string markdownTable(const Table &t)
 
 std::string figureExtension(const ReportFigure &f) { return f.mime == "image/svg+xml" ? ".svg" : ".png"; }
 
+/// A PNG's width and height in pixels, from its IHDR chunk (which the format puts first); none for any
+/// other file.
+std::optional<std::pair<std::uint32_t, std::uint32_t>> pngSize(std::string_view bytes)
+{
+    constexpr std::string_view kSignature("\x89PNG\r\n\x1a\n", 8);
+    if (bytes.size() < 24 || bytes.substr(0, 8) != kSignature || bytes.substr(12, 4) != "IHDR")
+        return std::nullopt;
+    const auto be32 = [&](std::size_t at) {
+        std::uint32_t v = 0;
+        for (std::size_t i = 0; i < 4; ++i)
+            v = (v << 8) | static_cast<unsigned char>(bytes[at + i]);
+        return v;
+    };
+    return std::pair(be32(16), be32(20));
+}
+
 // --------------------------------------------------------------------------------------------- HTML
 
 std::string html(std::string_view text)
@@ -168,7 +187,13 @@ constexpr const char *kCss =
     "table{border-collapse:collapse;margin:.5em 0}th,td{padding:.25em .7em;border-bottom:1px solid #eee;text-align:left}"
     "td.num{text-align:right;font-variant-numeric:tabular-nums}th{background:#f5f5f5}"
     ".fail{color:#b00020;font-weight:600}.pass{color:#1b5e20}.knee{font-size:1.1em;background:#fff8e1;padding:.6em;border-left:4px solid #f9a825}"
-    "code{background:#f3f3f3;padding:.1em .3em;border-radius:3px}figure{margin:1em 0}img{max-width:100%}"
+    "code{background:#f3f3f3;padding:.1em .3em;border-radius:3px}"
+    // A chart is shown at its own pixel size, so that its text is as large as in the app, and may be wider
+    // than the text column: centred on it, no wider than the window. Its caption is its heading, above it,
+    // close to it, and far from the chart before.
+    "figure{margin:2.2em 0 1em;position:relative;left:50%;transform:translateX(-50%);max-width:calc(100vw - 2em)}"
+    "figure img{display:block;width:100%;height:auto;border:1px solid #eee}"
+    "figcaption{font-weight:600;margin:0 0 .4em}img{max-width:100%}"
     "li{margin-bottom:.6em}.muted{color:#666}";
 
 } // namespace
@@ -284,9 +309,15 @@ std::string incidentReportHtml(const IncidentReport &input)
     }
     if (!input.figures.empty()) {
         out += "<h2>Charts</h2>\n";
-        for (const ReportFigure &f : input.figures)
-            out += "<figure><img alt=\"" + html(f.title) + "\" src=\"data:" + html(f.mime) + ";base64," + base64(f.bytes)
-                   + "\"><figcaption>" + html(f.title) + "</figcaption></figure>\n";
+        for (const ReportFigure &f : input.figures) {
+            const auto size = pngSize(f.bytes);
+            const std::string width = size ? std::to_string(size->first) : std::string();
+            out += (size ? "<figure style=\"width:" + width + "px\">" : std::string("<figure>")) + "<figcaption>" + html(f.title)
+                   + "</figcaption><img alt=\"" + html(f.title) + "\"";
+            if (size)
+                out += " width=\"" + width + "\" height=\"" + std::to_string(size->second) + "\"";
+            out += " src=\"data:" + html(f.mime) + ";base64," + base64(f.bytes) + "\"></figure>\n";
+        }
     }
     out += "<p class=\"muted\">Made by Latency Explorer.</p>\n</body>\n</html>\n";
     return out;

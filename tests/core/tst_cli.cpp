@@ -169,6 +169,8 @@ private Q_SLOTS:
     void handComputedCounts();
     void storeReportsLikeFiles_data();
     void storeReportsLikeFiles();
+    void importSaysNoMappingClaimedTheSpans_data();
+    void importSaysNoMappingClaimedTheSpans();
 
 private:
     QString path(const QString &name) const { return m_dir.filePath(name); }
@@ -214,6 +216,37 @@ void TestCli::initTestCase()
     QVERIFY(m_truncatedWholeLines > 0 && m_truncatedWholeLines < 1000);
     QVERIFY(writeFile(path(QStringLiteral("cut.jsonl.zst")), cut));
     QVERIFY(writeFile(path(QStringLiteral("whole.jsonl.zst")), compressed));
+}
+
+void TestCli::importSaysNoMappingClaimedTheSpans_data()
+{
+    QTest::addColumn<QStringList>("mapping"); // --mapping and its value, or nothing
+    QTest::addColumn<QString>("tried");
+    QTest::newRow("auto") << QStringList() << QStringLiteral("vllm, sglang, tgi");
+    QTest::newRow("a preset that does not fit either") << split("--mapping vllm") << QStringLiteral("vllm");
+}
+
+void TestCli::importSaysNoMappingClaimedTheSpans()
+{
+    QFETCH(QStringList, mapping);
+    QFETCH(QString, tried);
+    // A web shop's trace: a page and the query below it, no LLM span.
+    const QByteArray shop = R"({"resourceSpans":[{"scopeSpans":[{"spans":[)"
+        R"({"traceId":"5b8efff798038103d269b633813fc60c","spanId":"0000000000000001","name":"GET /cart","kind":2,)"
+        R"("startTimeUnixNano":"1700000000000000000","endTimeUnixNano":"1700000000200000000"},)"
+        R"({"traceId":"5b8efff798038103d269b633813fc60c","spanId":"0000000000000002","parentSpanId":"0000000000000001",)"
+        R"("name":"SELECT cart_items","kind":3,"startTimeUnixNano":"1700000000010000000","endTimeUnixNano":"1700000000050000000"})"
+        "]}]}]}\n";
+    QVERIFY(writeFile(path(QStringLiteral("shop.jsonl")), shop));
+    const QString db = path(QStringLiteral("shop-%1.lxdb").arg(QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-'))));
+    const CliRun run = runCli(QStringList{QStringLiteral("import"), QStringLiteral("--db"), db} + mapping + QStringList{path(QStringLiteral("shop.jsonl"))});
+    QCOMPARE(run.exitCode, 0); // the spans are imported: a request each, all unattributed
+    const QString out = QString::fromUtf8(run.out);
+    const QString said = path(QStringLiteral("shop.jsonl")) + QStringLiteral(": 2 spans seen (names: GET /cart, SELECT cart_items); no span mapping claimed them (tried: ")
+                         + tried + QStringLiteral("), so each root span is a request whose time is all unattributed: choose a mapping in "
+                                                  "File \u25B8 OTLP Span Mapping or pass --mapping\n");
+    QVERIFY2(out.contains(said), qPrintable(out + QString::fromUtf8(run.err)));
+    QVERIFY(out.contains(QStringLiteral("1 accepted, 0 rejected")));
 }
 
 QJsonObject TestCli::reportJson(const QStringList &args, int expectedExit)

@@ -115,6 +115,36 @@ private slots:
             QVERIFY2(!html.contains(QLatin1String(forbidden)), forbidden);
     }
 
+    /// Each chart's caption is its heading: above it, inside its figure (below it, the caption read as the
+    /// heading of the next chart); a PNG is shown at its own pixel size, so that its text reads.
+    void htmlFigures_data()
+    {
+        QTest::addColumn<QByteArray>("mime");
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("figure"); // the figure's markup up to the image's data
+
+        // A PNG's signature and the start of its IHDR chunk: 1200 x 600.
+        const QByteArray png = QByteArray("\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR\0\0\x04\xb0\0\0\x02\x58\x08\x06\0\0\0", 33);
+        QTest::newRow("PNG: its size") << QByteArray("image/png") << png
+            << QStringLiteral("<figure style=\"width:1200px\"><figcaption>Load &amp; knee</figcaption><img alt=\"Load &amp; knee\" width=\"1200\" height=\"600\" src=\"data:image/png;base64,");
+        QTest::newRow("SVG: the column's width") << QByteArray("image/svg+xml") << QByteArray("<svg xmlns=\"http://www.w3.org/2000/svg\"/>")
+            << QStringLiteral("<figure><figcaption>Load &amp; knee</figcaption><img alt=\"Load &amp; knee\" src=\"data:image/svg+xml;base64,");
+        QTest::newRow("a PNG cut short: no size") << QByteArray("image/png") << png.left(20)
+            << QStringLiteral("<figure><figcaption>Load &amp; knee</figcaption><img alt=\"Load &amp; knee\" src=\"data:image/png;base64,");
+    }
+    void htmlFigures()
+    {
+        QFETCH(QByteArray, mime);
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, figure);
+        Fixture f;
+        f.input.figures = {{"Load & knee", mime.toStdString(), bytes.toStdString()}};
+        const QString html = QString::fromStdString(incidentReportHtml(f.input));
+        QVERIFY2(html.contains(figure), qPrintable(html.mid(html.indexOf(QLatin1String("<figure")), 200)));
+        QVERIFY(html.indexOf(QLatin1String("</figcaption>")) < html.indexOf(QLatin1String("<img")));
+        QVERIFY(html.contains(QLatin1String("\"></figure>")));
+    }
+
     void markdownFigures_data()
     {
         QTest::addColumn<QString>("base");

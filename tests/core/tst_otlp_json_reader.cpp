@@ -89,6 +89,8 @@ private Q_SLOTS:
     void whichSpansAreRequests();
     void rejections_data();
     void rejections();
+    void unclaimedSpans_data();
+    void unclaimedSpans();
     void realFiles_data();
     void realFiles();
     void agreesWithTheNativeFormOfTheSameRequests();
@@ -156,12 +158,13 @@ void TestOtlpJsonReader::latencyMapping_data()
         << line(span("generate", "eee19b7ec3c1b174", "",
                      kv("gen_ai.latency.time_in_queue", R"("doubleValue":"0.25")") + ',' + kv("gen_ai.latency.e2e", R"("intValue":"1")")))
         << QStringLiteral("NULL|NULL|250000000|NULL|NULL|NULL|750000000|1000000000|server|NULL|NULL|NULL|unattributed|2|0");
+    // Flag 16: no mapping claimed the span (its time is unattributed for want of a mapping, not of stamps).
     QTest::newRow("non-LLM root span: e2e only") << line(span("GET /v1/chat/completions", "eee19b7ec3c1b174", "", ""), "gateway")
-        << QStringLiteral("NULL|NULL|NULL|NULL|NULL|NULL|2000000000|2000000000|server|NULL|NULL|NULL|unattributed|2|0");
+        << QStringLiteral("NULL|NULL|NULL|NULL|NULL|NULL|2000000000|2000000000|server|NULL|NULL|NULL|unattributed|18|0");
     QTest::newRow("times as JSON numbers")
         << QByteArray(line(span("x", "eee19b7ec3c1b174", "", "")).replace(QByteArray("\"") + kStart + "\"", "1700000000000000000")
                           .replace(QByteArray("\"") + kEnd + "\"", "1700000000000000123"))
-        << QStringLiteral("NULL|NULL|NULL|NULL|NULL|NULL|123|123|server|NULL|NULL|NULL|unattributed|2|0");
+        << QStringLiteral("NULL|NULL|NULL|NULL|NULL|NULL|123|123|server|NULL|NULL|NULL|unattributed|18|0");
 }
 
 void TestOtlpJsonReader::latencyMapping()
@@ -321,6 +324,51 @@ void TestOtlpJsonReader::rejections()
     const lx::FileImport &f = imported.files[0];
     QVERIFY2(f.outcome == lx::FileImport::Outcome::Complete && f.accepted == accepted, describe(f).constData());
     QCOMPARE(dump(imported.store->db(), "SELECT line, reason FROM rejected ORDER BY line"), expected);
+}
+
+void TestOtlpJsonReader::unclaimedSpans_data()
+{
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<QString>("notice"); // FileImport::notice, and the end of import_runs.message
+    QTest::addColumn<int>("unmapped");   // requests flagged as from spans no mapping claimed
+
+    // A web shop's spans: nothing of the LLM presets claims them.
+    const QByteArray cart = span("GET /cart", "0000000000000001", "", "");
+    const QByteArray query = span("SELECT cart_items", "0000000000000002", "0000000000000001", "");
+    const QByteArray render = span("render cart", "0000000000000003", "0000000000000001", "");
+    const QByteArray checkout = span("POST /checkout", "0000000000000004", "", "", "", "0af7651916cd43dd8448eb211c80319c");
+    const QByteArray pay = span("charge card", "0000000000000005", "0000000000000004", "", "", "0af7651916cd43dd8448eb211c80319c");
+    const QString tail = QStringLiteral("; no span mapping claimed them (tried: vllm, sglang, tgi), so each root span is a request whose "
+                                        "time is all unattributed: choose a mapping in File \u25B8 OTLP Span Mapping or pass --mapping");
+    QTest::newRow("a web shop's spans: named, the most frequent first")
+        << line(cart + ',' + query + ',' + render) + line(checkout + ',' + pay + ',' + span("SELECT cart_items", "0000000000000006", "0000000000000004", "", "", "0af7651916cd43dd8448eb211c80319c"))
+        << QStringLiteral("6 spans seen (names: SELECT cart_items, GET /cart, POST /checkout, charge card, render cart)") + tail << 2;
+    QTest::newRow("one span") << line(cart) << QStringLiteral("1 span seen (names: GET /cart)") + QString(tail).replace(QStringLiteral("claimed them"), QStringLiteral("claimed it")) << 1;
+    QByteArray spans;
+    for (int i = 1; i <= 6; ++i) {
+        const QByteArray id = QByteArray::number(i).rightJustified(16, '0');
+        spans += (i > 1 ? "," : "") + span(("step " + QByteArray::number(i)).constData(), id.constData(), i > 1 ? "0000000000000001" : "", "");
+    }
+    QTest::newRow("more names than shown: an ellipsis") << line(spans)
+        << QStringLiteral("6 spans seen (names: step 1, step 2, step 3, step 4, step 5\u2026)") + tail << 1;
+    QTest::newRow("an LLM span claimed: no notice") << line(span("llm_request", "0000000000000007", "", kVllmAttributes)) << QString() << 0;
+    QTest::newRow("one claimed span among web spans: no notice")
+        << line(cart + ',' + query) + line(span("llm_request", "0000000000000007", "", kVllmAttributes, "", "0af7651916cd43dd8448eb211c80319c"))
+        << QString() << 1;
+}
+
+void TestOtlpJsonReader::unclaimedSpans()
+{
+    QFETCH(QByteArray, content);
+    QFETCH(QString, notice);
+    QFETCH(int, unmapped);
+    const Imported imported = importOne(QStringLiteral("spans.jsonl"), content);
+    QVERIFY2(imported.store, imported.error.c_str());
+    const lx::FileImport &f = imported.files[0];
+    QVERIFY2(f.outcome == lx::FileImport::Outcome::Complete && f.rejected == 0, describe(f).constData());
+    QCOMPARE(QString::fromStdString(f.notice), notice);
+    QCOMPARE(dump(imported.store->db(), "SELECT coalesce(message, '') FROM import_runs"), notice);
+    QCOMPARE(dump(imported.store->db(), "SELECT count(*) FROM requests WHERE flags & 16"), QString::number(unmapped));
 }
 
 void TestOtlpJsonReader::realFiles_data()

@@ -314,6 +314,15 @@ void TestSpanMapping::mappingFileFromDisk()
     QVERIFY2(imported.store && imported.files[0].accepted == 1, describe(imported.files[0]).constData());
     QCOMPARE(dump(imported.store->db(), kSql), QStringLiteral("00000000000000e1|NULL|NULL|40000|NULL|800000|NULL|160000|1000000|server|mine"));
 
+    // A trace of spans the file's mapping does not claim: imported unattributed, and the import says so,
+    // naming the mapping tried and nothing else.
+    const QByteArray other = line(resource("shop", span("GET /cart", "00000000000000e3", "", 0, 200)));
+    const Imported unclaimed = importWith(other, file);
+    QVERIFY2(unclaimed.store && unclaimed.files[0].accepted == 1, describe(unclaimed.files[0]).constData());
+    QVERIFY2(unclaimed.files[0].notice.find("1 span seen (names: GET /cart); no span mapping claimed it (tried: mine)") == 0,
+             unclaimed.files[0].notice.c_str());
+    QVERIFY(imported.files[0].notice.empty());
+
     // A file that does not load: every file of the import is unreadable, with the reason naming the file.
     const std::string bad = lxtest::writeFile(m_dir, QStringLiteral("bad.json"), R"({"root": []})");
     const Imported refused = importWith(content, bad);

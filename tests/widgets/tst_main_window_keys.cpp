@@ -29,6 +29,10 @@ private slots:
         QTest::newRow("Ctrl+S saves the investigation") << QStringLiteral("Save Investigation As…") << QKeySequence(QKeySequence::Save);
         QTest::newRow("Ctrl+O opens") << QStringLiteral("Open…") << QKeySequence(QKeySequence::Open);
         QTest::newRow("Ctrl+E exports CSV") << QStringLiteral("Export Filtered Requests to CSV…") << QKeySequence(QStringLiteral("Ctrl+E"));
+        // Both ask Save / Discard / Cancel first when the investigation is unsaved (tst_main_window_state).
+        // Ctrl+Q even where the platform has no Quit key (offscreen, as Windows and bare X11): it had none.
+        QTest::newRow("Ctrl+Q quits") << QStringLiteral("Quit") << QKeySequence(QStringLiteral("Ctrl+Q"));
+        QTest::newRow("Ctrl+W closes the investigation") << QStringLiteral("Close Investigation") << QKeySequence(QKeySequence::Close);
     }
 
     void actionShortcuts()

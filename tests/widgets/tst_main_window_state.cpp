@@ -13,8 +13,11 @@
 #include "summary_view.h"
 #include "test_support.h"
 
+#include <QAction>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QLabel>
+#include <QStatusBar>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -175,6 +178,104 @@ private slots:
         QCOMPARE(window.investigation()->report().total, coreTotal(window));
     }
 
+    /// Closing the window or the investigation (Close, Quit) asks, as opening another does.
+    void closingAnUnsavedInvestigationAsks_data()
+    {
+        QTest::addColumn<bool>("wholeWindow"); // the window (Quit, its close button), or File ▸ Close Investigation
+        QTest::addColumn<int>("choice");
+        QTest::addColumn<QString>("saveName"); // a name in the test's folder; a missing folder cannot be written
+        QTest::addColumn<bool>("closed");
+        QTest::addColumn<bool>("saved");
+        for (const bool wholeWindow : {true, false}) {
+            const QByteArray what = wholeWindow ? "window: " : "investigation: ";
+            QTest::newRow(what + "discard") << wholeWindow << int(MainWindow::UnsavedChoice::Discard) << QString() << true << false;
+            QTest::newRow(what + "cancel") << wholeWindow << int(MainWindow::UnsavedChoice::Cancel) << QString() << false << false;
+            QTest::newRow(what + "save, then close") << wholeWindow << int(MainWindow::UnsavedChoice::Save) << QStringLiteral("kept.lxdb") << true << true;
+            QTest::newRow(what + "save fails: stays open") << wholeWindow << int(MainWindow::UnsavedChoice::Save)
+                                                            << QStringLiteral("missing/kept.lxdb") << false << false;
+        }
+    }
+
+    void closingAnUnsavedInvestigationAsks()
+    {
+        QFETCH(bool, wholeWindow);
+        QFETCH(int, choice);
+        QFETCH(QString, saveName);
+        QFETCH(bool, closed);
+        QFETCH(bool, saved);
+        QTemporaryDir dir;
+        const QString savePath = saveName.isEmpty() ? QString() : dir.filePath(saveName);
+        MainWindow window;
+        window.show();
+        int asked = 0;
+        window.setUnsavedPrompt([&] {
+            ++asked;
+            return MainWindow::UnsavedAnswer{MainWindow::UnsavedChoice(choice), savePath};
+        });
+        QVERIFY(openAndSettle(window, {kJsonl}));
+        QVERIFY(window.investigation()->isTemporary());
+        QSignalSpy saveFinished(window.investigation(), &Investigation::saveFinished);
+        QAction *closeInvestigation = nullptr;
+        for (QAction *action : window.actions()) {
+            if (action->shortcut() == QKeySequence(QKeySequence::Close))
+                closeInvestigation = action;
+        }
+        QVERIFY(closeInvestigation);
+        if (wholeWindow)
+            window.close();
+        else
+            closeInvestigation->trigger();
+        QCOMPARE(asked, 1);
+        if (!savePath.isEmpty())
+            QVERIFY(saveFinished.count() > 0 || saveFinished.wait(30000));
+        QTest::qWait(100); // the close that follows a save is queued behind it
+        if (wholeWindow)
+            QCOMPARE(!window.isVisible(), closed);
+        else
+            QCOMPARE(!window.investigation()->hasStore(), closed);
+        QCOMPARE(QFileInfo::exists(savePath), saved);
+        QCOMPARE(asked, 1); // the close after the save asks nothing more
+    }
+
+    void closingASavedInvestigationDoesNotAsk()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        window.show();
+        int asked = 0;
+        window.setUnsavedPrompt([&] {
+            ++asked;
+            return MainWindow::UnsavedAnswer{MainWindow::UnsavedChoice::Cancel, {}};
+        });
+        QVERIFY(openAndSettle(window, {kJsonl}));
+        QString error;
+        QSignalSpy saveFinished(window.investigation(), &Investigation::saveFinished);
+        QVERIFY2(window.investigation()->saveAs(dir.filePath(QStringLiteral("incident.lxdb")), &error), qPrintable(error));
+        QVERIFY(saveFinished.wait(30000));
+        QVERIFY(window.close());
+        QCOMPARE(asked, 0);
+    }
+
+    /// OTLP spans that no mapping claims (a web shop's) import, and the window says why all is unattributed.
+    void unclaimedSpansAreSaid()
+    {
+        QTemporaryDir dir;
+        const QByteArray spans = R"({"resourceSpans":[{"scopeSpans":[{"spans":[)"
+            R"({"traceId":"5b8efff798038103d269b633813fc60c","spanId":"0000000000000001","name":"GET /cart","kind":2,)"
+            R"("startTimeUnixNano":"1700000000000000000","endTimeUnixNano":"1700000000200000000"},)"
+            R"({"traceId":"5b8efff798038103d269b633813fc60c","spanId":"0000000000000002","parentSpanId":"0000000000000001",)"
+            R"("name":"SELECT cart_items","kind":3,"startTimeUnixNano":"1700000000010000000","endTimeUnixNano":"1700000000050000000"})"
+            "]}]}]}\n";
+        const QString path = QString::fromStdString(lxtest::writeFile(dir, QStringLiteral("shop.jsonl"), spans));
+        MainWindow window;
+        QVERIFY(openAndSettle(window, {path}));
+        QCOMPARE(window.investigation()->report().total, std::int64_t(1));
+        const QString said = window.statusBar()->currentMessage();
+        QVERIFY2(said.contains(QStringLiteral("shop.jsonl: 2 spans seen (names: GET /cart, SELECT cart_items); no span mapping claimed them")),
+                 qPrintable(said));
+        QVERIFY2(said.contains(QStringLiteral("File \u25B8 OTLP Span Mapping or pass --mapping")), qPrintable(said));
+    }
+
     /// The detail panel follows the filter: a request the filter drops gives way to a note.
     void detailFollowsTheFilter_data()
     {
@@ -214,6 +315,42 @@ private slots:
         }
     }
 
+    /// At the default window size the detail panel shows its values whole: the field column is as wide as
+    /// the field names, not as the section titles (sized to those it cut the timestamps short).
+    void detailShowsWholeValues()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(openAndSettle(window, {kJsonl}));
+        window.showView(MainWindow::View::Requests);
+        window.requestsView()->selectRow(0);
+        const QTreeWidget *tree = window.detailView()->tree();
+        QTRY_VERIFY(tree->topLevelItemCount() > 3);
+        const QFontMetrics metrics(tree->font());
+        int fields = 0;
+        for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+            const QTreeWidgetItem *section = tree->topLevelItem(i);
+            for (int c = 0; c < section->childCount(); ++c) {
+                const QTreeWidgetItem *field = section->child(c);
+                if (field->isFirstColumnSpanned())
+                    continue;
+                ++fields;
+                const QRect name = tree->visualItemRect(field);
+                QVERIFY2(tree->header()->sectionSize(0) >= metrics.horizontalAdvance(field->text(0)) + 2 * tree->indentation(),
+                         qPrintable(field->text(0)));
+                // The timestamps whole (a value such as the source's path may be longer than any panel).
+                if (i == 3)
+                    QVERIFY2(tree->header()->sectionSize(0) + metrics.horizontalAdvance(field->text(1)) <= tree->viewport()->width(),
+                             qPrintable(field->text(0) + QStringLiteral(": ") + field->text(1)));
+                QVERIFY(name.isValid());
+            }
+        }
+        QVERIFY(fields > 20);
+        QVERIFY(tree->topLevelItem(3)->text(0).startsWith(QStringLiteral("Timestamps")));
+        QVERIFY(tree->header()->sectionSize(0) < metrics.horizontalAdvance(tree->topLevelItem(3)->text(0)));
+    }
+
     void detailWithoutRequestChecksNothing()
     {
         MainWindow window;
@@ -223,6 +360,7 @@ private slots:
         QTest::qWait(300);
         QCOMPARE(checked.count(), 0);
     }
+
 
 private:
     QTemporaryDir m_settings;

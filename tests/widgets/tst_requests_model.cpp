@@ -7,13 +7,17 @@
 #include "analysis/analysis.h"
 #include "ingest/importer.h"
 #include "requests_model.h"
+#include "requests_view.h"
 #include "store/store.h"
 #include "test_support.h"
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
 #include <QElapsedTimer>
 #include <QItemSelectionModel>
+#include <QHeaderView>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -162,6 +166,62 @@ private slots:
         QCOMPARE(model.index(0, 0).data(Qt::TextAlignmentRole).value<Qt::Alignment>() & Qt::AlignHorizontal_Mask, Qt::Alignment(Qt::AlignLeft));
         QCOMPARE(model.headerData(E2e, Qt::Horizontal).toString(), QStringLiteral("E2E"));
         QCOMPARE(model.headerData(E2e, Qt::Horizontal, Qt::InitialSortOrderRole).value<Qt::SortOrder>(), Qt::DescendingOrder);
+    }
+
+    /// No duration a trace holds is elided: the text of any fits the widest text a column is sized to.
+    void widestDurationTextHoldsEveryDuration_data()
+    {
+        QTest::addColumn<int>("unit");
+        QTest::addColumn<double>("ns");
+        const int autoUnit = int(DurationUnit::Auto), ms = int(DurationUnit::Milliseconds);
+        // At a million requests sorted by E2E the first rows were hours long: "1 h …".
+        QTest::newRow("an hour") << autoUnit << (3600e9 + 2 * 60e9);
+        QTest::newRow("a day") << autoUnit << (23 * 3600e9 + 59 * 60e9);
+        QTest::newRow("clock skew's minus sign") << autoUnit << -(59 * 60e9 + 59e9);
+        QTest::newRow("fractions") << autoUnit << 12.345e6;
+        QTest::newRow("an hour in ms") << ms << 3723e9;
+        QTest::newRow("four days in ms, negative") << ms << -(99 * 3600e9);
+    }
+
+    void widestDurationTextHoldsEveryDuration()
+    {
+        QFETCH(int, unit);
+        QFETCH(double, ns);
+        const QFontMetrics metrics(QApplication::font());
+        const QString text = QString::fromStdString(formatDuration(ns, DurationUnit(unit)));
+        const QString widest = RequestsModel::widestDurationText(DurationUnit(unit));
+        QVERIFY2(metrics.horizontalAdvance(text) <= metrics.horizontalAdvance(widest), qPrintable(text + QStringLiteral(" > ") + widest));
+    }
+
+    /// The columns are sized from the first rows by start; a later request hours long still fits its cell.
+    void durationColumnsHoldHours()
+    {
+        QTemporaryDir dir;
+        QByteArray lines;
+        for (int i = 0; i < 20; ++i) // short first, then one of 7 h 14 min
+            lines += "{\"id\":\"s" + QByteArray::number(i) + "\",\"start_ns\":" + QByteArray::number(T0 + i * MS)
+                     + ",\"queue_ms\":" + (i == 19 ? QByteArray("26040000") : QByteArray("5")) + ",\"decode_ms\":12}\n";
+        std::string why;
+        auto store = Store::openTemporary(&why);
+        QVERIFY2(store, why.c_str());
+        importFiles(*store, {lxtest::writeFile(dir, QStringLiteral("hours.jsonl"), lines)});
+        RequestsView view;
+        view.resize(1200, 600);
+        view.show();
+        QSignalSpy settled(&view, &RequestsView::settled);
+        view.setStore(store.get(), {});
+        QVERIFY(settled.count() > 0 || settled.wait(10000));
+        auto *table = view.findChild<QTableView *>();
+        QVERIFY(table);
+        const auto model = qobject_cast<RequestsModel *>(table->model());
+        QVERIFY(model);
+        QTRY_COMPARE(model->rowCount(), 20);
+        for (const int column : {E2e, int(RequestColumn::Queue)}) {
+            const QString longest = model->index(19, column).data().toString();
+            QCOMPARE(longest, QStringLiteral("7 h 14 min"));
+            QVERIFY2(table->columnWidth(column) > table->fontMetrics().horizontalAdvance(longest) + 4,
+                     qPrintable(QStringLiteral("column %1: %2 px").arg(column).arg(table->columnWidth(column))));
+        }
     }
 
     void ordersLandAsynchronously()

@@ -6,6 +6,8 @@
 
 #include "test_support.h"
 #include "analysis/waterfall_data.h"
+#include "segment_colors.h"
+#include "waterfall_shading.h"
 #include "waterfall_view.h"
 
 #include <QComboBox>
@@ -90,6 +92,10 @@ private slots:
     void exports_data();
     void exports();
     void paletteChangeRecolours();
+    void legendLabelsWhole_data();
+    void legendLabelsWhole();
+    void densityShading_data();
+    void densityShading();
 };
 
 void TestWaterfallView::holdsCoreRows()
@@ -444,6 +450,98 @@ void TestWaterfallView::paletteChangeRecolours()
             orange += selected.pixelColor(x, y) == QColor(0xff, 0x80, 0x00) ? 1 : 0;
     }
     QVERIFY2(orange > 10, qPrintable(QString::number(orange)));
+}
+
+void TestWaterfallView::legendLabelsWhole_data()
+{
+    QTest::addColumn<int>("width");
+    QTest::addColumn<int>("exportWidth"); // 0: on screen
+    QTest::addColumn<int>("rows");        // of the legend; negative: at least that many
+    QTest::newRow("wide: one row") << 1600 << 0 << 1;
+    // The window's default 1400 px less the detail dock: the labels were cut ("Unattributec").
+    QTest::newRow("the window's default beside the dock") << 900 << 0 << 2;
+    QTest::newRow("an export narrower than the screen") << 1600 << 420 << -3;
+}
+
+void TestWaterfallView::legendLabelsWhole()
+{
+    QFETCH(int, width);
+    QFETCH(int, exportWidth);
+    QFETCH(int, rows);
+    Shown s(trace(30, 40), QSize(width, 600));
+    WaterfallChart *chart = s.view.chart();
+    s.redraw();
+    if (exportWidth > 0) // the layout stays as the export left it until the next frame
+        QVERIFY(!chart->toPixmap(exportWidth, 400).isNull());
+    const int drawnWidth = exportWidth > 0 ? exportWidth : chart->width();
+    QCPLegend *legend = chart->legend;
+    int items = 0;
+    for (int i = 0; i < legend->itemCount(); ++i) {
+        const QCPAbstractLegendItem *item = legend->item(i);
+        if (!item)
+            continue;
+        ++items;
+        // Every label as wide as its text needs, and inside the chart.
+        QVERIFY2(item->outerRect().width() >= item->minimumOuterSizeHint().width(),
+                 qPrintable(QStringLiteral("item %1: %2 < %3").arg(i).arg(item->outerRect().width()).arg(item->minimumOuterSizeHint().width())));
+        QVERIFY2(item->outerRect().right() <= drawnWidth, qPrintable(QString::number(item->outerRect().right())));
+    }
+    QCOMPARE(items, lx::kSegmentCount + 1);
+    int used = 0;
+    for (int r = 0; r < legend->rowCount(); ++r) {
+        bool any = false;
+        for (int c = 0; c < legend->columnCount(); ++c)
+            any = any || legend->hasElement(r, c);
+        used += any ? 1 : 0;
+    }
+    QVERIFY2(rows > 0 ? used == rows : used >= -rows, qPrintable(QStringLiteral("%1 rows at a chart %2 px wide").arg(used).arg(drawnWidth)));
+    // The plot still starts below the legend.
+    QVERIFY(chart->axisRect()->outerRect().top() >= legend->outerRect().bottom());
+}
+
+void TestWaterfallView::densityShading_data()
+{
+    QTest::addColumn<QList<float>>("fills");   // a band of cells
+    QTest::addColumn<QList<int>>("segments");  // each cell's dominant segment, -1 empty
+    QTest::addColumn<QList<int>>("alphas");    // expected opacity of each pixel, 0..255
+
+    const int faintest = int(kFaintestAlpha * 255 + 0.5);
+    const auto between = [](double share) { return int((kFaintestAlpha + (1 - kFaintestAlpha) * std::sqrt(share)) * 255 + 0.5); };
+    QTest::newRow("empty cells are transparent") << QList<float>{0, 0} << QList<int>{-1, -1} << QList<int>{0, 0};
+    // At Fit on a million requests decode filled 0.002 of its cells at most: drawn against a full cell it
+    // was a faint hairline; its densest cells are now the swatch's colour.
+    QTest::newRow("a sparse segment's densest cells at full strength") << QList<float>{0.002f, 0.0005f, 0.002f}
+        << QList<int>{int(lx::Segment::Decode), int(lx::Segment::Decode), int(lx::Segment::Decode)}
+        << QList<int>{255, between(0.25), 255};
+    QTest::newRow("each segment against its own densest cell") << QList<float>{1.0f, 0.01f, 0.25f}
+        << QList<int>{int(lx::Segment::Queue), int(lx::Segment::Decode), int(lx::Segment::Queue)}
+        << QList<int>{255, 255, between(0.25)};
+    QTest::newRow("a nearly empty cell stays in sight") << QList<float>{1.0f, 0.0f}
+        << QList<int>{int(lx::Segment::Prefill), int(lx::Segment::Prefill)} << QList<int>{255, faintest};
+}
+
+void TestWaterfallView::densityShading()
+{
+    QFETCH(QList<float>, fills);
+    QFETCH(QList<int>, segments);
+    QFETCH(QList<int>, alphas);
+    lx::WaterfallDensity density;
+    density.columns = int(fills.size());
+    density.bands = 1;
+    density.fill.assign(fills.begin(), fills.end());
+    for (int s : segments)
+        density.dominant.push_back(std::int8_t(s));
+    std::array<QColor, lx::kSegmentCount> colors;
+    for (int s = 0; s < lx::kSegmentCount; ++s)
+        colors[std::size_t(s)] = segmentColor(lx::Segment(s));
+    const QImage image = waterfallDensityImage(density, colors);
+    QCOMPARE(image.size(), QSize(density.columns, 1));
+    for (int c = 0; c < density.columns; ++c) {
+        const QColor pixel = image.pixelColor(c, 0);
+        QVERIFY2(std::abs(pixel.alpha() - alphas[c]) <= 1, qPrintable(QStringLiteral("cell %1: alpha %2, not %3").arg(c).arg(pixel.alpha()).arg(alphas[c])));
+        if (alphas[c] == 255) // the legend's swatch colour exactly
+            QCOMPARE(pixel.rgb(), segmentColor(lx::Segment(segments[c])).rgb());
+    }
 }
 
 QTEST_MAIN(TestWaterfallView)

@@ -313,7 +313,10 @@ std::string fill(const SpanTree &tree, std::size_t root, const SpanMapping *mapp
         covered += isMeasured(d) ? d : 0;
     if (in.e2e < covered)
         return e2eName + " is less than the sum of the measured segments";
-    return decomposeDurations(record, in);
+    std::string why = decomposeDurations(record, in);
+    if (!mapping)
+        record.metrics.flags |= kFlagUnmappedSpan;
+    return why;
 }
 
 } // namespace
@@ -355,6 +358,11 @@ const SpanMappings &OtlpSpanReader::mappings()
         setSpanMappings(automatic ? automatic : std::make_shared<SpanMappings>()); // the presets are tested
     }
     return *m_mappings;
+}
+
+std::string OtlpSpanReader::notice() const
+{
+    return m_mappings ? unclaimedSpansNotice(m_census, *m_mappings) : std::string();
 }
 
 const otlp::AttributeFilter &OtlpSpanReader::attributeFilter()
@@ -405,19 +413,19 @@ void OtlpSpanReader::emitCompleteTraces(ImportSink &sink)
         to.raw.push_back(std::move(m_batch.raw[i]));
         to.lines.push_back(m_batch.lines[i]);
     }
-    emitSpanRequests(ready, mappings(), sink);
+    emitSpanRequests(ready, mappings(), sink, &m_census);
     m_batch = std::move(rest);
     m_unitStart = m_batch.spans.size();
 }
 
 void OtlpSpanReader::emitAllCollected(ImportSink &sink)
 {
-    emitSpanRequests(m_batch, mappings(), sink);
+    emitSpanRequests(m_batch, mappings(), sink, &m_census);
     m_batch.clear();
     m_unitStart = 0;
 }
 
-void emitSpanRequests(const SpanBatch &batch, const SpanMappings &mappings, ImportSink &sink)
+void emitSpanRequests(const SpanBatch &batch, const SpanMappings &mappings, ImportSink &sink, SpanCensus *census)
 {
     const std::vector<Span> &spans = batch.spans;
     const std::size_t n = spans.size();
@@ -435,7 +443,11 @@ void emitSpanRequests(const SpanBatch &batch, const SpanMappings &mappings, Impo
             rest.raw.push_back(batch.raw[i]);
             rest.lines.push_back(batch.lines[i]);
         }
-        emitSpanRequests(rest, mappings, sink);
+        for (std::size_t i = 0; i < n && census; ++i) {
+            if (!unlinkable[i].empty())
+                census->countSpan(spans[i].name, false);
+        }
+        emitSpanRequests(rest, mappings, sink, census);
         return;
     }
     // The first mapping whose root selectors claim the span.
@@ -447,6 +459,8 @@ void emitSpanRequests(const SpanBatch &batch, const SpanMappings &mappings, Impo
                 break;
             }
         }
+        if (census)
+            census->countSpan(spans[i].name, claimedBy[i] != nullptr);
     }
     // A claimed span is a request unless a claimed span is its ancestor; any other span is a request when it
     // is a root here and no claimed span lies below it, so that one user request is never counted twice.

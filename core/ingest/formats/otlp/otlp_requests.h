@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ingest/formats/otlp/otlp_span.h"
+#include "ingest/formats/otlp/span_census.h"
 #include "ingest/span_mapping.h"
 #include "ingest/trace_reader.h"
 
@@ -31,8 +32,9 @@ struct SpanBatch {
 };
 
 /// Turns the batch's spans into requests through `mappings` (tried in order on each span) and hands them to
-/// the sink; a request the mapping cannot measure consistently is rejected with the reason.
-void emitSpanRequests(const SpanBatch &batch, const SpanMappings &mappings, ImportSink &sink);
+/// the sink; a request the mapping cannot measure consistently is rejected with the reason. Each span is
+/// counted in `census` (when given) with whether a mapping claimed it.
+void emitSpanRequests(const SpanBatch &batch, const SpanMappings &mappings, ImportSink &sink, SpanCensus *census = nullptr);
 
 /// A reader of OTLP spans, made with the mappings its factory was given (ReaderOptions); without, `auto`
 /// applies.
@@ -46,6 +48,9 @@ public:
 
     /// `mappings` null: the `auto` mappings, loaded when the first span needs them.
     explicit OtlpSpanReader(std::shared_ptr<const SpanMappings> mappings);
+
+    /// That no mapping claimed any of the file's spans, naming the spans seen (unclaimedSpansNotice()).
+    std::string notice() const override;
 
 protected:
     /// The attributes the mappings read: what a span keeps.
@@ -69,6 +74,7 @@ private:
     SpanBatch m_batch;
     std::size_t m_unitStart = 0; ///< the first span of m_batch that the current line or message brought
     std::uint64_t m_madeUpIds = 0; ///< spans of the file without id so far
+    SpanCensus m_census;
 };
 
 } // namespace lx
