@@ -66,7 +66,7 @@ std::vector<Finding> findFindings(std::span<const LatencyRow> rows, const LoadAn
     if (threshold) {
         // e2e is whole ns, so e2e > p90 is e2e > floor(p90): a threshold the filter reads back exactly.
         const auto cut = static_cast<std::int64_t>(*threshold);
-        std::array<std::int64_t, kSegmentCount> dominated{};
+        std::array<std::int64_t, kSegmentCount> dominated{}, dominatedUnmapped{};
         std::array<double, kSegmentCount> tailTime{}, allTime{};
         double tailE2e = 0, allE2e = 0;
         std::int64_t tail = 0, tailSkewed = 0, all = 0;
@@ -84,8 +84,10 @@ std::vector<Finding> findFindings(std::span<const LatencyRow> rows, const LoadAn
             tailSkewed += (r.flags & kFlagClockSkew) ? 1 : 0;
             for (int s = 0; s < kSegmentCount; ++s)
                 tailTime[static_cast<std::size_t>(s)] += static_cast<double>(r.part(s));
-            if (const int d = dominantSegment(r.segments); d >= 0)
+            if (const int d = dominantSegment(r.segments); d >= 0) {
                 ++dominated[static_cast<std::size_t>(d)];
+                dominatedUnmapped[static_cast<std::size_t>(d)] += (r.flags & kFlagUnmappedSpan) ? 1 : 0;
+            }
         }
         const std::string tailName = "the " + std::to_string(tail) + " requests above p" + jsonNumber(options.tailPercentile, 3)
                                      + " (e2e > " + formatDuration(static_cast<double>(cut)) + ")";
@@ -109,6 +111,14 @@ std::vector<Finding> findFindings(std::span<const LatencyRow> rows, const LoadAn
                 // The knee is the server's capacity: where the offered load passed it, and when.
                 f.evidence += "; the load passes the knee near " + kneeText(*load->knee) + ", first at "
                               + formatTimestamp(load->knee->timeNs, 0);
+            }
+            const std::int64_t unmapped = dominatedUnmapped[static_cast<std::size_t>(s)];
+            if (seg == Segment::Unattributed && unmapped * 2 >= f.count) {
+                // Spans that no mapping claimed are unattributed whole: no stamp is missing, the mapping is.
+                f.title = "No span mapping claimed the slow requests' spans";
+                f.fix = "choose a span mapping (File ▸ OTLP Span Mapping, or --mapping): each root span is now a request "
+                        "whose time is all unattributed";
+                f.evidence += "; " + std::to_string(unmapped) + " of them are spans that no mapping claimed";
             }
             f.filter = statusClause + "dominant = " + name + " and e2e > " + exactMs(cut);
             out.push_back(std::move(f));

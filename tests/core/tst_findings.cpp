@@ -85,6 +85,36 @@ private slots:
         QCOMPARE(errors->tailShare, 0.0);
     }
 
+    void unmappedSpansAskForAMapping_data()
+    {
+        QTest::addColumn<bool>("unmapped");
+        QTest::addColumn<QString>("fixHas");
+        QTest::newRow("spans no mapping claimed") << true << "span mapping";
+        QTest::newRow("missing stamps") << false << "instrument the missing stamps";
+    }
+    void unmappedSpansAskForAMapping()
+    {
+        // Requests that are all unattributed time: when they are spans no mapping claimed, the fix is a
+        // mapping, not more instrumentation.
+        QFETCH(bool, unmapped);
+        QFETCH(QString, fixHas);
+        std::vector<LatencyRow> rows;
+        for (int i = 0; i < 100; ++i) {
+            LatencyRow r;
+            r.start = T0 + i * MS;
+            r.e2e = (10 + i) * MS;
+            r.segments.fill(kNotMeasured);
+            r.segments[int(Segment::Unattributed)] = r.e2e;
+            r.flags = unmapped ? std::uint32_t(kFlagUnmappedSpan) : 0u;
+            rows.push_back(r);
+        }
+        const std::vector<Finding> findings = findFindings(rows);
+        QVERIFY(!findings.empty());
+        QCOMPARE(findings[0].id, std::string("unattributed"));
+        QVERIFY2(QString::fromStdString(findings[0].fix).contains(fixHas), findings[0].fix.c_str());
+        QCOMPARE(findings[0].evidence.find("no mapping claimed") != std::string::npos, unmapped);
+    }
+
     void clockSkewAndNoTail()
     {
         // Two requests with a negative network time, and one without an e2e: nothing to rank but the skew.
