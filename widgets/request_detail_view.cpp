@@ -154,17 +154,30 @@ void RequestDetailView::showRequest(const lx::Store *store, qint64 rowId)
     add(tokens, tr("TPOT"), duration(r.metrics.tpot));
     add(tokens, tr("TTLT"), duration(r.metrics.ttlt));
 
-    QTreeWidgetItem *stamps = section(tr("Timestamps (UTC; offset from the first)"));
     std::int64_t first = INT64_MAX;
     for (std::int64_t t : r.stamps) {
         if (lx::isMeasured(t))
             first = std::min(first, t);
     }
+    // The stamps of one request rarely cross midnight: their date goes in the title once, and each line
+    // keeps the time of day, so that the timestamps fit a narrow dock ("2025-01-01T" ten times is noise).
+    QString date;
+    for (std::int64_t t : r.stamps) {
+        if (!lx::isMeasured(t))
+            continue;
+        const QString day = QString::fromStdString(lx::formatTimestamp(t)).left(10);
+        date = date.isEmpty() || date == day ? day : QStringLiteral("-");
+    }
+    const bool oneDate = !date.isEmpty() && date != QLatin1String("-");
+    QTreeWidgetItem *stamps = section(oneDate ? tr("Timestamps (%1 UTC; offset from the first)").arg(date)
+                                              : tr("Timestamps (UTC; offset from the first)"));
     for (int i = 0; i < lx::kStampCount; ++i) {
         const std::int64_t t = r.stamps[i];
+        QString when = QString::fromStdString(lx::formatTimestamp(t));
+        if (oneDate)
+            when = when.mid(11); // "12:00:00.141644Z"
         add(stamps, fromStd(lx::stampName(lx::Stamp(i))),
-            lx::isMeasured(t) ? QStringLiteral("%1  (+%2)").arg(QString::fromStdString(lx::formatTimestamp(t)),
-                                                                QString::fromStdString(lx::formatDuration(double(t - first), m_unit)))
+            lx::isMeasured(t) ? QStringLiteral("%1  (+%2)").arg(when, QString::fromStdString(lx::formatDuration(double(t - first), m_unit)))
                               : QString());
     }
 

@@ -62,7 +62,7 @@ int main(int argc, char **argv)
     parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Trace files and .lxdb investigations; several form one investigation."),
                                  QStringLiteral("[FILE...]"));
     const QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
-                                              QStringLiteral("Render the window at 1600x1000 offscreen to OUT.png and exit."),
+                                              QStringLiteral("Render the window at 1400x900 offscreen to OUT.png and exit."),
                                               QStringLiteral("OUT.png"));
     const QCommandLineOption viewOption(QStringLiteral("view"), QStringLiteral("The view to show: summary, requests, waterfall, cdf, dominant, load."),
                                         QStringLiteral("VIEW"), QStringLiteral("summary"));

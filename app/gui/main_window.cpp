@@ -95,7 +95,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_detailDock->setObjectName(QStringLiteral("DetailDock"));
     m_detailDock->setWidget(m_detail);
     addDockWidget(Qt::RightDockWidgetArea, m_detailDock);
-    resizeDocks({m_detailDock}, {480}, Qt::Horizontal);
+    resizeDocks({m_detailDock}, {380}, Qt::Horizontal); // a quarter of the default window: the views come first
 
     m_spanMappingMenu = new SpanMappingMenu(this);
     m_investigation->setSpanMapping(m_spanMappingMenu->mapping());

@@ -29,7 +29,7 @@ int takeScreenshot(const QString &out, MainWindow::View view, const QStringList 
         std::fprintf(stderr, "latency-explorer: --mapping: %s\n", qPrintable(why));
         return 1;
     }
-    window.resize(1600, 1000);
+    window.resize(1400, 900); // the default window size: what a user first sees
     window.show();
     window.showView(view);
     int status = 0;

@@ -203,8 +203,8 @@ private:
             return;
         }
         std::atomic<bool> writerFailed = false;
-        const bool parallel = format->independentLines && m_options.parserThreads != 1;
         const unsigned parsers = m_options.parserThreads ? m_options.parserThreads : defaultParserThreads();
+        const bool parallel = format->independentLines && parsers > 1;
         BatchQueue queue(parallel ? batchesForParallelParse(parsers) : 3, m_options.batchSize);
         StoreWriter writer(m_store, result.runId);
         std::thread writerThread([&] { writerLoop(queue, writer, writerFailed); });

@@ -68,7 +68,7 @@ struct ImportOptions {
     std::size_t batchSize = 4096;        ///< records handed from the parser to the writer at a time
     std::size_t rejectionSamples = 5;    ///< reasons kept in FileImport::firstRejections
     /// Threads that parse a format of independent lines (native JSON lines, parallel_parse.h): 0 one per
-    /// core, 1 the single-threaded read of every other format.
+    /// core but the writer's (defaultParserThreads()), 1 the single-threaded read of every other format.
     unsigned parserThreads = 0;
     std::size_t parseBlockBytes = 0; ///< bytes of lines a parser thread takes at a time; 0: 4 MiB
     std::size_t maxLineBytes = 0;    ///< (parallel read) a longer line is refused unread; 0: 64 MiB

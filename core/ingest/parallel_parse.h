@@ -28,7 +28,7 @@ struct ParallelParse {
     const ReaderOptions *readerOptions = nullptr;
     std::size_t rejectionSamples = 5;     ///< reasons kept in FileImport::firstRejections
     std::size_t expectedRecords = 0;      ///< sizes the duplicate-id set up front
-    unsigned parsers = 0;                 ///< parser threads; 0: one per core
+    unsigned parsers = 0;                 ///< parser threads; 0: defaultParserThreads()
     std::size_t blockBytes = 0;           ///< 0: kDefaultBlockBytes (line_blocks.h)
     std::size_t maxLineBytes = 0;         ///< 0: kMaxLineBytes
     /// Called between blocks with the records read so far; false cancels.
@@ -36,7 +36,8 @@ struct ParallelParse {
     const std::atomic<bool> *writerFailed = nullptr;
 };
 
-/// The parser threads parseInParallel() starts by default: one per core, at most 8.
+/// The parser threads an import uses by default: one per core but the writer's, at most 8; 1 (on two
+/// cores) means the single-threaded read.
 unsigned defaultParserThreads();
 /// The batches the writer's BatchQueue needs for `parsers` parser threads: one per block in flight and two
 /// more, so that the thread that reads never waits for a batch that only it could hand on.

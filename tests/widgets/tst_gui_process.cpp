@@ -49,7 +49,7 @@ private slots:
             return;
         }
         const QImage image(out);
-        QCOMPARE(image.size(), QSize(1600, 1000));
+        QCOMPARE(image.size(), QSize(1400, 900));
     }
 
     // An input that exists but cannot be read exited 0 with a picture of the rest: a script saw success.
@@ -86,7 +86,7 @@ private slots:
         const QString err = QString::fromUtf8(gui.readAllStandardError());
         QVERIFY2(gui.exitCode() == 2, qPrintable(QStringLiteral("exit %1; stderr: %2").arg(gui.exitCode()).arg(err)));
         QVERIFY2(err.contains(QLatin1String("bad.jsonl")), qPrintable(err));
-        QCOMPARE(QImage(out).size(), QSize(1600, 1000)); // the picture still shows what could be opened
+        QCOMPARE(QImage(out).size(), QSize(1400, 900)); // the picture still shows what could be opened
     }
 
     // The program as a script or a packager runs it: no display, no platform chosen. --help and --version

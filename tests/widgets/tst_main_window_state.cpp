@@ -20,6 +20,7 @@
 #include <QStatusBar>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QRegularExpression>
 #include <QTest>
 #include <QTreeWidget>
 
@@ -348,6 +349,11 @@ private slots:
         }
         QVERIFY(fields > 20);
         QVERIFY(tree->topLevelItem(3)->text(0).startsWith(QStringLiteral("Timestamps")));
+        // One date for the stamps of one day, in the title; the dock leaves the views most of the window.
+        QVERIFY2(tree->topLevelItem(3)->text(0).contains(QRegularExpression(QStringLiteral("\\d{4}-\\d\\d-\\d\\d UTC"))),
+                 qPrintable(tree->topLevelItem(3)->text(0)));
+        QVERIFY2(!tree->topLevelItem(3)->child(1)->text(1).contains(QLatin1Char('T')), qPrintable(tree->topLevelItem(3)->child(1)->text(1)));
+        QVERIFY2(window.detailView()->width() <= 1400 * 3 / 10, qPrintable(QString::number(window.detailView()->width())));
         QVERIFY(tree->header()->sectionSize(0) < metrics.horizontalAdvance(tree->topLevelItem(3)->text(0)));
     }
 
