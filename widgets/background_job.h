@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "background_pool.h"
 #include "store/store.h"
 
 #include <QFutureWatcher>
@@ -52,7 +53,8 @@ public:
                              if (land(generation))
                                  deliver(watcher->result());
                          });
-        watcher->setFuture(QtConcurrent::run(
+        // Not on Qt's global pool, which the painter needs free (background_pool.h).
+        watcher->setFuture(QtConcurrent::run(&backgroundPool(),
             [work = std::move(work), cancel = m_cancel]() mutable -> Result { return work(std::as_const(*cancel)); }));
     }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // latency-explorer: the desktop application. `latency-explorer [FILE...]` opens the files as one investigation.
 
+#include "background_pool.h"
 #include "application.h"
 #include "event_loop_probe.h"
 #include "filter_bar.h"
@@ -136,6 +137,6 @@ int main(int argc, char **argv)
     if (parser.isSet(filterOption))
         window.filterBar()->setExpression(parser.value(filterOption));
     const int status = app.exec();
-    QThreadPool::globalInstance()->waitForDone(); // a cancelled import ends before the process does
+    backgroundPool().waitForDone(); // a cancelled import ends before the process does
     return status;
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "background_pool.h"
 #include "screenshot.h"
 
 #include "filter_bar.h"
@@ -78,6 +79,6 @@ int takeScreenshot(const QString &out, MainWindow::View view, const QStringList 
         QApplication::quit();
     });
     QApplication::exec();
-    QThreadPool::globalInstance()->waitForDone();
+    backgroundPool().waitForDone();
     return status;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The background-job runner every view uses: only the newest result lands, on the receiver's thread; a
 // cancelled job or a receiver gone before the worker ends gets nothing; a store job opens its own store.
+#include "background_pool.h"
 #include "background_job.h"
 
 #include <QFile>
@@ -58,7 +59,7 @@ auto recordDelivery(std::shared_ptr<Record> record)
 void settle(Record &record)
 {
     record.release = true;
-    QThreadPool::globalInstance()->waitForDone();
+    backgroundPool().waitForDone();
     QTest::qWait(50);
 }
 
@@ -68,6 +69,31 @@ class TestBackgroundJob : public QObject {
     Q_OBJECT
 
 private slots:
+    void workLeavesQtsGlobalPoolFree_data()
+    {
+        QTest::addColumn<int>("jobs");
+        QTest::newRow("one job") << 1;
+        QTest::newRow("more jobs than cores") << QThread::idealThreadCount() + 2;
+    }
+
+    void workLeavesQtsGlobalPoolFree()
+    {
+        // Qt's raster painter waits for the global pool: background work there froze the window (up to
+        // 1.2 s on a million requests) until an analysis ended. It runs on its own pool.
+        QFETCH(int, jobs);
+        QObject receiver;
+        auto record = std::make_shared<Record>();
+        std::vector<std::unique_ptr<BackgroundJob<int>>> running;
+        for (int i = 0; i < jobs; ++i) {
+            running.push_back(std::make_unique<BackgroundJob<int>>(&receiver));
+            running.back()->start(blockingWork(record, i), recordDelivery(record));
+        }
+        QTRY_VERIFY(record->started >= std::min(jobs, backgroundPool().maxThreadCount()));
+        QCOMPARE(QThreadPool::globalInstance()->activeThreadCount(), 0);
+        QVERIFY(backgroundPool().activeThreadCount() >= 1);
+        settle(*record);
+    }
+
     void onlyTheNewestLands_data()
     {
         QTest::addColumn<int>("jobs");
