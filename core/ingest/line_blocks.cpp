@@ -102,6 +102,7 @@ bool LineBlockReader::next(LineBlock &block)
             // Too long to be a record: skip the rest of it without holding it, and say which line it was.
             skipPastLineEnd(block.bytes);
             block.size = 0;
+            block.lines = 1;
             block.oversizedLine = ++m_linesSoFar;
             m_done = m_eof && m_carry.empty();
             block.endsInput = m_done;
@@ -114,7 +115,8 @@ bool LineBlockReader::next(LineBlock &block)
     std::memset(block.bytes.data() + size, 0, kLinePadding);
     const std::int64_t ends = countLineEnds(block.bytes.data(), size);
     block.lastLineUnterminated = size > 0 && block.bytes[size - 1] != '\n';
-    m_linesSoFar += ends + (block.lastLineUnterminated ? 1 : 0);
+    block.lines = ends + (block.lastLineUnterminated ? 1 : 0);
+    m_linesSoFar += block.lines;
     m_done = m_eof && m_carry.empty();
     block.endsInput = m_done;
     return size > 0 || block.endsInput;

@@ -24,6 +24,7 @@ struct LineBlock {
     std::vector<char> bytes;       ///< `size` bytes of whole lines, then kLinePadding zero bytes
     std::size_t size = 0;
     std::int64_t linesBefore = 0;  ///< lines of the input before this block
+    std::int64_t lines = 0;        ///< lines in this block, the last one counted if unterminated
     bool endsInput = false;        ///< the last block of the input
     bool lastLineUnterminated = false; ///< (with endsInput) the input's last line has no line end
     std::int64_t oversizedLine = 0; ///< > 0: the block holds nothing but stands for this line, too long to read

@@ -67,7 +67,7 @@ public:
         Rejection &rejection = m_batch.rejections[m_batch.rejectionCount++];
         rejection.line = line;
         const bool cutOff = m_work.inputTruncated && m_work.block.lastLineUnterminated
-                            && line == m_work.block.linesBefore + countLines();
+                            && line == m_work.block.linesBefore + m_work.block.lines;
         rejection.reason = cutOff ? cutOffReason(reason) : std::string(reason);
         rejection.excerpt = excerptOf(raw, kExcerptBytes);
     }
@@ -75,13 +75,6 @@ public:
     bool keepGoing() override { return !m_stop.load(std::memory_order_relaxed); }
 
 private:
-    /// Lines in the block: only asked for the rejection of a truncated input's last line.
-    std::int64_t countLines() const
-    {
-        const std::string_view text = m_work.block.padded();
-        return static_cast<std::int64_t>(std::count(text.begin(), text.end(), '\n')) + 1;
-    }
-
     Work &m_work;
     Batch &m_batch;
     const std::atomic<bool> &m_stop;
