@@ -69,7 +69,8 @@ bool readObjects(sqlite3 *db, Objects &objects, std::string *why)
     for (auto &[name, object] : objects) {
         if (object.type != "table")
             continue;
-        Statement info(db, "SELECT name, type, pk FROM pragma_table_info(?) WHERE schema='main'");
+        // table_xinfo, not table_info: generated columns too, which a merge's SELECT * would bring along.
+        Statement info(db, "SELECT name, type, pk FROM pragma_table_xinfo(?) WHERE schema='main'");
         if (!info.valid()) {
             *why = readFailure(db);
             return false;

@@ -145,6 +145,13 @@ private slots:
         QTest::newRow("extra column in requests")
             << "report" << sql << QByteArray("ALTER TABLE requests ADD COLUMN extra INTEGER;") << 2
             << "table requests has the columns";
+        QTest::newRow("generated column in requests")
+            << "report" << sql << QByteArray("ALTER TABLE requests ADD COLUMN twice INTEGER GENERATED ALWAYS AS (e2e_ns * 2);") << 2
+            << "table requests has the columns";
+        QTest::newRow("column of another type")
+            << "report" << sql
+            << QByteArray("DROP TABLE token_times; CREATE TABLE token_times (request_id INTEGER PRIMARY KEY, times TEXT NOT NULL);")
+            << 2 << "column token_times.times is declared 'text'";
         QTest::newRow("schema_version 99999999999999999999 reported as -1")
             << "report" << sql << QByteArray("UPDATE meta SET value = '99999999999999999999' WHERE key = 'schema_version';")
             << 2 << "its schema version '99999999999999999999' is not a version number";
