@@ -26,8 +26,9 @@ constexpr const char *kTrueRejections = "(SELECT count(*) FROM rejected WHERE ru
 
 std::string interruptedMessage(std::int64_t kept)
 {
-    return kept == 0 ? "interrupted: the program ended before this import finished; none of its records were kept"
-                     : "interrupted: the program ended before this import finished; the " + std::to_string(kept)
+    // The outcome says "interrupted" already: the message says what it means.
+    return kept == 0 ? "the program ended before this import finished; none of its records were kept"
+                     : "the program ended before this import finished; the " + std::to_string(kept)
                            + " records it had written are kept";
 }
 
@@ -135,7 +136,7 @@ bool markInterruptedRuns(Store &store, std::string *error)
     std::string why;
     const std::string mark = std::string("UPDATE import_runs SET accepted = ") + kTrueCounts + ", rejected = " + kTrueRejections
                              + ", outcome = '" + kInterrupted + "', message = CASE WHEN " + kTrueCounts + " = 0 THEN '"
-                             + interruptedMessage(0) + "' ELSE 'interrupted: the program ended before this import finished; the '"
+                             + interruptedMessage(0) + "' ELSE 'the program ended before this import finished; the '"
                                " || (" + kTrueCounts + ") || ' records it had written are kept' END WHERE outcome = 'running'";
     if (rc != SQLITE_OK || !store.exec(mark.c_str(), &why) || !store.exec("COMMIT", &why)) {
         store.exec("ROLLBACK");

@@ -56,7 +56,7 @@ bool mergeStore(Store &into, const std::string &path, std::string *error)
         " accepted, rejected,"
         // A run still running in the copy (its importer killed, or not done yet) brings none of its rows.
         " CASE outcome WHEN 'running' THEN 'interrupted' ELSE outcome END,"
-        " CASE outcome WHEN 'running' THEN 'interrupted: the import had not finished when this store was merged' ELSE message END"
+        " CASE outcome WHEN 'running' THEN 'the import had not finished when this store was merged' ELSE message END"
         " FROM source.import_runs;"
         "INSERT OR IGNORE INTO main.labels (text) SELECT text FROM source.labels;"
         "CREATE TEMP TABLE merge_labels AS SELECT s.id AS old, m.id AS new FROM source.labels s JOIN main.labels m ON m.text = s.text;"
