@@ -28,7 +28,7 @@ QString cliPath() { return QString::fromUtf8(LX_CLI_PATH); }
 QString sample(const char *name) { return QStringLiteral(LX_SOURCE_DIR "/sample_traces/") + QLatin1String(name); }
 
 constexpr int kEarlierRequests = 1200; // rising_load.jsonl
-constexpr int kBigRequests = 200000;   // long enough an import to be killed in its middle
+constexpr int kBigRequests = 100000;   // long enough an import to be killed in its middle (a 45 MB store)
 
 qint64 scalar(const lx::Store &store, const std::string &sql)
 {
@@ -96,7 +96,7 @@ private slots:
         lxtest::CliRun run = lxtest::runCli(cliPath(), {QStringLiteral("import"), QStringLiteral("--db"), m_base, sample("rising_load.jsonl")});
         QVERIFY2(run.exitCode == 0, run.err.constData());
         run = lxtest::runCli(cliPath(), {QStringLiteral("generate"), QStringLiteral("--requests"), QString::number(kBigRequests),
-                                         QStringLiteral("--token-times-every"), QStringLiteral("3"), QStringLiteral("-o"), m_big});
+                                         QStringLiteral("--token-times-every"), QStringLiteral("10"), QStringLiteral("-o"), m_big});
         QVERIFY2(run.exitCode == 0, run.err.constData());
         m_baseReport = reportJson(m_base);
         QCOMPARE(m_baseReport.value(QStringLiteral("requests")).toObject().value(QStringLiteral("total")).toInt(), kEarlierRequests);
@@ -105,16 +105,18 @@ private slots:
     void killedImport_data()
     {
         QTest::addColumn<Moment>("moment");
-        QTest::newRow("killed at once") << Moment{0, 0};
-        QTest::newRow("killed after 150 ms") << Moment{150, 0};
-        QTest::newRow("killed after 600 ms") << Moment{600, 0};
-        QTest::newRow("killed as the rows spill to the file (+4 MB)") << Moment{0, 4 << 20};
-        QTest::newRow("killed late in the rows (+40 MB)") << Moment{0, 40 << 20};
+        QTest::addColumn<bool>("importAgain"); // once is enough: the figures of a second import are the same
+        QTest::newRow("killed at once") << Moment{0, 0} << false;
+        QTest::newRow("killed after 150 ms") << Moment{150, 0} << false;
+        QTest::newRow("killed after 600 ms") << Moment{600, 0} << false;
+        QTest::newRow("killed as the rows spill to the file (+4 MB)") << Moment{0, 4 << 20} << true;
+        QTest::newRow("killed late in the rows (+24 MB)") << Moment{0, 24 << 20} << false;
     }
 
     void killedImport()
     {
         QFETCH(Moment, moment);
+        QFETCH(bool, importAgain);
         QTemporaryDir dir;
         const QString store = dir.filePath(QStringLiteral("s.lxdb"));
         QVERIFY(QFile::copy(m_base, store));
@@ -169,6 +171,8 @@ private slots:
             if (inputs.size() > 1 && killedRows == 0)
                 QCOMPARE(QString::fromStdString(lx::listImportRuns(*opened).at(1).outcome), QStringLiteral("interrupted"));
         }
+        if (!importAgain)
+            return;
         // Importing the file again adds it once: the killed run's rows are not counted twice.
         const lxtest::CliRun again = lxtest::runCli(cliPath(), {QStringLiteral("import"), QStringLiteral("--db"), store, m_big});
         QVERIFY2(again.exitCode == 0, again.err.constData());
