@@ -110,7 +110,7 @@ private slots:
         QTest::newRow("killed after 150 ms") << Moment{150, 0} << false;
         QTest::newRow("killed after 600 ms") << Moment{600, 0} << false;
         QTest::newRow("killed as the rows spill to the file (+4 MB)") << Moment{0, 4 << 20} << true;
-        QTest::newRow("killed late in the rows (+24 MB)") << Moment{0, 24 << 20} << false;
+        QTest::newRow("killed late in the rows (+16 MB)") << Moment{0, 16 << 20} << false;
     }
 
     void killedImport()
