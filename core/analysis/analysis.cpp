@@ -252,7 +252,9 @@ std::unique_ptr<SampleColumns> scanAll(const Store &store, const SqlCondition &w
     ScanPart upper;
     const bool fromRows = options.rows != nullptr;
     placeIn(part, *columns, 0, fromRows);
-    placeIn(upper, *columns, static_cast<std::size_t>(range.mid() - range.lo), fromRows);
+    // The upper half starts mid() - lo values in only when there is one; with one half (sparse ids
+    // counted, say) that offset may lie past the columns' end.
+    placeIn(upper, *columns, range.twoHalves ? static_cast<std::size_t>(range.mid() - range.lo) : 0, fromRows);
     scanRequestRows(store, where, range, [&](int half, const RequestRow &row) {
         addRow(row, options.includeErrors, half == 0 ? part : upper);
         if (options.rows)

@@ -5,6 +5,8 @@
 #include "store/sqlite_util.h"
 #include "store/store.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -12,6 +14,21 @@
 namespace lx {
 
 namespace {
+
+/// More rows than a file of this size can hold (a row of `requests` takes well over 8 bytes): a bound
+/// on the rows that costs two look-ups, not a scan.
+std::uint64_t maxRowsIn(sqlite3 *db)
+{
+    Statement pages(db, "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()");
+    pages.step();
+    return static_cast<std::uint64_t>(std::max<std::int64_t>(sqlite3_column_int64(pages.get(), 0), 0)) / 8;
+}
+
+/// A scope as stored, or None for a value no scope has (a foreign store's): scopes index arrays.
+E2eScope storedScope(int value)
+{
+    return value >= 0 && value <= static_cast<int>(E2eScope::Engine) ? static_cast<E2eScope>(value) : E2eScope::None;
+}
 
 /// Reads the rows with lo <= id <= hi that match the condition.
 void scanRange(sqlite3 *db, const SqlCondition &where, std::int64_t lo, std::int64_t hi, int half, RequestRowVisit visit,
@@ -30,14 +47,14 @@ void scanRange(sqlite3 *db, const SqlCondition &where, std::int64_t lo, std::int
     while (stmt.step() == SQLITE_ROW) {
         row.ok = sqlite3_column_int(q, 0) == 0;
         row.e2e = columnOr(q, 1);
-        row.e2eScope = static_cast<E2eScope>(sqlite3_column_int(q, 2));
+        row.e2eScope = storedScope(sqlite3_column_int(q, 2));
         for (int s = 0; s < kSegmentCount; ++s)
             row.segments[static_cast<std::size_t>(s)] = columnOr(q, 3 + s);
         constexpr int after = 3 + kSegmentCount; // the first column after the segments
         row.ttft = columnOr(q, after);
         row.tpot = columnOr(q, after + 1);
         row.ttlt = columnOr(q, after + 2);
-        row.tokenScope = static_cast<E2eScope>(sqlite3_column_int(q, after + 3));
+        row.tokenScope = storedScope(sqlite3_column_int(q, after + 3));
         row.flags = static_cast<std::uint32_t>(sqlite3_column_int64(q, after + 4));
         row.start = columnOr(q, after + 5);
         visit(context, half, row);
@@ -56,7 +73,16 @@ RowIdRange requestIdRange(sqlite3 *db)
     RowIdRange r;
     r.lo = sqlite3_column_int64(range.get(), 0);
     r.hi = sqlite3_column_int64(range.get(), 1);
-    r.twoHalves = r.rows() >= 200000;
+    if (r.hi >= r.lo) {
+        // hi - lo in unsigned arithmetic cannot overflow, as the int64 difference of 2^63-1 and -2^63 would.
+        const std::uint64_t span = static_cast<std::uint64_t>(r.hi) - static_cast<std::uint64_t>(r.lo);
+        if (span >= maxRowsIn(db)) {
+            Statement count(db, "SELECT count(*) FROM requests");
+            count.step();
+            r.counted = sqlite3_column_int64(count.get(), 0);
+        }
+    }
+    r.twoHalves = r.counted < 0 && r.rows() >= 200000;
     return r;
 }
 
@@ -88,13 +114,16 @@ void scanTokenGaps(const Store &store, const SqlCondition &where, bool includeEr
     while (stmt.step() == SQLITE_ROW) {
         const auto *bytes = static_cast<const unsigned char *>(sqlite3_column_blob(stmt.get(), 0));
         const std::size_t n = static_cast<std::size_t>(sqlite3_column_bytes(stmt.get(), 0)) / sizeof(std::int64_t);
-        const auto scope = static_cast<E2eScope>(sqlite3_column_int(stmt.get(), 1));
+        const E2eScope scope = storedScope(sqlite3_column_int(stmt.get(), 1));
         std::int64_t previous = 0;
         for (std::size_t i = 0; i < n; ++i) {
             std::int64_t t = 0;
             std::memcpy(&t, bytes + i * sizeof t, sizeof t); // BLOBs carry no alignment guarantee
-            if (i > 0)
-                visit(context, t - previous, scope);
+            // The importer keeps token times in order (decompose()), so a gap is never negative; a foreign
+            // store's disorder, or a gap past int64 (times 2^63 apart), is no inter-token latency.
+            const std::uint64_t gap = static_cast<std::uint64_t>(t) - static_cast<std::uint64_t>(previous);
+            if (i > 0 && t >= previous && gap <= static_cast<std::uint64_t>(INT64_MAX))
+                visit(context, static_cast<std::int64_t>(gap), scope);
             previous = t;
         }
     }

@@ -55,13 +55,17 @@ struct RowIdRange {
     std::int64_t lo = 0;
     std::int64_t hi = -1;
     bool twoHalves = false; ///< the upper half [mid(), hi] is read on a second connection and thread
+    /// The rows counted, when the ids are too sparse for their span to bound them (a foreign store's, say
+    /// 1 and 10^12); -1 for dense ids, where the span is the bound.
+    std::int64_t counted = -1;
 
     /// At most this many rows match: ids are unique.
-    std::int64_t rows() const { return hi >= lo ? hi - lo + 1 : 0; }
+    std::int64_t rows() const { return counted >= 0 ? counted : hi >= lo ? hi - lo + 1 : 0; }
     std::int64_t mid() const { return twoHalves ? lo + rows() / 2 : hi + 1; }
 };
 
-/// The id range of the `requests` table; twoHalves from 200,000 rows on.
+/// The id range of the `requests` table; twoHalves from 200,000 rows on, for dense ids. Ids this program
+/// writes are dense; sparse ones are counted, so that no scan sizes its columns by an id span of 10^12.
 RowIdRange requestIdRange(const Store &store);
 /// The same on any connection to the store (a reader of a worker thread's own).
 RowIdRange requestIdRange(sqlite3 *db);
