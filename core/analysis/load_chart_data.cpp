@@ -88,8 +88,11 @@ public:
     {
         m_rows.reserve(range);
         // The lower half gets room for every row, so that take() appends the upper half without moving it.
-        m_tokens[0].reserve(static_cast<std::size_t>(range.rows()));
-        m_tokens[1].reserve(static_cast<std::size_t>(range.hi - range.mid() + 1));
+        // The ids' range is only a bound on the rows (a store with ids 1 and 2^62 holds two): past kMaxReserve
+        // the vectors grow as rows come, rather than asking for memory no store of real rows needs.
+        constexpr std::int64_t kMaxReserve = std::int64_t{1} << 27;
+        m_tokens[0].reserve(static_cast<std::size_t>(std::clamp<std::int64_t>(range.rows(), 0, kMaxReserve)));
+        m_tokens[1].reserve(static_cast<std::size_t>(std::clamp<std::int64_t>(range.hi - range.mid() + 1, 0, kMaxReserve)));
     }
     void operator()(int half, const RequestRow &row)
     {

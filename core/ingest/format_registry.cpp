@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ingest/format_registry.h"
 
+#include "ingest/line_reader.h"
+
 #include <algorithm>
 #include <vector>
 
@@ -66,6 +68,15 @@ const TraceFormat *sniffFormat(std::string_view head, std::string *whyNot)
         *whyNot = "not a trace format this version reads: expected JSON lines (" + formatsReading(kShapeJsonLines)
                   + ") or CSV with a header row (" + formatsReading(kShapeCsv) + ")";
     return nullptr;
+}
+
+} // namespace lx
+
+namespace lx {
+
+std::string documentTooLargeReason(std::size_t maxBytes)
+{
+    return "the JSON document is larger than " + byteSizeText(maxBytes) + ": not read";
 }
 
 } // namespace lx

@@ -145,9 +145,7 @@ public:
 private:
     std::string oversizedLineReason() const
     {
-        const std::size_t cap = m_how.maxLineBytes ? m_how.maxLineBytes : kMaxLineBytes;
-        return cap >= (std::size_t{1} << 20) ? "line longer than " + std::to_string(cap >> 20) + " MiB: not read"
-                                             : "line longer than " + std::to_string(cap) + " bytes: not read";
+        return lx::oversizedLineReason(m_how.maxLineBytes ? m_how.maxLineBytes : kMaxLineBytes);
     }
 
     bool stopping()
