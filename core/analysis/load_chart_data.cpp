@@ -2,6 +2,7 @@
 #include "analysis/load_chart_data.h"
 
 #include "analysis/time_axis.h"
+#include "analysis/time_grid.h"
 
 #include <algorithm>
 #include <cmath>
@@ -62,7 +63,10 @@ std::vector<LoadBucketDetail> bucketDetails(const LoadAnalysis &load, std::span<
         const LatencyRow &row = rows[i];
         if (!isMeasured(row.start) || row.start < origin || !inLatencyStats(row, options.includeErrors))
             continue;
-        const int b = bucketOfWindow[static_cast<std::size_t>(std::min((row.start - origin) / width, lastWindow))];
+        // Unsigned: the trace's times may lie more than INT64_MAX apart (time_grid.h).
+        const auto window = std::min<std::uint64_t>(timeDistance(origin, row.start) / static_cast<std::uint64_t>(width),
+                                                    static_cast<std::uint64_t>(lastWindow));
+        const int b = bucketOfWindow[static_cast<std::size_t>(window)];
         if (b < 0)
             continue;
         ++out[static_cast<std::size_t>(b)].requests;

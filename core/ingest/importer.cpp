@@ -19,6 +19,7 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <new>
 #include <thread>
 
 namespace lx {
@@ -246,7 +247,15 @@ private:
             lines.setOversizedLineHandler([&](std::int64_t line, std::string_view head) { sink.reject(line, tooLong, head); });
             sink.expectRecords(expected);
             std::unique_ptr<TraceReader> reader = format->create(readerOptions);
-            fatal = reader->read(lines, sink);
+            try {
+                fatal = reader->read(lines, sink);
+            } catch (const std::exception &e) {
+                // Out of memory in a reader (a document within its cap but too large for this machine):
+                // the file stops there like a read error, and the writer thread is joined below rather
+                // than destroyed running, which would abort the process and leave a temporary store.
+                fatal = dynamic_cast<const std::bad_alloc *>(&e) ? "out of memory while reading this file"
+                                                                 : std::string("stopped reading this file: ") + e.what();
+            }
             result.notice = reader->notice(); // the parallel path reads native lines, which remark nothing
             sink.flush();
             cancelled = sink.cancelled();

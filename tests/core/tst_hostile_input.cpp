@@ -420,24 +420,35 @@ private slots:
     {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QByteArray>("text");
-        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<QStringList>("options"); // the command and its options; OUT: a file in a temporary folder
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<QString>("stderrHas");
         QTest::newRow("AIPerf 9223372036854775807 and -1e18 aborted report")
             << "profile_export.jsonl" << aiperf("a", "9223372036854775807") + aiperf("b", "-1e18") + aiperf("c", "1759522420573099587")
-            << QStringList() << 0 << "2 accepted, 1 rejected";
+            << QStringList{QStringLiteral("report")} << 0 << "2 accepted, 1 rejected";
         QTest::newRow("native -1e18 and 9.223372035e18 aborted report")
             << "t.jsonl" << native("a", "-1000000000000000000", "-999999999000000000") + native("b", "9.223372035e18", "9.223372035e18")
-            << QStringList() << 0 << "2 accepted, 0 rejected";
+            << QStringList{QStringLiteral("report")} << 0 << "2 accepted, 0 rejected";
         QTest::newRow("Azure 2263 aborted report")
-            << "AzureLLMInferenceTrace_code.csv" << azure("2263-11-16 18:17:04.3007620") << QStringList() << 0 << "1 accepted, 1 rejected";
+            << "AzureLLMInferenceTrace_code.csv" << azure("2263-11-16 18:17:04.3007620") << QStringList{QStringLiteral("report")} << 0 << "1 accepted, 1 rejected";
+        const QByteArray centuries = native("a", "-1000000000000000000", "-999999999000000000") + native("b", "0", "1000000000")
+                                     + native("c", "9223372035000000000", "9223372035100000000");
+        for (const char *chart : {"load", "waterfall", "dominant", "cdf"}) {
+            QTest::newRow(qPrintable(QStringLiteral("plot --chart %1 over 1938 to 2262").arg(QLatin1String(chart))))
+                << "t.jsonl" << centuries
+                << QStringList{QStringLiteral("plot"), QStringLiteral("--chart"), QLatin1String(chart), QStringLiteral("--out"), QStringLiteral("OUT.png")}
+                << 0 << "3 accepted, 0 rejected";
+        }
+        QTest::newRow("report --format md over 1938 to 2262")
+            << "t.jsonl" << centuries << QStringList{QStringLiteral("report"), QStringLiteral("--format"), QStringLiteral("md"), QStringLiteral("--out"), QStringLiteral("OUT.md")}
+            << 0 << "3 accepted, 0 rejected";
         QTest::newRow("--window 1ns aborted with bad_alloc")
             << "t.jsonl" << native("a", "1700000000000000000", "1700000000100000000") + native("b", "1700000020000000000", "1700000020100000000")
-            << QStringList{QStringLiteral("--window"), QStringLiteral("1ns")} << 0
+            << QStringList{QStringLiteral("report"), QStringLiteral("--window"), QStringLiteral("1ns")} << 0
             << "report: --window 1ns would make more than 100,000 windows over this trace; widened to 500 µs";
         QTest::newRow("--window 1us on a 20 s trace took 3.9 GB")
             << "t.jsonl" << native("a", "1700000000000000000", "1700000000100000000") + native("b", "1700000020000000000", "1700000020100000000")
-            << QStringList{QStringLiteral("--json"), QStringLiteral("--window"), QStringLiteral("1us")} << 0
+            << QStringList{QStringLiteral("report"), QStringLiteral("--json"), QStringLiteral("--window"), QStringLiteral("1us")} << 0
             << "report: --window 1us would make more than 100,000 windows over this trace; widened to 500 µs";
     }
     void cli()
@@ -451,12 +462,15 @@ private slots:
         const std::string path = writeFile(dir, name, text);
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         environment.insert(QStringLiteral("TMPDIR"), tmp.path());
-        const lxtest::CliRun run = lxtest::runCli(QStringLiteral(LX_CLI_PATH), QStringList{QStringLiteral("report")} + options
-                                                                                   + QStringList{QString::fromStdString(path)},
-                                                  environment);
+        const QString out = dir.filePath(QStringLiteral("out"));
+        const bool writesFile = !options.filter(QStringLiteral("OUT")).isEmpty();
+        options.replaceInStrings(QStringLiteral("OUT"), out);
+        const lxtest::CliRun run = lxtest::runCli(QStringLiteral(LX_CLI_PATH), options + QStringList{QString::fromStdString(path)}, environment);
         QVERIFY2(run.exitCode == exitCode, run.err.constData());
         QVERIFY2(QString::fromUtf8(run.err).contains(stderrHas), run.err.constData());
         QCOMPARE(leftoverStores(tmp.path()), QStringList());
+        if (writesFile)
+            QVERIFY(!QDir(dir.path()).entryList({QStringLiteral("out.*")}, QDir::Files).isEmpty());
     }
 };
 
