@@ -4,6 +4,7 @@
 #include "ingest/line_reader.h"
 
 #include <algorithm>
+#include <new>
 #include <vector>
 
 namespace lx {
@@ -70,13 +71,15 @@ const TraceFormat *sniffFormat(std::string_view head, std::string *whyNot)
     return nullptr;
 }
 
-} // namespace lx
-
-namespace lx {
-
 std::string documentTooLargeReason(std::size_t maxBytes)
 {
     return "the JSON document is larger than " + byteSizeText(maxBytes) + ": not read";
+}
+
+std::string readerExceptionReason(const std::exception &e)
+{
+    return dynamic_cast<const std::bad_alloc *>(&e) ? std::string("out of memory while reading this file")
+                                                    : std::string("stopped reading this file: ") + e.what();
 }
 
 } // namespace lx

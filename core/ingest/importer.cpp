@@ -19,7 +19,6 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
-#include <new>
 #include <thread>
 
 namespace lx {
@@ -239,7 +238,11 @@ private:
             how.maxLineBytes = lines.maxLineBytes();
             how.tick = [&](std::int64_t) { return tick(); };
             how.writerFailed = &writerFailed;
-            cancelled = !parseInParallel(lines, queue, result, how, &fatal);
+            try {
+                cancelled = !parseInParallel(lines, queue, result, how, &fatal);
+            } catch (const std::exception &e) { // the block reader's memory: as in the read below
+                fatal = readerExceptionReason(e);
+            }
         } else {
             BatchingSink sink(queue, result, m_options.rejectionSamples, tick, writerFailed);
             sink.watchLines(lines);
@@ -253,8 +256,7 @@ private:
                 // Out of memory in a reader (a document within its cap but too large for this machine):
                 // the file stops there like a read error, and the writer thread is joined below rather
                 // than destroyed running, which would abort the process and leave a temporary store.
-                fatal = dynamic_cast<const std::bad_alloc *>(&e) ? "out of memory while reading this file"
-                                                                 : std::string("stopped reading this file: ") + e.what();
+                fatal = readerExceptionReason(e);
             }
             result.notice = reader->notice(); // the parallel path reads native lines, which remark nothing
             sink.flush();

@@ -237,7 +237,13 @@ private:
             return;
         LineReader blockLines(w.block.padded(), w.block.linesBefore);
         BlockSink sink(w, m_stopParsing);
-        w.fatal = reader.read(blockLines, sink);
+        try {
+            w.fatal = reader.read(blockLines, sink);
+        } catch (const std::exception &e) {
+            // An exception leaving a parser thread would abort the process: it ends the file like a
+            // reader's fatal error (importer.cpp says the same of the single-threaded read).
+            w.fatal = readerExceptionReason(e);
+        }
     }
 
     /// Puts a parsed block in file order: repeated ids become rejections, then the batch goes to the writer.

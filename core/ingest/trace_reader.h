@@ -4,6 +4,7 @@
 #include "model/request.h"
 #include "ingest/span_mapping.h"
 
+#include <exception>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -48,6 +49,9 @@ inline constexpr std::size_t kMaxDocumentBytes = std::size_t{512} << 20;
 
 /// Why a document past `maxBytes` is not read: "the JSON document is larger than 512 MiB: not read".
 std::string documentTooLargeReason(std::size_t maxBytes);
+
+/// Why a file stopped when its reader threw (std::bad_alloc: "out of memory while reading this file").
+std::string readerExceptionReason(const std::exception &e);
 
 /// What a reader is told before it reads, the same for every format; the importer passes it to the
 /// factory, so that no one needs to know which reader wants which option.
