@@ -23,7 +23,14 @@ OpenedInvestigation openInvestigation(const std::vector<std::string> &inputs, co
         catchInterrupt();
         options.progress = terminalProgress(err);
     }
-    lx::OpenedInputs result = lx::openInputs(plan, options);
+    lx::OpenedInputs result;
+    if (plan.target == lx::OpenPlan::Target::ResumeStore) {
+        // A store given alone is only read: it is opened read-only, so that nothing a command does (or a
+        // store crafted to make it) can change the file (docs/ARCHITECTURE.md, "Opening a store").
+        result.store = lx::Store::openReadOnly(plan.resumePath, &result.error);
+    } else {
+        result = lx::openInputs(plan, options);
+    }
     if (!result.store) {
         // A resumed store is named, a new one is the command's own.
         err << (plan.target == lx::OpenPlan::Target::ResumeStore ? plan.resumePath : std::string(command)) << ": "

@@ -164,10 +164,12 @@ public:
     {
         FileImport result;
         result.path = path;
-        const auto started = std::chrono::steady_clock::now();
+        m_started = std::chrono::steady_clock::now();
         const std::int64_t startedNs = nowNs();
         importInto(result, startedNs);
-        result.durationNs = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - started).count();
+        result.durationNs = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - m_started).count();
+        if (m_finished)
+            return result; // written with the rows, in their transaction
         if (result.runId == 0)
             result.runId = insertImportRun(m_store, runRow(result, startedNs));
         finishImportRun(m_store, runRow(result, startedNs));
@@ -201,7 +203,8 @@ private:
         if (format->shapes & kShapeJsonDocument) // json.dump writes a whole document on one line
             lines.setMaxLineBytes(std::max(maxLine, maxDocument));
         result.runId = insertImportRun(m_store, runRow(result, startedNs));
-        if (result.runId == 0 || !m_store.exec("BEGIN", &why)) {
+        // IMMEDIATE: the write lock from now to the commit is what tells others this import is alive (import_runs.h).
+        if (result.runId == 0 || !m_store.exec("BEGIN IMMEDIATE", &why)) {
             result.outcome = FileImport::Outcome::StoreError;
             result.message = "cannot write the store: " + m_store.lastError();
             return;
@@ -276,15 +279,6 @@ private:
             result.notice.clear();
             return;
         }
-        if (!m_store.exec("COMMIT", &why)) {
-            // A failed COMMIT leaves the transaction open: end it, and say that nothing of this file was kept.
-            m_store.exec("ROLLBACK");
-            result.outcome = FileImport::Outcome::StoreError;
-            result.message = "cannot write the store: " + why;
-            result.accepted = 0;
-            result.rejected = 0;
-            return;
-        }
         if (!fatal.empty()) {
             result.outcome = FileImport::Outcome::Unreadable;
             result.message = fatal;
@@ -296,12 +290,31 @@ private:
             result.outcome = FileImport::Outcome::ReadError;
             result.message = input->error() + "; the " + std::to_string(result.accepted) + " records before it are kept";
         }
+        // The run's counts commit with its rows, in one transaction: a process killed before the COMMIT
+        // leaves the run `running` and none of its rows (store/import_runs.h), never rows under a run that
+        // says 0 accepted.
+        result.durationNs = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - m_started).count();
+        why.clear();
+        if (!finishImportRun(m_store, runRow(result, startedNs)) || !m_store.exec("COMMIT", &why)) {
+            // A failed COMMIT leaves the transaction open: end it, and say that nothing of this file was kept.
+            why = why.empty() ? m_store.lastError() : why;
+            m_store.exec("ROLLBACK");
+            result.outcome = FileImport::Outcome::StoreError;
+            result.message = "cannot write the store: " + why;
+            result.accepted = 0;
+            result.rejected = 0;
+            result.notice.clear();
+            return;
+        }
+        m_finished = true;
     }
 
     Store &m_store;
     const ImportOptions &m_options;
     ImportProgress m_before; ///< the progress when this file started
     std::shared_ptr<const SpanMappings> m_mappings;
+    std::chrono::steady_clock::time_point m_started;
+    bool m_finished = false; ///< the run's final row was committed with its rows
 };
 
 } // namespace

@@ -4,7 +4,64 @@
 #include "store/sqlite_util.h"
 #include "store/store.h"
 
+#include <algorithm>
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <fcntl.h>
+#include <unistd.h>
+#endif
+
 namespace lx {
+
+namespace {
+
+constexpr const char *kInterrupted = "interrupted";
+
+/// What a run left in the store: its rows, the server records of it that a join folded into a client
+/// record's row, and its rejections.
+constexpr const char *kTrueCounts =
+    "(SELECT count(*) FROM requests WHERE run_id = import_runs.id)"
+    " + (SELECT count(*) FROM request_joins WHERE server_run_id = import_runs.id)";
+constexpr const char *kTrueRejections = "(SELECT count(*) FROM rejected WHERE run_id = import_runs.id)";
+
+std::string interruptedMessage(std::int64_t kept)
+{
+    // The outcome says "interrupted" already: the message says what it means.
+    return kept == 0 ? "the program ended before this import finished; none of its records were kept"
+                     : "the program ended before this import finished; the " + std::to_string(kept)
+                           + " records it had written are kept";
+}
+
+bool anyRunning(sqlite3 *db)
+{
+    Statement running(db, "SELECT 1 FROM import_runs WHERE outcome = 'running' LIMIT 1");
+    return running.valid() && running.step() == SQLITE_ROW;
+}
+
+/// True when some process holds the write lock of the file (SQLite's RESERVED lock, a POSIX lock on the
+/// byte after 2^30: the lock-byte page of the file format). Asked only while this process holds no lock on
+/// the file, since closing the descriptor drops the process's locks on it.
+bool writeLockHeldElsewhere(const std::string &fileName)
+{
+#if defined(__unix__) || defined(__APPLE__)
+    const int fd = ::open(fileName.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return true; // cannot tell: the run is left as it says
+    struct flock lock = {};
+    lock.l_type = F_WRLCK;
+    lock.l_whence = SEEK_SET;
+    lock.l_start = 0x40000001; // RESERVED_BYTE = PENDING_BYTE (0x40000000) + 1
+    lock.l_len = 1;
+    const bool held = ::fcntl(fd, F_GETLK, &lock) != 0 || lock.l_type != F_UNLCK;
+    ::close(fd);
+    return held;
+#else
+    (void)fileName;
+    return true;
+#endif
+}
+
+} // namespace
 
 std::int64_t insertImportRun(Store &store, const ImportRun &run)
 {
@@ -18,7 +75,7 @@ std::int64_t insertImportRun(Store &store, const ImportRun &run)
     return sqlite3_last_insert_rowid(store.db());
 }
 
-void finishImportRun(Store &store, const ImportRun &run)
+bool finishImportRun(Store &store, const ImportRun &run)
 {
     Statement update(store.db(), "UPDATE import_runs SET format=?, compressed=?, duration_ns=?, bytes=?, accepted=?, rejected=?,"
                                  " outcome=?, message=? WHERE id=?");
@@ -31,13 +88,15 @@ void finishImportRun(Store &store, const ImportRun &run)
     update.bindText(7, run.outcome);
     update.bindText(8, run.message, true);
     update.bindInt(9, run.id);
-    update.step();
+    return update.step() == SQLITE_DONE;
 }
 
 std::vector<ImportRun> listImportRuns(const Store &store)
 {
     std::vector<ImportRun> runs;
-    Statement rows(store.db(), "SELECT id, path, format, accepted, rejected, outcome, coalesce(message, '') FROM import_runs ORDER BY id");
+    Statement rows(store.db(), std::string("SELECT id, path, format, accepted, rejected, outcome, coalesce(message, ''), ")
+                                   + kTrueCounts + ", " + kTrueRejections + " FROM import_runs ORDER BY id");
+    const std::vector<std::int64_t> &dead = store.deadRuns();
     while (rows.step() == SQLITE_ROW) {
         sqlite3_stmt *q = rows.get();
         ImportRun run;
@@ -48,9 +107,54 @@ std::vector<ImportRun> listImportRuns(const Store &store)
         run.rejected = sqlite3_column_int64(q, 4);
         run.outcome = columnText(q, 5);
         run.message = columnText(q, 6);
+        if (run.outcome == "running" && std::find(dead.begin(), dead.end(), run.id) != dead.end()) {
+            // Read-only: the store is left as it is, and the list says what markInterruptedRuns() would write.
+            run.outcome = kInterrupted;
+            run.accepted = sqlite3_column_int64(q, 7);
+            run.rejected = sqlite3_column_int64(q, 8);
+            run.message = interruptedMessage(run.accepted);
+        }
         runs.push_back(std::move(run));
     }
     return runs;
+}
+
+bool markInterruptedRuns(Store &store, std::string *error)
+{
+    sqlite3 *db = store.db();
+    if (!anyRunning(db))
+        return true; // the common case: no write, no lock
+    // An import holds the write lock from its first row to its commit: if the lock can be taken now, no
+    // import is alive. Not waiting for it: a store being imported into opens at once, its runs left alone.
+    // (In the instant between a run's row and its transaction's first write the lock is free: a run marked
+    // then is set right by its own final update, which writes every field.)
+    sqlite3_busy_timeout(db, 0);
+    const int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr);
+    sqlite3_busy_timeout(db, 30000);
+    if (rc == SQLITE_BUSY)
+        return true;
+    std::string why;
+    const std::string mark = std::string("UPDATE import_runs SET accepted = ") + kTrueCounts + ", rejected = " + kTrueRejections
+                             + ", outcome = '" + kInterrupted + "', message = CASE WHEN " + kTrueCounts + " = 0 THEN '"
+                             + interruptedMessage(0) + "' ELSE 'the program ended before this import finished; the '"
+                               " || (" + kTrueCounts + ") || ' records it had written are kept' END WHERE outcome = 'running'";
+    if (rc != SQLITE_OK || !store.exec(mark.c_str(), &why) || !store.exec("COMMIT", &why)) {
+        store.exec("ROLLBACK");
+        *error = "cannot mark the interrupted imports of the store: " + (why.empty() ? store.lastError() : why);
+        return false;
+    }
+    return true;
+}
+
+std::vector<std::int64_t> findDeadRuns(const Store &store)
+{
+    std::vector<std::int64_t> dead;
+    if (!anyRunning(store.db()) || writeLockHeldElsewhere(store.fileName()))
+        return dead;
+    Statement running(store.db(), "SELECT id FROM import_runs WHERE outcome = 'running'");
+    while (running.step() == SQLITE_ROW)
+        dead.push_back(sqlite3_column_int64(running.get(), 0));
+    return dead;
 }
 
 } // namespace lx

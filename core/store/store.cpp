@@ -2,12 +2,15 @@
 #include "store/store.h"
 
 #include "schema_sql.h"
+#include "store/import_runs.h"
 #include "store/sqlite_util.h"
+#include "store/store_trust.h"
 
 #include <sqlite3.h>
 
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 
 namespace lx {
@@ -18,13 +21,38 @@ constexpr int kBusyTimeoutMs = 30000;
 
 std::unique_ptr<Store> Store::open(const std::string &path, std::string *error)
 {
-    return openPath(path, false, true, error);
+    return openPath(path, false, Mode::Create, error);
 }
 
 std::unique_ptr<Store> Store::openExisting(const std::string &path, std::string *error)
 {
-    return openPath(path, false, false, error);
+    return openPath(path, false, Mode::Existing, error);
 }
+
+std::unique_ptr<Store> Store::openReadOnly(const std::string &path, std::string *error)
+{
+    return openPath(path, false, Mode::ReadOnly, error);
+}
+
+namespace {
+
+/// The temporary folder and where its name came from, for a message that says how to choose another.
+std::string temporaryFolderName()
+{
+    for (const char *name : {"TMPDIR", "TMP", "TEMP", "TEMPDIR"}) // the order std::filesystem reads them in
+        if (const char *value = std::getenv(name); value && *value)
+            return std::string(value) + " (from " + name + ")";
+    return "/tmp";
+}
+
+/// Why a temporary store cannot be made in `dir`: the folder is named, and how to choose another.
+std::string temporaryFolderProblem(const std::string &dir, const std::string &why)
+{
+    return "cannot make a temporary store in the temporary folder " + dir + ": " + why
+           + "; set TMPDIR to a folder you can write to (or import into a store of your own with `import --db`)";
+}
+
+} // namespace
 
 std::unique_ptr<Store> Store::openTemporary(std::string *error)
 {
@@ -33,18 +61,24 @@ std::unique_ptr<Store> Store::openTemporary(std::string *error)
     static std::atomic<unsigned> counter = 0;
     std::error_code ec;
     const auto dir = std::filesystem::temp_directory_path(ec);
+    if (ec) {
+        *error = temporaryFolderProblem(temporaryFolderName(), "it is not a folder that exists");
+        return nullptr;
+    }
     const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
-    const std::filesystem::path file = (ec ? std::filesystem::path(".") : dir)
-                                       / ("latency-explorer-" + std::to_string(stamp) + "-" + std::to_string(counter++) + ".lxdb");
-    auto store = openPath(file.string(), true, true, error);
+    const std::filesystem::path file = dir / ("latency-explorer-" + std::to_string(stamp) + "-" + std::to_string(counter++) + ".lxdb");
+    std::string why;
+    auto store = openPath(file.string(), true, Mode::Create, &why);
     if (store) {
         store->m_removeOnClose = true;
         // Nothing of a temporary store outlives the process, so nothing is gained by waiting for the disk:
         // no fsync at a commit, and the rollback journal (a cancel still rolls an import back) in memory.
         store->exec("PRAGMA synchronous=OFF; PRAGMA journal_mode=MEMORY;");
-    }
-    else
+    } else {
         std::filesystem::remove(file, ec);
+        std::filesystem::remove(file.string() + "-journal", ec);
+        *error = temporaryFolderProblem(dir.string(), why);
+    }
     return store;
 }
 
@@ -55,29 +89,85 @@ ReadConnection Store::openReader() const
         sqlite3_close_v2(db);
         return {};
     }
+    hardenConnection(db);
     sqlite3_busy_timeout(db, kBusyTimeoutMs);
     return ReadConnection(db, true);
 }
 
 std::string Store::lastError() const { return sqlite3_errmsg(m_db); }
 
-std::unique_ptr<Store> Store::openPath(const std::string &path, bool temporary, bool create, std::string *error)
+std::unique_ptr<Store> Store::openPath(const std::string &path, bool temporary, Mode mode, std::string *error)
 {
     std::unique_ptr<Store> store(new Store);
     store->m_path = temporary ? std::string("(temporary)") : path;
     store->m_fileName = path;
-    const int rc = sqlite3_open_v2(path.c_str(), &store->m_db,
-                                   SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX, nullptr);
-    if (rc != SQLITE_OK) {
-        *error = "cannot open the store: " + std::string(store->m_db ? sqlite3_errmsg(store->m_db) : sqlite3_errstr(rc));
+    store->m_readOnly = mode == Mode::ReadOnly;
+    std::error_code ec;
+    // A file this open creates is removed again if the store cannot be made in it (a full disk, a folder
+    // that refuses writes); an existing file is never removed.
+    const bool creating = mode == Mode::Create && !std::filesystem::exists(path, ec);
+    if (!store->openConnection(mode, error) || !store->initialize(mode, error)) {
+        if (store->m_db)
+            sqlite3_close_v2(store->m_db);
+        store->m_db = nullptr;
+        if (creating) {
+            std::filesystem::remove(path, ec);
+            std::filesystem::remove(path + "-journal", ec);
+        }
         return nullptr;
     }
+    if (creating)
+        rememberTrusted(path);
+    return store;
+}
+
+bool Store::openConnection(Mode mode, std::string *error)
+{
+    const int flags = mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY
+                                             : SQLITE_OPEN_READWRITE | (mode == Mode::Create ? SQLITE_OPEN_CREATE : 0);
+    const auto fail = [&](int rc) {
+        *error = "cannot open the store: " + std::string(m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc));
+        if (mode != Mode::Create && !std::filesystem::exists(m_fileName))
+            *error = "cannot open the store: no such file";
+        return false;
+    };
+    int rc = sqlite3_open_v2(m_fileName.c_str(), &m_db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+    if (rc != SQLITE_OK)
+        return fail(rc);
+    hardenConnection(m_db);
     // Several connections share a file (the UI's, an import's, an analysis'): a writer waits for readers
     // to finish instead of failing with "database is locked".
-    sqlite3_busy_timeout(store->m_db, kBusyTimeoutMs);
-    if (!store->initialize(error))
-        return nullptr;
-    return store;
+    sqlite3_busy_timeout(m_db, kBusyTimeoutMs);
+    if (mode != Mode::ReadOnly)
+        return true;
+    // A process killed during an import leaves a hot journal, which a read-only connection cannot play back
+    // (SQLITE_READONLY_ROLLBACK). Playing it back restores the last committed state, the investigation as it
+    // was before the killed import: a writable connection does that and closes, and the read goes on.
+    rc = sqlite3_exec(m_db, "SELECT count(*) FROM main.sqlite_schema", nullptr, nullptr, nullptr);
+    if (rc == SQLITE_OK || sqlite3_extended_errcode(m_db) != SQLITE_READONLY_ROLLBACK)
+        return true; // any other problem is the schema check's to name
+    sqlite3_close_v2(m_db);
+    m_db = nullptr;
+    sqlite3 *recover = nullptr;
+    rc = sqlite3_open_v2(m_fileName.c_str(), &recover, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
+    if (rc == SQLITE_OK) {
+        hardenConnection(recover);
+        sqlite3_busy_timeout(recover, kBusyTimeoutMs);
+        rc = sqlite3_exec(recover, "SELECT count(*) FROM main.sqlite_schema", nullptr, nullptr, nullptr);
+    }
+    const std::string why = recover ? sqlite3_errmsg(recover) : sqlite3_errstr(rc);
+    sqlite3_close_v2(recover);
+    if (rc != SQLITE_OK) {
+        *error = "an import into this store was interrupted, and its journal (the file beside it ending in -journal)"
+                 " cannot be played back here: " + why;
+        return false;
+    }
+    rc = sqlite3_open_v2(m_fileName.c_str(), &m_db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+    if (rc != SQLITE_OK)
+        return fail(rc);
+    hardenConnection(m_db);
+    sqlite3_busy_timeout(m_db, kBusyTimeoutMs);
+    return true;
 }
 
 Store::~Store()
@@ -102,7 +192,7 @@ bool Store::exec(const char *sql, std::string *error)
     return false;
 }
 
-bool Store::initialize(std::string *error)
+bool Store::initialize(Mode mode, std::string *error)
 {
     // A large page cache and in-memory temporaries: bulk loads and index builds are this store's work.
     // The page cache is kept small: a bulk load appends, and a larger cache measured slower (more fresh
@@ -111,37 +201,39 @@ bool Store::initialize(std::string *error)
     // report on 10M requests, and a report read through the page cache measured no slower (1M: 0.68-0.82 s
     // user either way; SQLite's default mmap_size is 0).
     exec("PRAGMA cache_size=-16384; PRAGMA temp_store=MEMORY;");
-    std::string why;
-    Statement version(m_db, "SELECT value FROM meta WHERE key='schema_version'");
-    if (version.valid()) {
-        if (version.step() != SQLITE_ROW) {
-            *error = "not a Latency Explorer investigation (no schema version)";
+    switch (checkSchema(m_db, error)) {
+    case SchemaCheck::Foreign:
+        return false;
+    case SchemaCheck::Empty:
+        if (mode == Mode::ReadOnly) {
+            *error = "not a Latency Explorer investigation: an SQLite database without a single table";
             return false;
         }
-        const int found = sqlite3_column_int(version.get(), 0);
-        if (found != kSchemaVersion) {
-            *error = "investigation has schema version " + std::to_string(found) + ", this version reads "
-                     + std::to_string(kSchemaVersion);
+        return createSchema(error);
+    case SchemaCheck::Valid:
+        break;
+    }
+    if (!checkIntegrityOnce(m_db, m_fileName, error))
+        return false;
+    if (mode == Mode::ReadOnly) {
+        if (!addTemporaryStandIns(error))
             return false;
-        }
-        return addMissingTables(error);
+        m_deadRuns = findDeadRuns(*this);
+        return true;
     }
-    // No meta table: a new file, or some other SQLite database.
-    Statement tables(m_db, "SELECT count(*) FROM sqlite_master");
-    if (!tables.valid()) {
-        *error = "not a Latency Explorer investigation: " + std::string(sqlite3_errmsg(m_db));
-        return false;
-    }
-    if (tables.step() == SQLITE_ROW && sqlite3_column_int(tables.get(), 0) > 0) {
-        *error = "not a Latency Explorer investigation (an SQLite database without its tables)";
-        return false;
-    }
+    return addMissingTables(error) && markInterruptedRuns(*this, error);
+}
+
+bool Store::createSchema(std::string *error)
+{
     const auto now = std::chrono::duration_cast<std::chrono::nanoseconds>(
                          std::chrono::system_clock::now().time_since_epoch()).count();
     const std::string meta = "INSERT INTO meta VALUES ('schema_version','" + std::to_string(kSchemaVersion)
                              + "'),('application','Latency Explorer " LX_VERSION "'),('created_at_ns','"
                              + std::to_string(now) + "');";
+    std::string why;
     if (!exec("BEGIN", &why) || !exec(kSchemaSql, &why) || !exec(meta.c_str(), &why) || !exec("COMMIT", &why)) {
+        exec("ROLLBACK");
         *error = "cannot create the store: " + why;
         return false;
     }
@@ -161,6 +253,34 @@ bool Store::addMissingTables(std::string *error)
         exec("ROLLBACK");
         *error = "cannot add the join tables to the store: " + why;
         return false;
+    }
+    return true;
+}
+
+bool Store::addTemporaryStandIns(std::string *error)
+{
+    // A read-only store made before the join's tables: empty temporary tables of the same definition stand
+    // in for them (a name not in main is found in temp), so that the queries need not ask.
+    const std::string_view schema = kSchemaSql;
+    for (const char *name : {"request_joins", "join_unmatched", "join_unmatched_readable"}) {
+        Statement exists(m_db, "SELECT count(*) FROM main.sqlite_schema WHERE name = ?");
+        exists.bindText(1, name);
+        if (exists.step() == SQLITE_ROW && sqlite3_column_int(exists.get(), 0) > 0)
+            continue;
+        const std::string table = std::string("CREATE TABLE IF NOT EXISTS ") + name + " (";
+        const std::string view = std::string("CREATE VIEW IF NOT EXISTS ") + name + " AS";
+        std::size_t at = schema.find(table);
+        if (at == std::string_view::npos)
+            at = schema.find(view);
+        const std::size_t end = at == std::string_view::npos ? at : schema.find(';', at);
+        if (end == std::string_view::npos) {
+            *error = std::string("the schema lacks ") + name; // a build error, which tst_store would show
+            return false;
+        }
+        std::string sql(schema.substr(at, end - at));
+        sql.replace(0, 6, "CREATE TEMP");
+        if (!exec(sql.c_str(), error))
+            return false;
     }
     return true;
 }

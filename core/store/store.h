@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 /// \file store.h
 /// One investigation in one SQLite file (.lxdb). The schema is in schema.sql, the single documented
@@ -21,11 +22,17 @@ inline constexpr int kSchemaVersion = 1;
 
 class Store {
 public:
-    /// Opens an investigation, creating it when the file does not exist. Refuses a file that is not an
-    /// investigation or has another schema version, saying so.
+    /// Opens an investigation to write to, creating it when the file does not exist. Refuses a file that is
+    /// not an investigation, has another schema version or is damaged, saying so (store_trust.h); a file it
+    /// created is removed again when it fails. Imports that a dead process left `running` are marked
+    /// interrupted (import_runs.h).
     static std::unique_ptr<Store> open(const std::string &path, std::string *error);
     /// Opens an investigation that must exist already (a background job's own connection): never creates one.
     static std::unique_ptr<Store> openExisting(const std::string &path, std::string *error);
+    /// Opens an investigation to read only (report, compare, plot, a merge's source): the file is opened
+    /// read-only, so nothing is ever written to it; a store made before the join's tables gets empty
+    /// temporary ones. Refuses what open() refuses.
+    static std::unique_ptr<Store> openReadOnly(const std::string &path, std::string *error);
     /// A private on-disk store that disappears when closed: what `report FILE...` imports into.
     static std::unique_ptr<Store> openTemporary(std::string *error);
     ~Store();
@@ -37,6 +44,10 @@ public:
     /// The file SQLite opened (for a temporary store, its file in the temp folder).
     const std::string &fileName() const { return m_fileName; }
     bool isTemporary() const { return m_removeOnClose; }
+    /// Opened with openReadOnly(): every write fails.
+    bool isReadOnly() const { return m_readOnly; }
+    /// Read-only: the import runs found `running` at open with no process importing (import_runs.h).
+    const std::vector<std::int64_t> &deadRuns() const { return m_deadRuns; }
 
     /// Runs SQL without results; false and the message on failure.
     bool exec(const char *sql, std::string *error = nullptr);
@@ -61,14 +72,20 @@ public:
 
 private:
     Store() = default;
-    static std::unique_ptr<Store> openPath(const std::string &path, bool temporary, bool create, std::string *error);
-    bool initialize(std::string *error);
+    enum class Mode { Create, Existing, ReadOnly };
+    static std::unique_ptr<Store> openPath(const std::string &path, bool temporary, Mode mode, std::string *error);
+    bool openConnection(Mode mode, std::string *error);
+    bool initialize(Mode mode, std::string *error);
+    bool createSchema(std::string *error);
     bool addMissingTables(std::string *error);
+    bool addTemporaryStandIns(std::string *error);
 
     sqlite3 *m_db = nullptr;
     std::string m_path;
     std::string m_fileName;       ///< the file SQLite opened
     bool m_removeOnClose = false; ///< a temporary store: its file goes when it is closed
+    bool m_readOnly = false;
+    std::vector<std::int64_t> m_deadRuns;
 };
 
 } // namespace lx

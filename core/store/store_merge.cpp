@@ -30,8 +30,10 @@ bool isSqliteFile(const std::string &path)
 bool mergeStore(Store &into, const std::string &path, std::string *error)
 {
     {
-        // Open it on its own first: that checks it is an investigation of this schema version.
-        std::unique_ptr<Store> source = Store::open(path, error);
+        // Open it on its own first, read-only: that checks it is an investigation of this schema version and
+        // undamaged (store_trust.h), and plays back the journal of an import killed in it. It is only read:
+        // nothing of it changes.
+        std::unique_ptr<Store> source = Store::openReadOnly(path, error);
         if (!source)
             return false;
     }
@@ -45,11 +47,17 @@ bool mergeStore(Store &into, const std::string &path, std::string *error)
     // Past the details rows too: those of joined server records have no request row (request_join.h).
     const std::string rowOffset = std::to_string(scalar(into, "SELECT max(coalesce((SELECT max(id) FROM main.requests), 0),"
                                                               " coalesce((SELECT max(request_id) FROM main.request_details), 0))"));
-    // The columns are the same by construction (same schema version): only the ids move.
+    // A store made before the join's tables has no joins to bring.
+    const bool sourceHasJoins = scalar(into, "SELECT count(*) FROM source.sqlite_schema WHERE name = 'request_joins'") > 0;
+    // The columns are the same by construction (same schema version, checked on open): only the ids move.
     const std::string sql =
         "BEGIN;"
         "INSERT INTO main.import_runs SELECT id + " + runOffset + ", path, format, compressed, started_ns, duration_ns, bytes,"
-        " accepted, rejected, outcome, message FROM source.import_runs;"
+        " accepted, rejected,"
+        // A run still running in the copy (its importer killed, or not done yet) brings none of its rows.
+        " CASE outcome WHEN 'running' THEN 'interrupted' ELSE outcome END,"
+        " CASE outcome WHEN 'running' THEN 'the import had not finished when this store was merged' ELSE message END"
+        " FROM source.import_runs;"
         "INSERT OR IGNORE INTO main.labels (text) SELECT text FROM source.labels;"
         "CREATE TEMP TABLE merge_labels AS SELECT s.id AS old, m.id AS new FROM source.labels s JOIN main.labels m ON m.text = s.text;"
         "CREATE TEMP TABLE merge_requests AS SELECT * FROM source.requests;"
@@ -63,9 +71,10 @@ bool mergeStore(Store &into, const std::string &path, std::string *error)
         "INSERT INTO main.token_times SELECT request_id + " + rowOffset + ", times FROM source.token_times;"
         "INSERT INTO main.rejected (run_id, line, reason, excerpt) SELECT run_id + " + runOffset + ", line, reason, excerpt"
         " FROM source.rejected ORDER BY id;"
-        "INSERT INTO main.request_joins SELECT request_id + " + rowOffset + ", server_request_id + " + rowOffset + ","
-        " server_run_id + " + runOffset + ", server_e2e_ns, server_e2e_scope, matched_by FROM source.request_joins;"
-        "COMMIT;";
+        + (sourceHasJoins ? "INSERT INTO main.request_joins SELECT request_id + " + rowOffset + ", server_request_id + " + rowOffset + ","
+                            " server_run_id + " + runOffset + ", server_e2e_ns, server_e2e_scope, matched_by FROM source.request_joins;"
+                          : std::string())
+        + "COMMIT;";
     bool ok = into.exec(sql.c_str(), error);
     if (!ok)
         into.exec("ROLLBACK");

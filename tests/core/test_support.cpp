@@ -173,4 +173,19 @@ CliRun runCli(const QString &cliPath, const QStringList &args, const QProcessEnv
     return run;
 }
 
+bool mountTmpfs(const QString &path, const QString &options)
+{
+    QProcess mount;
+    mount.start(QStringLiteral("mount"), {QStringLiteral("-t"), QStringLiteral("tmpfs"), QStringLiteral("-o"), options,
+                                          QStringLiteral("tmpfs"), path});
+    return mount.waitForFinished(30000) && mount.exitStatus() == QProcess::NormalExit && mount.exitCode() == 0;
+}
+
+void unmount(const QString &path)
+{
+    QProcess umount;
+    umount.start(QStringLiteral("umount"), {path});
+    umount.waitForFinished(30000);
+}
+
 } // namespace lxtest

@@ -80,4 +80,11 @@ struct CliRun {
 CliRun runCli(const QString &cliPath, const QStringList &args,
               const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment());
 
+/// Mounts a tmpfs with `options` ("size=2m", "ro,size=64k") on the folder `path`: false where this user or
+/// system cannot (no superuser, no mount command, a container without the right); the caller then skips.
+bool mountTmpfs(const QString &path, const QString &options);
+
+/// Unmounts what mountTmpfs() mounted on `path`.
+void unmount(const QString &path);
+
 } // namespace lxtest

@@ -6,6 +6,7 @@
 #include "store/sqlite_util.h"
 #include "store/store.h"
 #include "store/store_merge.h"
+#include "store/store_trust.h"
 #include "test_support.h"
 
 #include <QFile>
@@ -122,6 +123,55 @@ private slots:
         std::string why;
         QVERIFY(!Store::open(path, &why));
         QVERIFY2(QString::fromStdString(why).contains(reason), why.c_str());
+    }
+
+    void parsesSchemaVersionStrictly_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<int>("version"); // -1: refused
+        QTest::newRow("1") << QByteArray("1") << 1;
+        QTest::newRow("0") << QByteArray("0") << 0;
+        QTest::newRow("largest int") << QByteArray("2147483647") << 2147483647;
+        QTest::newRow("99999999999999999999 was reported as -1") << QByteArray("99999999999999999999") << -1;
+        QTest::newRow("2147483648 does not fit") << QByteArray("2147483648") << -1;
+        QTest::newRow("1abc was read as 1") << QByteArray("1abc") << -1;
+        QTest::newRow("-1") << QByteArray("-1") << -1;
+        QTest::newRow("+1") << QByteArray("+1") << -1;
+        QTest::newRow("leading space") << QByteArray(" 1") << -1;
+        QTest::newRow("1.0") << QByteArray("1.0") << -1;
+        QTest::newRow("1e0") << QByteArray("1e0") << -1;
+        QTest::newRow("empty") << QByteArray("") << -1;
+    }
+
+    void parsesSchemaVersionStrictly()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(int, version);
+        const std::optional<int> parsed = parseSchemaVersion(std::string_view(text.constData(), std::size_t(text.size())));
+        QCOMPARE(parsed.value_or(-1), version);
+    }
+
+    void readOnlyOpenWritesNothing()
+    {
+        QTemporaryDir dir;
+        const std::string trace = writeFile(dir, QStringLiteral("t.jsonl"), sampleLines(20, "r"));
+        const std::string db = dir.filePath(QStringLiteral("inv.lxdb")).toStdString();
+        std::string why;
+        {
+            auto store = Store::open(db, &why);
+            QVERIFY2(store, why.c_str());
+            importFiles(*store, {trace});
+        }
+        auto store = Store::openReadOnly(db, &why);
+        QVERIFY2(store, why.c_str());
+        QVERIFY(store->isReadOnly());
+        QCOMPARE(analyze(*store).total, qint64(20));
+        QVERIFY(!store->exec("DELETE FROM requests")); // the connection itself refuses
+        QVERIFY(importFiles(*store, {trace}).front().failed());
+        QCOMPARE(scalar(*store, "SELECT count(*) FROM requests"), qint64(20));
+        QVERIFY(!Store::openReadOnly(dir.filePath(QStringLiteral("missing.lxdb")).toStdString(), &why));
+        QVERIFY2(why.find("no such file") != std::string::npos, why.c_str());
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("missing.lxdb"))));
     }
 
     void refusesTextFile()

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+/// \file store_trust.h
+/// What a store file must be before anything reads it: an investigation comes from anywhere (a colleague's
+/// dump, a ticket's attachment), so its schema is checked against this version's, never trusted.
+///
+/// The rules, applied by Store on every open (docs/ARCHITECTURE.md, "Opening a store"):
+/// - every connection is defensive (SQLITE_DBCONFIG_DEFENSIVE), trusts no function a schema names
+///   (trusted_schema=OFF) and runs no trigger: this application makes none;
+/// - the objects of schema.sql are there with their type (a view named `requests` is refused: a recursive
+///   one would hang a scan) and their tables have exactly this version's columns; a store with a trigger
+///   is refused; the schema version is read strictly;
+/// - a file not made by this process is checked once per session with `PRAGMA quick_check`.
+
+struct sqlite3;
+
+namespace lx {
+
+/// Makes a fresh connection safe to point at a foreign file: defensive mode, no trusted schema, no triggers.
+void hardenConnection(sqlite3 *db);
+
+/// The schema version as meta stores it: a decimal integer and nothing else; nullopt for "1abc", "-1",
+/// "99999999999999999999" or empty.
+std::optional<int> parseSchemaVersion(std::string_view text);
+
+/// The outcome of comparing a file's schema with this version's.
+enum class SchemaCheck {
+    Valid,     ///< an investigation of this version
+    Empty,     ///< an SQLite database without a single object (a new file, or one SQLite made empty)
+    Foreign,   ///< not an investigation of this version: `why` says what is wrong
+};
+
+/// Compares the objects of the store on `db` with schema.sql: tables with their columns in order, the
+/// views by type, no trigger, a meta table with a valid schema version. `why` is a sentence for the user
+/// ("not a Latency Explorer investigation: table requests lacks column e2e_ns").
+SchemaCheck checkSchema(sqlite3 *db, std::string *why);
+
+/// The objects that version 1 gained later (the join's tables and view): a store made before them lacks
+/// them and is still valid; a writable open adds them, a read-only one makes empty temporary stand-ins.
+bool isLaterAddition(std::string_view name);
+
+/// Runs `PRAGMA quick_check` unless this process made or checked the file already; false with a sentence
+/// naming the damage. `fileName` is the file SQLite opened.
+bool checkIntegrityOnce(sqlite3 *db, const std::string &fileName, std::string *why);
+
+/// Remembers that this process made `fileName` (a new store): it needs no check in this session.
+void rememberTrusted(const std::string &fileName);
+
+} // namespace lx
