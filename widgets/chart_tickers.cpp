@@ -2,6 +2,7 @@
 #include "chart_tickers.h"
 
 #include "model/duration_format.h"
+#include "model/time_range.h"
 
 #include <array>
 #include <cmath>
@@ -160,12 +161,13 @@ double TimeTicker::getTickStep(const QCPRange &range)
 
 QString TimeTicker::getTickLabel(double tick, const QLocale &, QChar, int)
 {
-    const auto offsetNs = static_cast<std::int64_t>(std::llround(tick * 1e9));
+    // Checked: an axis over a trace from 1938 to 2262 has ticks past INT64_MAX ns from its origin.
+    const std::int64_t offsetNs = lx::scaledToNs(tick, 1e9).value_or(tick < 0 ? lx::kEarliestTimeNs : lx::kLatestTimeNs);
     if (m_relative)
         return (offsetNs < 0 ? QStringLiteral("-") : QStringLiteral("+")) + durationTickLabel(std::abs(tick) * 1e9);
     // Show as many decimals of the second as the step needs, and the date only when the step is a day.
     const int digits = m_step >= 1 ? 0 : m_step >= 0.1 ? 1 : m_step >= 0.01 ? 2 : m_step >= 1e-3 ? 3 : 6;
-    const QString stamp = QString::fromStdString(lx::formatTimestamp(m_originNs + offsetNs, digits));
+    const QString stamp = QString::fromStdString(lx::formatTimestamp(lx::saturatingAdd(m_originNs, offsetNs), digits));
     // "2025-01-01T12:00:00.5Z": the time of day, and the date too when ticks are days apart.
     if (m_step >= 86400)
         return stamp.left(10);

@@ -3,6 +3,7 @@
 
 #include "chart_tickers.h"
 #include "count_text.h"
+#include "analysis/time_grid.h"
 #include "model/duration_format.h"
 #include "load_chart_text.h"
 #include "legend_below.h"
@@ -72,7 +73,8 @@ double LoadProfileChart::keyOf(int window) const
 {
     const lx::LoadProfile &p = *profile();
     const lx::LoadWindow &w = p.windows[static_cast<std::size_t>(window)];
-    return static_cast<double>(w.startNs - p.windows.front().startNs) / 1e9 + static_cast<double>(p.windowNs) / 2e9;
+    // Unsigned distance: a trace from 1938 to 2262 spans more than INT64_MAX ns (analysis/time_grid.h).
+    return static_cast<double>(lx::timeDistance(p.windows.front().startNs, w.startNs)) / 1e9 + static_cast<double>(p.windowNs) / 2e9;
 }
 
 void LoadProfileChart::rebuild()
@@ -105,11 +107,11 @@ void LoadProfileChart::rebuild()
         m_title->setText(tr("Load over time · %1 windows of %2")
                              .arg(p->windows.size())
                              .arg(loadtext::roundDuration(static_cast<double>(p->windowNs))));
-        xAxis->setRange(0, static_cast<double>(p->windows.back().startNs - origin + p->windowNs) / 1e9);
+        xAxis->setRange(0, (static_cast<double>(lx::timeDistance(origin, p->windows.back().startNs)) + static_cast<double>(p->windowNs)) / 1e9);
         yAxis->setRange(0, topRate > 0 ? topRate * 1.12 : 1.0);
         yAxis2->setRange(0, topInFlight > 0 ? topInFlight * 1.12 : 1.0);
         if (const auto &knee = m_data->byArrivalRate.knee) {
-            m_kneeTime = static_cast<double>(knee->timeNs - origin) / 1e9;
+            m_kneeTime = static_cast<double>(lx::timeDistance(origin, std::max(knee->timeNs, origin))) / 1e9;
             m_kneeRate = knee->rateRps;
         }
     }
@@ -149,7 +151,7 @@ std::optional<int> LoadProfileChart::windowAt(const QPointF &pixel) const
 QString LoadProfileChart::tooltipFor(int window) const
 {
     const lx::LoadWindow &w = profile()->windows[static_cast<std::size_t>(window)];
-    const std::int64_t offsetNs = w.startNs - profile()->windows.front().startNs;
+    const std::uint64_t offsetNs = lx::timeDistance(profile()->windows.front().startNs, w.startNs);
     const QString when = m_data->relativeTime
                              ? QStringLiteral("+") + loadtext::duration(static_cast<double>(offsetNs))
                              : QString::fromStdString(lx::formatTimestamp(w.startNs, profile()->windowNs < 1'000'000'000 ? 3 : 0));

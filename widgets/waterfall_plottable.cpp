@@ -4,6 +4,9 @@
 #include "segment_colors.h"
 #include "waterfall_shading.h"
 
+#include "analysis/time_grid.h"
+#include "model/time_range.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -76,13 +79,14 @@ void WaterfallPlottable::setPaletteColors(const QColor &text, const QColor &high
 std::int64_t WaterfallPlottable::timeAt(double coordinate) const
 {
     const std::int64_t origin = m_data ? m_data->firstStart : 0;
-    return origin + std::llround(std::clamp(coordinate, -1e9, 1e9) * 1e9);
+    return lx::saturatingAdd(origin, std::llround(std::clamp(coordinate, -1e9, 1e9) * 1e9)); // never past 2262
 }
 
 double WaterfallPlottable::coordinateOf(std::int64_t ns) const
 {
     const std::int64_t origin = m_data ? m_data->firstStart : 0;
-    return static_cast<double>(ns - origin) / 1e9;
+    // Unsigned distances: times from 1677 to 2262 lie more than INT64_MAX ns apart (analysis/time_grid.h).
+    return ns >= origin ? static_cast<double>(lx::timeDistance(origin, ns)) / 1e9 : -static_cast<double>(lx::timeDistance(ns, origin)) / 1e9;
 }
 
 lx::WaterfallViewport WaterfallPlottable::viewport() const
@@ -91,7 +95,7 @@ lx::WaterfallViewport WaterfallPlottable::viewport() const
     const QRect rect = mKeyAxis->axisRect()->rect();
     const QCPRange time = mKeyAxis->range(), rows = mValueAxis->range();
     view.fromNs = timeAt(time.lower);
-    view.toNs = std::max(timeAt(time.upper), view.fromNs + 1);
+    view.toNs = std::max(timeAt(time.upper), lx::saturatingAdd(view.fromNs, 1));
     const auto rowCount = static_cast<double>(m_rows.rowCount());
     const double first = std::clamp(std::floor(rows.lower), 0.0, rowCount);
     const double end = std::clamp(std::ceil(rows.upper), first, rowCount);

@@ -9,7 +9,9 @@
 
 #include "model/segments.h"
 
+#include <exception>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -33,11 +35,8 @@ const std::string kUsage =
     "Exit status: 0 success (rejected records are reported, not a failure), 1 usage error,\n"
     "2 an input could not be read or was cut off, or no input gave a request, 130 cancelled with Ctrl-C.\n";
 
-} // namespace
-
-int main(int argc, char **argv)
+int runCommand(std::vector<std::string> args)
 {
-    std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty()) {
         std::cerr << kUsage;
         return 1;
@@ -64,4 +63,20 @@ int main(int argc, char **argv)
         return runGenerateCommand(args, std::cout, std::cerr);
     std::cerr << "latency-explorer-cli: unknown command '" << command << "'\n\n" << kUsage;
     return 1;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    // An exception that escaped a command would abort without unwinding, leaving a report's temporary
+    // store behind in the temporary folder: caught here, the stack unwinds and it is removed.
+    try {
+        return runCommand(std::vector<std::string>(argv + 1, argv + argc));
+    } catch (const std::bad_alloc &) {
+        std::cerr << "latency-explorer-cli: out of memory\n";
+    } catch (const std::exception &e) {
+        std::cerr << "latency-explorer-cli: internal error: " << e.what() << '\n';
+    }
+    return 2;
 }

@@ -2,6 +2,7 @@
 #include "report_diagnosis.h"
 
 #include "analysis/diagnosis.h"
+#include "model/duration_format.h"
 #include "model/duration_parse.h"
 #include "analysis/findings.h"
 #include "headless_charts.h"
@@ -29,6 +30,7 @@ bool parseDiagnosisOption(CliArgs &args, DiagnosisRequest &request, std::string 
             error = "--window: " + (why.empty() ? std::string("a window must be longer than 0") : why);
         else
             request.windowNs = *ns;
+        request.windowText = value;
         return true;
     }
     if (args.option("--buckets-by", value)) {
@@ -51,6 +53,9 @@ bool parseDiagnosisOption(CliArgs &args, DiagnosisRequest &request, std::string 
 }
 
 namespace {
+
+const char *const kMaxWindowsText = "100,000"; // lx::kMaxProfileWindows, as the README's "Limits" writes it
+static_assert(lx::kMaxProfileWindows == 100'000);
 
 bool writeFile(const std::string &path, const std::string &bytes)
 {
@@ -92,6 +97,11 @@ int writeDiagnosedReport(const lx::Store &store, const lx::RequestFilter &filter
     const lx::LoadAnalysis &load = diagnosis.load;
     const std::vector<lx::Finding> &findings = diagnosis.findings;
     const std::vector<lx::SloResult> &slos = diagnosis.slos;
+    if (load.profile.requestedWindowNs > 0) {
+        // Said, not refused: the report is still worth having, at the narrowest width the bound allows.
+        err << "report: --window " << request.windowText << " would make more than " << kMaxWindowsText << " windows over this trace; widened to "
+            << lx::formatDuration(static_cast<double>(load.profile.windowNs)) << '\n';
+    }
 
     std::string text;
     std::vector<std::pair<std::string, std::string>> figureFiles;

@@ -19,7 +19,8 @@ class Store;
 
 constexpr const char *kDiagnosisUsage =
     "  --slo TARGET           e.g. \"e2e.p95<=2s\" or \"ttft.p99<500ms where model = x\" (repeatable)\n"
-    "  --window DURATION      load profile window, e.g. 10s (default: a round width, at most 200 windows)\n"
+    "  --window DURATION      load profile window, e.g. 10s (default: a round width, at most 200 windows;\n"
+    "                         one that would make more than 100,000 is widened, with a notice)\n"
     "  --buckets-by rate|in-flight  load buckets by arrival rate (default) or requests in flight\n"
     "  --format text|json|md|html  output form (--json is --format json); md and html are the incident report\n"
     "  --out FILE             write there instead of standard output (md: charts go beside it)\n";
@@ -27,6 +28,7 @@ constexpr const char *kDiagnosisUsage =
 struct DiagnosisRequest {
     std::vector<std::string> slos;
     std::int64_t windowNs = 0;
+    std::string windowText; ///< --window as it was written, for the notice when it is widened
     lx::LoadKey bucketBy = lx::LoadKey::ArrivalRate;
     std::string format = "text"; ///< text, json, md or html
     std::string outPath;

@@ -3,6 +3,7 @@
 
 #include "model/decompose.h"
 #include "analysis/time_axis.h"
+#include "analysis/time_grid.h"
 #include "filter/filter_text.h"
 #include "model/duration_format.h"
 #include "model/percentiles.h"
@@ -18,7 +19,7 @@ namespace {
 
 constexpr std::int64_t kSecond = 1'000'000'000;
 constexpr std::int64_t kDay = 86'400 * kSecond;
-constexpr std::int64_t kMaxWindows = 60;
+constexpr std::uint64_t kMaxWindows = 60;
 
 /// What the breakdown needs of one request in the statistics.
 struct DominantRow {
@@ -48,11 +49,9 @@ struct Gathered {
     }
 };
 
-std::int64_t floorDiv(std::int64_t a, std::int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
-std::int64_t windowsOf(std::int64_t firstNs, std::int64_t lastNs, std::int64_t width)
+std::uint64_t windowsOf(std::int64_t firstNs, std::int64_t lastNs, std::int64_t width)
 {
-    return floorDiv(lastNs, width) - floorDiv(firstNs, width) + 1;
+    return TimeGrid::windowsOver(firstNs, lastNs, width);
 }
 
 /// The smallest e2e in ns at or above a percentile's value: e2e < it is the same as e2e < the percentile,
@@ -160,13 +159,13 @@ void fillWindows(DominantBreakdown &out, const std::vector<DominantRow> &rows, b
     if (first > last)
         return;
     const std::int64_t width = roundWindowWidth(first, last);
-    const std::int64_t origin = floorDiv(first, width) * width;
+    const TimeGrid grid = TimeGrid::over(first, last, width);
     out.windowNs = width;
-    out.windows.resize(static_cast<std::size_t>(windowsOf(first, last, width)));
+    out.windows.resize(static_cast<std::size_t>(grid.count));
     for (std::size_t w = 0; w < out.windows.size(); ++w) {
         DominantBar &bar = out.windows[w];
-        bar.fromNs = origin + static_cast<std::int64_t>(w) * width;
-        bar.toNs = bar.fromNs + width;
+        bar.fromNs = grid.startOf(w);
+        bar.toNs = grid.endOf(w);
         bar.label = instantLabel(bar.fromNs, width, out.relativeTime);
         describeCells(bar,
                       "start >= " + filterInstant(bar.fromNs, out.relativeTime) + " and start < "
@@ -175,7 +174,7 @@ void fillWindows(DominantBreakdown &out, const std::vector<DominantRow> &rows, b
     }
     for (const DominantRow &row : rows) {
         if (isMeasured(row.start))
-            count(out.windows[static_cast<std::size_t>((row.start - origin) / width)], row);
+            count(out.windows[static_cast<std::size_t>(grid.indexOf(row.start))], row);
     }
 }
 
@@ -197,7 +196,8 @@ std::int64_t roundWindowWidth(std::int64_t firstNs, std::int64_t lastNs)
         if (windowsOf(firstNs, lastNs, width) <= kMaxWindows)
             return width;
     }
-    std::int64_t days = std::max<std::int64_t>(1, (lastNs - firstNs) / kDay / kMaxWindows);
+    // Unsigned: the two may lie more than INT64_MAX apart (time_grid.h).
+    std::int64_t days = std::max<std::int64_t>(1, static_cast<std::int64_t>(timeDistance(firstNs, lastNs) / static_cast<std::uint64_t>(kDay) / kMaxWindows));
     while (windowsOf(firstNs, lastNs, days * kDay) > kMaxWindows)
         ++days;
     return days * kDay;

@@ -3,6 +3,7 @@
 
 #include "analysis/capacity_fit.h"
 #include "analysis/knee_text.h"
+#include "analysis/time_grid.h"
 #include "model/duration_format.h"
 #include "model/percentiles.h"
 
@@ -216,8 +217,9 @@ LoadAnalysis analyzeLoad(const LoadProfile &profile, std::span<const LatencyRow>
         const std::int64_t origin = windows.front().startNs;
         for (std::size_t i = 0; i < rows.size(); ++i) {
             if (isMeasured(rows[i].start) && rows[i].start >= origin)
-                windowOfRow[i] = static_cast<int>(std::min<std::int64_t>((rows[i].start - origin) / width,
-                                                                         static_cast<std::int64_t>(windows.size()) - 1));
+                // Unsigned: the trace's times may lie more than INT64_MAX apart (time_grid.h).
+                windowOfRow[i] = static_cast<int>(std::min<std::uint64_t>(timeDistance(origin, rows[i].start) / static_cast<std::uint64_t>(width),
+                                                                          windows.size() - 1));
         }
     }
     std::vector<bool> inFit(windows.size());

@@ -2,6 +2,7 @@
 #include "analysis/load_chart_data.h"
 
 #include "analysis/time_axis.h"
+#include "analysis/time_grid.h"
 
 #include <algorithm>
 #include <cmath>
@@ -62,7 +63,10 @@ std::vector<LoadBucketDetail> bucketDetails(const LoadAnalysis &load, std::span<
         const LatencyRow &row = rows[i];
         if (!isMeasured(row.start) || row.start < origin || !inLatencyStats(row, options.includeErrors))
             continue;
-        const int b = bucketOfWindow[static_cast<std::size_t>(std::min((row.start - origin) / width, lastWindow))];
+        // Unsigned: the trace's times may lie more than INT64_MAX apart (time_grid.h).
+        const auto window = std::min<std::uint64_t>(timeDistance(origin, row.start) / static_cast<std::uint64_t>(width),
+                                                    static_cast<std::uint64_t>(lastWindow));
+        const int b = bucketOfWindow[static_cast<std::size_t>(window)];
         if (b < 0)
             continue;
         ++out[static_cast<std::size_t>(b)].requests;
@@ -88,8 +92,11 @@ public:
     {
         m_rows.reserve(range);
         // The lower half gets room for every row, so that take() appends the upper half without moving it.
-        m_tokens[0].reserve(static_cast<std::size_t>(range.rows()));
-        m_tokens[1].reserve(static_cast<std::size_t>(range.hi - range.mid() + 1));
+        // The ids' range is only a bound on the rows (a store with ids 1 and 2^62 holds two): past kMaxReserve
+        // the vectors grow as rows come, rather than asking for memory no store of real rows needs.
+        constexpr std::int64_t kMaxReserve = std::int64_t{1} << 27;
+        m_tokens[0].reserve(static_cast<std::size_t>(std::clamp<std::int64_t>(range.rows(), 0, kMaxReserve)));
+        m_tokens[1].reserve(static_cast<std::size_t>(std::clamp<std::int64_t>(range.hi - range.mid() + 1, 0, kMaxReserve)));
     }
     void operator()(int half, const RequestRow &row)
     {

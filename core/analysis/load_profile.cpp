@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "analysis/load_profile.h"
 
+#include "analysis/time_grid.h"
 #include "model/percentiles.h"
+#include "model/time_range.h"
 
 #include <algorithm>
 
@@ -11,31 +13,29 @@ namespace {
 
 constexpr std::int64_t kMsNs = 1'000'000;
 constexpr std::int64_t kSecondNs = 1'000 * kMsNs;
-constexpr std::int64_t kMaxWindows = 200;
-
-/// Floor division, so that windows before the epoch align too.
-std::int64_t floorDiv(std::int64_t a, std::int64_t b)
-{
-    const std::int64_t q = a / b;
-    return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
-}
+constexpr std::int64_t kDayNs = 86400 * kSecondNs;
 
 } // namespace
 
-std::int64_t chooseWindowWidth(std::int64_t spanNs)
+std::int64_t chooseWindowWidth(std::uint64_t spanNs, std::uint64_t maxWindows)
 {
     // Round widths people read on a clock: 1-2-5 below ten seconds, then clock divisions.
     static const std::int64_t kWidths[] = {
+        1'000, 2'000, 5'000, 10'000, 20'000, 50'000, 100'000, 200'000, 500'000,
         1 * kMsNs, 2 * kMsNs, 5 * kMsNs, 10 * kMsNs, 20 * kMsNs, 50 * kMsNs, 100 * kMsNs, 200 * kMsNs, 500 * kMsNs,
         kSecondNs, 2 * kSecondNs, 5 * kSecondNs, 10 * kSecondNs, 15 * kSecondNs, 30 * kSecondNs, 60 * kSecondNs,
         120 * kSecondNs, 300 * kSecondNs, 600 * kSecondNs, 900 * kSecondNs, 1800 * kSecondNs, 3600 * kSecondNs,
-        7200 * kSecondNs, 10800 * kSecondNs, 21600 * kSecondNs, 43200 * kSecondNs, 86400 * kSecondNs};
-    for (std::int64_t w : kWidths) {
-        if (spanNs / w + 1 <= kMaxWindows) // the windows an aligned grid may need over the span
-            return w;
+        7200 * kSecondNs, 10800 * kSecondNs, 21600 * kSecondNs, 43200 * kSecondNs, kDayNs};
+    // The automatic width starts at a millisecond, as it always has; a bound of more windows (a --window
+    // being widened) may go down to a microsecond.
+    const std::size_t from = maxWindows <= kAutomaticWindows ? 9 : 0;
+    for (std::size_t i = from; i < std::size(kWidths); ++i) {
+        const auto w = static_cast<std::uint64_t>(kWidths[i]);
+        if (spanNs / w + 1 <= maxWindows) // the windows an aligned grid may need over the span
+            return kWidths[i];
     }
-    // Longer than 200 days: whole days.
-    return (spanNs / (kMaxWindows - 1) / (86400 * kSecondNs) + 1) * 86400 * kSecondNs;
+    // Longer than maxWindows days: whole days (at most 2^64 ns / 199 days' worth, which fits int64).
+    return static_cast<std::int64_t>((spanNs / (maxWindows - 1) / kDayNs + 1) * kDayNs);
 }
 
 LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptions &options)
@@ -46,27 +46,38 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
         if (isMeasured(r.start)) {
             first = std::min(first, r.start);
             last = std::max(last, r.start);
-            lastEnd = std::max(lastEnd, isMeasured(r.e2e) && r.e2e > 0 ? r.start + r.e2e : r.start);
+            // Saturating: a foreign store may hold a start and an e2e whose sum passes 2262.
+            lastEnd = std::max(lastEnd, isMeasured(r.e2e) && r.e2e > 0 ? saturatingAdd(r.start, r.e2e) : r.start);
         }
     }
     if (first > last)
         return profile;
     const std::int64_t until = options.untilLastEnd ? lastEnd : last;
-    const std::int64_t automatic = chooseWindowWidth(until - first);
-    const std::int64_t width = options.untilLastEnd ? std::max(options.windowNs, automatic)
-                                                    : (options.windowNs > 0 ? options.windowNs : automatic);
+    const std::uint64_t span = timeDistance(first, until);
+    const std::int64_t automatic = chooseWindowWidth(span);
+    std::int64_t width = options.untilLastEnd ? std::max(options.windowNs, automatic)
+                                              : (options.windowNs > 0 ? options.windowNs : automatic);
+    if (TimeGrid::windowsOver(first, until, width) > kMaxProfileWindows) {
+        // A width asked for that would make more windows than memory and a chart can hold: the round width
+        // that stays within the bound, and the caller says so (LoadProfile::requestedWindowNs).
+        profile.requestedWindowNs = width;
+        width = chooseWindowWidth(span, kMaxProfileWindows);
+        while (TimeGrid::windowsOver(first, until, width) > kMaxProfileWindows) // alignment may add one
+            width = chooseWindowWidth(span + static_cast<std::uint64_t>(width), kMaxProfileWindows);
+    }
     profile.windowNs = width;
-    const std::int64_t origin = floorDiv(first, width) * width;
-    const auto count = static_cast<std::size_t>(floorDiv(until - origin, width) + 1);
+    const TimeGrid grid = TimeGrid::over(first, until, width);
+    const auto count = static_cast<std::size_t>(grid.count);
     std::vector<LoadWindow> &windows = profile.windows;
     windows.resize(count);
+    const std::int64_t untilEnd = saturatingAdd(until, 1);
     for (std::size_t i = 0; i < count; ++i) {
         LoadWindow &w = windows[i];
-        w.startNs = origin + static_cast<std::int64_t>(i) * width;
-        w.coveredNs = std::max<std::int64_t>(std::min(w.startNs + width, until + 1) - std::max(w.startNs, first), 0);
+        w.startNs = grid.startOf(i);
+        w.coveredNs = std::max<std::int64_t>(std::min(grid.endOf(i), untilEnd) - std::max(w.startNs, first), 0);
     }
-    const std::int64_t end = origin + static_cast<std::int64_t>(count) * width;
-    const auto windowOf = [&](std::int64_t t) { return static_cast<std::size_t>(floorDiv(t - origin, width)); };
+    const std::int64_t end = grid.endOf(count - 1);
+    const auto windowOf = [&](std::int64_t t) { return static_cast<std::size_t>(grid.indexOf(t)); };
 
     // Time in flight summed per window (ns of requests), then e2e values grouped by window for the p95. A
     // request adds its partial first and last windows directly and the whole ones between as a difference
@@ -82,16 +93,16 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
         ++windows[i].arrivals;
         if (!isMeasured(r.e2e) || r.e2e < 0)
             continue;
-        const std::int64_t stop = r.start + r.e2e;
+        const std::int64_t stop = saturatingAdd(r.start, r.e2e);
         if (stop < end)
             ++windows[windowOf(stop)].completions;
         if (stop > r.start) {
             const std::size_t last = std::min(windowOf(stop - 1), count - 1); // the last window it is in flight in
             if (last == i) {
-                busyNs[i] += static_cast<double>(std::min(stop, windows[i].startNs + width) - r.start);
+                busyNs[i] += static_cast<double>(std::min(stop, grid.endOf(i)) - r.start);
             } else {
-                busyNs[i] += static_cast<double>(windows[i].startNs + width - r.start);
-                busyNs[last] += static_cast<double>(std::min(stop, windows[last].startNs + width) - windows[last].startNs);
+                busyNs[i] += static_cast<double>(grid.endOf(i) - r.start);
+                busyNs[last] += static_cast<double>(std::min(stop, grid.endOf(last)) - windows[last].startNs);
                 ++wholeWindows[i + 1];
                 --wholeWindows[last];
             }

@@ -16,8 +16,19 @@
 
 namespace lx {
 
+/// The windows of an automatic width: at most 200, a chart's worth.
+inline constexpr std::uint64_t kAutomaticWindows = 200;
+/// The most windows a profile has (README "Limits"). A width asked for (`--window`, the GUI's window
+/// width) that would make more is widened to the round width that stays within it, and the profile says
+/// so (LoadProfile::requestedWindowNs). 100,000 windows hold a day in one-second windows or 100 s in
+/// one-millisecond ones; a profile of them takes about 16 MB (a window and its working columns are some
+/// 160 bytes), its JSON some 40 MB, and no chart shows more bars than that. 1 ns over a 20 s trace would
+/// be 2*10^10 windows: terabytes.
+inline constexpr std::uint64_t kMaxProfileWindows = 100'000;
+
 struct LoadOptions {
-    std::int64_t windowNs = 0;  ///< window width; 0 chooses a round width giving at most 200 windows
+    std::int64_t windowNs = 0;  ///< window width; 0 chooses a round width giving at most 200 windows; widened
+                                ///< when it would make more than kMaxProfileWindows
     bool includeErrors = false; ///< latency figures over error requests too (arrivals always count them)
     /// Windows on to the last completion rather than the last start: the load over time as it drained (a
     /// burst of requests that all arrive in a second and run for ten). The width is then at least the
@@ -43,12 +54,17 @@ struct LoadWindow {
 
 struct LoadProfile {
     std::int64_t windowNs = 0;
+    /// The width asked for (LoadOptions::windowNs) when it would have made more than kMaxProfileWindows
+    /// windows and windowNs is a wider one; 0 when the width is the one asked for or automatic.
+    std::int64_t requestedWindowNs = 0;
     std::vector<LoadWindow> windows; ///< in time order, covering the first to the last start (or end)
 };
 
 /// The round width (1, 2, 5 × 10^k ms up to seconds, then 10 s, 15 s, 30 s, 1, 2, 5, 10, 15, 30 min, 1, 2, 3,
-/// 6, 12 h, 1 day, ...) that gives at most 200 windows over `spanNs`, aiming at 100 to 200.
-std::int64_t chooseWindowWidth(std::int64_t spanNs);
+/// 6, 12 h, 1 day, ...) that gives at most `maxWindows` windows over `spanNs`, aiming at half to all of
+/// them. Above 200 windows the widths start at 1 µs. The span is unsigned: two int64 times may lie more
+/// than INT64_MAX apart.
+std::int64_t chooseWindowWidth(std::uint64_t spanNs, std::uint64_t maxWindows = kAutomaticWindows);
 
 /// The load profile of the rows (latency_rows.h). Rows without a start are left out; an empty input gives no windows.
 LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptions &options = {});

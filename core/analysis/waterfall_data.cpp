@@ -4,6 +4,7 @@
 #include "analysis/time_axis.h"
 
 #include "model/radix_sort.h"
+#include "model/time_range.h"
 #include "store/store.h"
 #include "store/waterfall_scan.h"
 
@@ -147,8 +148,8 @@ std::shared_ptr<const WaterfallData> loadWaterfall(const Store &store, const Req
     TimeAxisCount axis;
     for (std::size_t i = 0; i < n; ++i) {
         std::int64_t end = d->starts[i];
-        for (int s = 0; s < kSegmentCount; ++s)
-            end += std::max<std::int64_t>(d->part(i, s), 0);
+        for (int s = 0; s < kSegmentCount; ++s) // saturating: a foreign store may hold times that pass 2262
+            end = saturatingAdd(end, std::max<std::int64_t>(d->part(i, s), 0));
         d->ends[i] = end;
         d->withoutTime += end == d->starts[i] ? 1 : 0;
         axis.add(d->starts[i], d->flags[i]);

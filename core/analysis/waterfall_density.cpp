@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "analysis/waterfall_density.h"
 
+#include "analysis/time_grid.h"
+
 #include <algorithm>
 #include <functional>
 #include <thread>
@@ -21,6 +23,13 @@ double WaterfallBand::meanPart(Segment s) const
 }
 
 namespace {
+
+/// t - from in ns as a double: the same value as the int64 difference, which a view from 1677 to 2262
+/// would overflow (the distance is taken unsigned, time_grid.h).
+double offsetNs(std::int64_t t, std::int64_t from)
+{
+    return t >= from ? static_cast<double>(timeDistance(from, t)) : -static_cast<double>(timeDistance(t, from));
+}
 
 /// Adds the time of a segment span to the columns it covers, in bins: `at` holds kSegmentCount values a
 /// column, the partial bins at the ends; a run of whole bins between them goes into `runs` as +1 where it
@@ -55,7 +64,7 @@ void addSpan(std::vector<double> &at, std::vector<double> &runs, int segment, do
 void aggregateBands(const WaterfallData &data, const WaterfallRows &rows, const WaterfallViewport &grid, int bandFrom,
                     int bandTo, WaterfallDensity &out)
 {
-    const double binsPerNs = grid.columns / static_cast<double>(grid.toNs - grid.fromNs);
+    const double binsPerNs = grid.columns / offsetNs(grid.toNs, grid.fromNs);
     const WaterfallFrameColumns columns = rows.columns(data);
     std::vector<double> at(static_cast<std::size_t>(out.columns) * kSegmentCount, 0.0), runs(at.size(), 0.0);
     for (int b = bandFrom; b < bandTo; ++b) {
@@ -74,9 +83,9 @@ void aggregateBands(const WaterfallData &data, const WaterfallRows &rows, const 
             }
             // The spans are contiguous: each boundary's column is worked out once, by a product (a
             // division cost a fifth of a frame of a million requests).
-            double x0 = static_cast<double>(columns.starts[p] - grid.fromNs) * binsPerNs;
+            double x0 = offsetNs(columns.starts[p], grid.fromNs) * binsPerNs;
             forEachSegmentSpan(columns, p, [&](int s, std::int64_t, std::int64_t end) {
-                const double x1 = static_cast<double>(end - grid.fromNs) * binsPerNs;
+                const double x1 = offsetNs(end, grid.fromNs) * binsPerNs;
                 addSpan(at, runs, s, x0, x1, out.columns, lo, hi);
                 x0 = x1;
             });

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ingest/format_registry.h"
 
+#include "ingest/line_reader.h"
+
 #include <algorithm>
+#include <new>
 #include <vector>
 
 namespace lx {
@@ -66,6 +69,17 @@ const TraceFormat *sniffFormat(std::string_view head, std::string *whyNot)
         *whyNot = "not a trace format this version reads: expected JSON lines (" + formatsReading(kShapeJsonLines)
                   + ") or CSV with a header row (" + formatsReading(kShapeCsv) + ")";
     return nullptr;
+}
+
+std::string documentTooLargeReason(std::size_t maxBytes)
+{
+    return "the JSON document is larger than " + byteSizeText(maxBytes) + ": not read";
+}
+
+std::string readerExceptionReason(const std::exception &e)
+{
+    return dynamic_cast<const std::bad_alloc *>(&e) ? std::string("out of memory while reading this file")
+                                                    : std::string("stopped reading this file: ") + e.what();
 }
 
 } // namespace lx

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ingest/id_set.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace lx {
@@ -14,6 +15,9 @@ void IdSet::clear()
 
 void IdSet::reserve(std::size_t count)
 {
+    // The count is an estimate from a file's size: bounded, so that a huge (or sparse) file does not ask
+    // for memory up front; past it the set grows as ids come.
+    count = std::min<std::size_t>(count, std::size_t{1} << 24);
     std::size_t slots = 1024;
     while (slots * 3 < count * 4) // at most 3/4 full
         slots *= 2;

@@ -187,7 +187,9 @@ private:
             return;
         }
         result.compressed = input->compressed();
-        LineReader lines(*input);
+        const std::size_t maxLine = m_options.maxLineBytes ? m_options.maxLineBytes : kMaxLineBytes;
+        const std::size_t maxDocument = m_options.maxDocumentBytes ? m_options.maxDocumentBytes : kMaxDocumentBytes;
+        LineReader lines(*input, std::size_t{1} << 20, maxLine);
         const std::string_view head = lines.head();
         const TraceFormat *format = sniffFormat(head, &why);
         if (!format) {
@@ -198,6 +200,8 @@ private:
             return;
         }
         result.format = std::string(format->name);
+        if (format->shapes & kShapeJsonDocument) // json.dump writes a whole document on one line
+            lines.setMaxLineBytes(std::max(maxLine, maxDocument));
         result.runId = insertImportRun(m_store, runRow(result, startedNs));
         // IMMEDIATE: the write lock from now to the commit is what tells others this import is alive (import_runs.h).
         if (result.runId == 0 || !m_store.exec("BEGIN IMMEDIATE", &why)) {
@@ -223,6 +227,7 @@ private:
         const std::size_t expected = input->compressed() ? input->fileSize() / 80 : input->fileSize() / 400;
         ReaderOptions readerOptions;
         readerOptions.spanMappings = m_mappings;
+        readerOptions.maxDocumentBytes = maxDocument;
         std::string fatal;
         bool cancelled = false;
         if (parallel) {
@@ -233,16 +238,29 @@ private:
             how.expectedRecords = expected;
             how.parsers = parsers;
             how.blockBytes = m_options.parseBlockBytes;
-            how.maxLineBytes = m_options.maxLineBytes;
+            how.maxLineBytes = lines.maxLineBytes();
             how.tick = [&](std::int64_t) { return tick(); };
             how.writerFailed = &writerFailed;
-            cancelled = !parseInParallel(lines, queue, result, how, &fatal);
+            try {
+                cancelled = !parseInParallel(lines, queue, result, how, &fatal);
+            } catch (const std::exception &e) { // the block reader's memory: as in the read below
+                fatal = readerExceptionReason(e);
+            }
         } else {
             BatchingSink sink(queue, result, m_options.rejectionSamples, tick, writerFailed);
             sink.watchLines(lines);
+            const std::string tooLong = oversizedLineReason(lines.maxLineBytes());
+            lines.setOversizedLineHandler([&](std::int64_t line, std::string_view head) { sink.reject(line, tooLong, head); });
             sink.expectRecords(expected);
             std::unique_ptr<TraceReader> reader = format->create(readerOptions);
-            fatal = reader->read(lines, sink);
+            try {
+                fatal = reader->read(lines, sink);
+            } catch (const std::exception &e) {
+                // Out of memory in a reader (a document within its cap but too large for this machine):
+                // the file stops there like a read error, and the writer thread is joined below rather
+                // than destroyed running, which would abort the process and leave a temporary store.
+                fatal = readerExceptionReason(e);
+            }
             result.notice = reader->notice(); // the parallel path reads native lines, which remark nothing
             sink.flush();
             cancelled = sink.cancelled();

@@ -71,7 +71,10 @@ struct ImportOptions {
     /// core but the writer's (defaultParserThreads()), 1 the single-threaded read of every other format.
     unsigned parserThreads = 0;
     std::size_t parseBlockBytes = 0; ///< bytes of lines a parser thread takes at a time; 0: 4 MiB
-    std::size_t maxLineBytes = 0;    ///< (parallel read) a longer line is refused unread; 0: 64 MiB
+    /// A longer line is refused with its number, unread (line_reader.h); 0: 64 MiB. Formats that may be one
+    /// JSON document on one line read lines up to maxDocumentBytes.
+    std::size_t maxLineBytes = 0;
+    std::size_t maxDocumentBytes = 0; ///< a larger JSON document is not read (trace_reader.h); 0: 512 MiB
     /// After the files, join client records with the server records of the same requests (request_join.h),
     /// so that a benchmark and a trace dump opened together form joined requests.
     bool joinClientServer = true;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "ingest/line_reader.h"
+
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -13,10 +15,6 @@
 
 namespace lx {
 
-class LineReader;
-
-/// The longest line read; a longer one is refused with its line number (README, "Native JSON lines").
-inline constexpr std::size_t kMaxLineBytes = std::size_t{64} << 20;
 /// A block's size: a few thousand records, enough to keep a parser busy between hand-overs.
 inline constexpr std::size_t kDefaultBlockBytes = std::size_t{4} << 20;
 

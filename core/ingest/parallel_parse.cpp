@@ -145,9 +145,7 @@ public:
 private:
     std::string oversizedLineReason() const
     {
-        const std::size_t cap = m_how.maxLineBytes ? m_how.maxLineBytes : kMaxLineBytes;
-        return cap >= (std::size_t{1} << 20) ? "line longer than " + std::to_string(cap >> 20) + " MiB: not read"
-                                             : "line longer than " + std::to_string(cap) + " bytes: not read";
+        return lx::oversizedLineReason(m_how.maxLineBytes ? m_how.maxLineBytes : kMaxLineBytes);
     }
 
     bool stopping()
@@ -239,7 +237,13 @@ private:
             return;
         LineReader blockLines(w.block.padded(), w.block.linesBefore);
         BlockSink sink(w, m_stopParsing);
-        w.fatal = reader.read(blockLines, sink);
+        try {
+            w.fatal = reader.read(blockLines, sink);
+        } catch (const std::exception &e) {
+            // An exception leaving a parser thread would abort the process: it ends the file like a
+            // reader's fatal error (importer.cpp says the same of the single-threaded read).
+            w.fatal = readerExceptionReason(e);
+        }
     }
 
     /// Puts a parsed block in file order: repeated ids become rejections, then the batch goes to the writer.

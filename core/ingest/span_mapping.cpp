@@ -319,10 +319,16 @@ std::shared_ptr<const SpanMappings> loadSpanMappings(const std::string &nameOrFi
         *error = "mapping file " + nameOrFile + ": no such preset (" + names + ") and no readable file";
         return nullptr;
     }
-    std::ostringstream text;
-    text << file.rdbuf();
+    // A mapping is a few hundred bytes: a larger file (or /dev/zero) is not one, and is not read whole.
+    std::string text(kMaxSpanMappingBytes + 1, '\0');
+    file.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<std::size_t>(file.gcount()));
+    if (text.size() > kMaxSpanMappingBytes) {
+        *error = "mapping file " + nameOrFile + ": larger than 1 MiB, so not a span mapping";
+        return nullptr;
+    }
     std::string why;
-    auto parsed = parseSpanMappingJson(text.str(), &why);
+    auto parsed = parseSpanMappingJson(text, &why);
     if (!parsed)
         *error = "mapping file " + nameOrFile + ": " + why;
     return parsed;

@@ -17,6 +17,9 @@
 
 namespace lx {
 
+/// The largest span mapping file read (README "Limits"); a larger one is refused unread.
+inline constexpr std::size_t kMaxSpanMappingBytes = std::size_t{1} << 20;
+
 /// A condition on a span; every condition given must hold. A selector list matches when any selector does.
 struct SpanSelector {
     std::vector<std::string> names;      ///< the span's name is one of these (any name when empty)

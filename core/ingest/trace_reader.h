@@ -4,6 +4,7 @@
 #include "model/request.h"
 #include "ingest/span_mapping.h"
 
+#include <exception>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -42,11 +43,23 @@ public:
     virtual std::string notice() const { return {}; }
 };
 
+/// The largest JSON document read whole (vLLM bench, LLMPerf, a pretty OTLP/JSON document; README
+/// "Limits"): the document, its parsed form and the records take some three times as much memory.
+inline constexpr std::size_t kMaxDocumentBytes = std::size_t{512} << 20;
+
+/// Why a document past `maxBytes` is not read: "the JSON document is larger than 512 MiB: not read".
+std::string documentTooLargeReason(std::size_t maxBytes);
+
+/// Why a file stopped when its reader threw (std::bad_alloc: "out of memory while reading this file").
+std::string readerExceptionReason(const std::exception &e);
+
 /// What a reader is told before it reads, the same for every format; the importer passes it to the
 /// factory, so that no one needs to know which reader wants which option.
 struct ReaderOptions {
     /// How OTLP spans become requests (span_mapping.h); null means `auto`. Other readers ignore it.
     std::shared_ptr<const SpanMappings> spanMappings;
+    /// The largest document a reader of whole JSON documents reads; a larger one is refused as it is read.
+    std::size_t maxDocumentBytes = kMaxDocumentBytes;
 };
 
 } // namespace lx

@@ -2,6 +2,7 @@
 #include "model/decompose.h"
 
 #include "model/segments.h"
+#include "model/time_range.h"
 
 #include <cmath>
 
@@ -32,6 +33,41 @@ std::string checkServerOrder(const RequestRecord &r)
         }
         previous = i;
     }
+    return {};
+}
+
+/// Why the record's stamps and token times lie too far apart for the arithmetic of a decomposition, or
+/// empty. Within kMaxRecordSpanNs every segment, e2e, their sum and the unattributed rest fit int64 ns
+/// (decompose.h says why).
+std::string checkRecordSpan(const RequestRecord &r)
+{
+    std::int64_t lo = kLatestTimeNs, hi = kEarliestTimeNs;
+    int loStamp = -1, hiStamp = -1; // -1: a token time
+    for (int i = 0; i < kStampCount; ++i) {
+        const std::int64_t t = r.stamps[static_cast<std::size_t>(i)];
+        if (!isMeasured(t))
+            continue;
+        if (t <= lo)
+            lo = t, loStamp = i;
+        if (t >= hi)
+            hi = t, hiStamp = i;
+    }
+    if (!r.tokenTimes.empty()) {
+        // In order by now: the first and the last are the extremes.
+        if (r.tokenTimes.front() < lo)
+            lo = r.tokenTimes.front(), loStamp = -1;
+        if (r.tokenTimes.back() > hi)
+            hi = r.tokenTimes.back(), hiStamp = -1;
+    }
+    if (lo > hi)
+        return {};
+    const auto name = [](int stamp) {
+        return stamp < 0 ? std::string("token_times_ns") : std::string(stampName(static_cast<Stamp>(stamp))) + "_ns";
+    };
+    const std::optional<std::int64_t> span = checkedSub(hi, lo);
+    if (!span || *span > kMaxRecordSpanNs)
+        return name(loStamp) + " (" + std::to_string(lo) + ") and " + name(hiStamp) + " (" + std::to_string(hi)
+               + ") lie more than 73 years apart: not one request's times";
     return {};
 }
 
@@ -77,6 +113,8 @@ std::string decompose(RequestRecord &r)
             r.outputTokens = static_cast<std::int64_t>(r.tokenTimes.size());
     }
     if (std::string why = checkServerOrder(r); !why.empty())
+        return why;
+    if (std::string why = checkRecordSpan(r); !why.empty())
         return why;
 
     const auto t = [&r](Stamp s) { return r.stamp(s); };
@@ -143,7 +181,10 @@ std::string decomposeDurations(RequestRecord &r, const DurationsInput &in)
         if (d < 0)
             return std::string(segmentName(static_cast<Segment>(i))) + "_ms is negative";
         m.segments[i] = d;
-        covered += d;
+        const std::optional<std::int64_t> sum = checkedAdd(covered, d);
+        if (!sum || *sum > kMaxRecordSpanNs)
+            return "the segments add up to more than 73 years: not one request's times";
+        covered = *sum;
         any = true;
     }
     if (isMeasured(in.e2e)) {
@@ -151,12 +192,16 @@ std::string decomposeDurations(RequestRecord &r, const DurationsInput &in)
             return "e2e_ms is negative";
         if (in.e2e < covered)
             return "e2e_ms is less than the sum of the segments";
+        if (in.e2e > kMaxRecordSpanNs)
+            return "e2e_ms is more than 73 years: not one request's time";
         m.e2e = in.e2e;
     } else if (any) {
         m.e2e = covered;
     } else {
         return "no duration given: expected e2e_ms or at least one <segment>_ms";
     }
+    if (isMeasured(in.startNs) && !checkedAdd(in.startNs, m.e2e))
+        return timeOutOfRange("start_ns + e2e", std::to_string(in.startNs) + " + " + std::to_string(m.e2e) + " ns");
     m.segments[static_cast<int>(Segment::Unattributed)] = m.e2e - covered;
     const bool hasNetwork = isMeasured(in.segments[static_cast<int>(Segment::Network)]);
     m.e2eScope = hasNetwork ? E2eScope::Client : E2eScope::Server;

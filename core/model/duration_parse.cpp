@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/duration_parse.h"
 
+#include "model/time_range.h"
+
 #include <cmath>
 #include <utility>
 
@@ -65,7 +67,11 @@ std::optional<std::int64_t> parseDurationNs(std::string_view text, std::string *
         scale /= 10;
         rest += (c - '0') * scale;
     }
-    return whole * *factor + static_cast<std::int64_t>(std::llround(rest * static_cast<double>(*factor)));
+    // The fraction may still carry the sum past int64 ("9223372036.9s"): checked, never wrapped.
+    const std::optional<std::int64_t> ns = checkedAdd(whole * *factor, static_cast<std::int64_t>(std::llround(rest * static_cast<double>(*factor))));
+    if (!ns)
+        return fail("the duration \"" + std::string(text) + "\" is out of range");
+    return *ns;
 }
 
 } // namespace lx

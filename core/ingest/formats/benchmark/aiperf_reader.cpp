@@ -7,7 +7,9 @@
 #include "ingest/formats/benchmark/benchmark_readers_impl.h"
 #include "ingest/formats/benchmark/benchmark_json_lines.h"
 
-#include <numeric>
+#include "model/time_range.h"
+
+#include <cmath>
 
 namespace lx::bench {
 
@@ -23,8 +25,9 @@ std::string_view unitOf(dom::object metric)
     return unit;
 }
 
-/// An AIPerf metric {value, unit} as ns; kNotMeasured when absent or in an unknown unit.
-std::int64_t metricNs(dom::object metrics, std::string_view key)
+/// An AIPerf metric {value, unit} as ns; kNotMeasured when absent or in an unknown unit, or out of range
+/// (which `outOfRange` then says).
+std::int64_t metricNs(dom::object metrics, std::string_view key, std::string &outOfRange)
 {
     const auto metric = member(metrics, key);
     dom::object o;
@@ -34,7 +37,7 @@ std::int64_t metricNs(dom::object metrics, std::string_view key)
     const auto v = value ? numberOf(*value) : std::nullopt;
     const std::string_view unit = unitOf(o);
     const double factor = nsPerUnit(unit);
-    return v && factor > 0 ? toNs(*v, factor) : kNotMeasured;
+    return v && factor > 0 ? toNs(*v, factor, key, &outOfRange) : kNotMeasured;
 }
 
 std::int64_t metricCount(dom::object metrics, std::string_view key)
@@ -48,8 +51,9 @@ std::int64_t metricCount(dom::object metrics, std::string_view key)
     return n && *n >= 0 ? *n : -1;
 }
 
-/// AIPerf's inter_chunk_latency: {value: [gaps], unit}. False when absent or not all numbers.
-bool chunkGaps(dom::object metrics, std::vector<std::int64_t> &out)
+/// AIPerf's inter_chunk_latency: {value: [gaps], unit}. False when absent or not all numbers (or one out of
+/// range, which `outOfRange` then says).
+bool chunkGaps(dom::object metrics, std::vector<std::int64_t> &out, std::string &outOfRange)
 {
     out.clear();
     const auto metric = member(metrics, "inter_chunk_latency");
@@ -64,7 +68,7 @@ bool chunkGaps(dom::object metrics, std::vector<std::int64_t> &out)
         return false;
     for (dom::element x : array) {
         const auto v = numberOf(x);
-        const std::int64_t ns = v ? toNs(*v, factor) : kNotMeasured;
+        const std::int64_t ns = v ? toNs(*v, factor, "inter_chunk_latency", &outOfRange) : kNotMeasured;
         if (!isMeasured(ns))
             return false;
         out.push_back(ns);
@@ -81,8 +85,12 @@ class AiperfReader final : public JsonLinesBase {
             std::string_view id;
             if (auto x = member(meta, "x_request_id"); x && !x->get_string().get(id))
                 r.id.assign(id);
-            if (auto t = member(meta, "timestamp_ns"))
+            if (auto t = member(meta, "timestamp_ns")) {
+                const std::optional<double> number = numberOf(*t);
                 m.start = integerOf(*t).value_or(kNotMeasured);
+                if (number && !isMeasured(m.start) && *number == std::floor(*number))
+                    return timeOutOfRange("timestamp_ns", numberText(*number)); // a whole number past int64
+            }
         }
         if (r.id.empty())
             r.id = std::to_string(r.sourceLine); // no request id: the line number is unique in the file
@@ -97,12 +105,17 @@ class AiperfReader final : public JsonLinesBase {
             r.outputTokens = metricCount(metrics, "output_sequence_length");
             if (r.outputTokens < 0)
                 r.outputTokens = metricCount(metrics, "output_token_count");
-            m.ttft = metricNs(metrics, "ttft");
-            m.e2e = metricNs(metrics, "request_latency");
-            if (chunkGaps(metrics, m_gaps)) {
-                m.decode = std::accumulate(m_gaps.begin(), m_gaps.end(), std::int64_t{0});
+            std::string outOfRange;
+            m.ttft = metricNs(metrics, "ttft", outOfRange);
+            m.e2e = metricNs(metrics, "request_latency", outOfRange);
+            if (chunkGaps(metrics, m_gaps, outOfRange)) {
+                m.decode = sumOfGaps(m_gaps);
+                if (!isMeasured(m.decode))
+                    return "inter_chunk_latency adds up to more than 292 years";
                 m.gaps = &m_gaps;
             }
+            if (!outOfRange.empty())
+                return outOfRange;
         }
         if (isMeasured(m.e2e) && isMeasured(m.decode) && m.e2e < m.decode)
             m.e2e = kNotMeasured; // inconsistent; the per-chunk measure is the direct one

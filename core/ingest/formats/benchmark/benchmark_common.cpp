@@ -2,21 +2,37 @@
 #include "ingest/formats/benchmark/benchmark_common.h"
 
 #include "model/decompose.h"
+#include "model/time_range.h"
 #include "ingest/input_file.h"
 #include "ingest/line_reader.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 
 namespace lx::bench {
 
-std::int64_t toNs(double value, double perUnit)
+std::int64_t toNs(double value, double perUnit, std::string_view field, std::string *outOfRange)
 {
-    const double ns = value * perUnit;
-    // Beyond ±2^62 ns (146 years) a value is nonsense, and llround would overflow.
-    if (!std::isfinite(ns) || std::fabs(ns) > 4.6e18)
+    if (!std::isfinite(value))
         return kNotMeasured;
-    return static_cast<std::int64_t>(std::llround(ns));
+    if (const std::optional<std::int64_t> ns = scaledToNs(value, perUnit))
+        return *ns;
+    if (outOfRange && outOfRange->empty())
+        *outOfRange = durationOutOfRange(field, numberText(value));
+    return kNotMeasured;
+}
+
+std::int64_t sumOfGaps(const std::vector<std::int64_t> &gaps)
+{
+    std::int64_t sum = 0;
+    for (std::int64_t gap : gaps) {
+        const std::optional<std::int64_t> next = checkedAdd(sum, gap);
+        if (!next)
+            return kNotMeasured;
+        sum = *next;
+    }
+    return sum;
 }
 
 double nsPerUnit(std::string_view unit)
@@ -67,14 +83,28 @@ int nullifyNonFinite(std::string &json)
     return replaced;
 }
 
-bool readDocument(LineReader &lines, std::string &out, std::string *error)
+bool readDocument(LineReader &lines, std::string &out, std::string *error, std::size_t maxBytes)
 {
     out.clear();
     std::string_view line;
     std::int64_t number = 0;
-    while (lines.next(line, number)) {
+    // A line too long for the reader is part of the document, so the document is too large: not a record
+    // to reject on its own.
+    bool tooLarge = false;
+    lines.setOversizedLineHandler([&tooLarge](std::int64_t, std::string_view) { tooLarge = true; });
+    while (!tooLarge && lines.next(line, number)) {
+        if (out.size() + line.size() + 1 > maxBytes) {
+            tooLarge = true;
+            break;
+        }
         out.append(line.data(), line.size());
         out += '\n';
+    }
+    if (tooLarge) {
+        out.clear();
+        out.shrink_to_fit();
+        *error = documentTooLargeReason(maxBytes);
+        return false;
     }
     if (lines.input() && !lines.input()->error().empty()) {
         *error = lines.input()->error();
@@ -146,6 +176,18 @@ std::string buildClientRecord(RequestRecord &r, const ClientMeasures &m)
             if (gap < 0)
                 return "a gap between received chunks is negative";
         }
+    }
+    // Past kMaxRecordSpanNs no sum below can overflow (decompose.h); the end must still be a time.
+    for (const auto &[name, value] : {std::pair<const char *, std::int64_t>{"TTFT", m.ttft}, {"the decode time", m.decode},
+                                      {"the end-to-end time", m.e2e}}) {
+        if (isMeasured(value) && value > kMaxRecordSpanNs)
+            return std::string(name) + " is more than 73 years: not one request's time";
+    }
+    if (isMeasured(m.start)) {
+        const std::int64_t last = std::max({isMeasured(m.e2e) ? m.e2e : 0, (isMeasured(m.ttft) ? m.ttft : 0) + (isMeasured(m.decode) ? m.decode : 0)});
+        if (!checkedAdd(m.start, last))
+            return "the request's end (its start " + std::to_string(m.start) + " ns + " + std::to_string(last)
+                   + " ns) is past 2262-04-11, the last time that can be held in int64 ns";
     }
     std::string why;
     if (isMeasured(m.e2e)) {

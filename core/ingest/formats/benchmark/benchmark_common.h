@@ -20,9 +20,16 @@ class LineReader;
 
 namespace bench {
 
-/// Seconds (or another unit, by factor to ns) as int64 ns, rounded to the nearest; kNotMeasured when not finite.
-std::int64_t toNs(double value, double nsPerUnit);
-inline std::int64_t secondsToNs(double s) { return toNs(s, 1e9); }
+/// Seconds (or another unit, by factor to ns) as int64 ns, rounded to the nearest; kNotMeasured when not
+/// finite or out of int64 ns, and then, when `outOfRange` is given and still empty, it says so for `field`
+/// (the record is then rejected with that reason, never stored with a wrapped value).
+std::int64_t toNs(double value, double nsPerUnit, std::string_view field = {}, std::string *outOfRange = nullptr);
+inline std::int64_t secondsToNs(double s, std::string_view field = {}, std::string *outOfRange = nullptr)
+{
+    return toNs(s, 1e9, field, outOfRange);
+}
+/// The sum of the gaps; kNotMeasured when it does not fit int64 ns.
+std::int64_t sumOfGaps(const std::vector<std::int64_t> &gaps);
 
 /// ns per unit for a unit name such as "ms", "us", "ns", "s"; 0 for an unknown unit.
 double nsPerUnit(std::string_view unit);
@@ -32,8 +39,8 @@ double nsPerUnit(std::string_view unit);
 int nullifyNonFinite(std::string &json);
 
 /// The whole input as one string (lines joined by '\n', CRLF and a BOM dropped). False and the reason
-/// when the input cannot be read.
-bool readDocument(LineReader &lines, std::string &out, std::string *error);
+/// when the input cannot be read or is larger than maxBytes (refused as it is read, never held whole).
+bool readDocument(LineReader &lines, std::string &out, std::string *error, std::size_t maxBytes = kMaxDocumentBytes);
 
 /// The head's first line without its line end.
 std::string_view firstLine(std::string_view head);

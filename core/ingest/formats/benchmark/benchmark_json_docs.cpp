@@ -9,17 +9,17 @@
 #include "ingest/formats/benchmark/benchmark_readers_impl.h"
 #include "ingest/line_reader.h"
 
-#include <numeric>
+#include "model/decompose.h"
 
 namespace lx::bench {
 
 namespace {
 
 /// Reads the input, makes Python's NaN/Infinity absent, and parses it; the fatal error or empty.
-std::string parseDocument(LineReader &lines, std::string &text, dom::parser &parser, dom::element &doc)
+std::string parseDocument(LineReader &lines, std::string &text, dom::parser &parser, dom::element &doc, std::size_t maxBytes)
 {
     std::string error;
-    if (!readDocument(lines, text, &error))
+    if (!readDocument(lines, text, &error, maxBytes))
         return error;
     nullifyNonFinite(text);
     if (auto e = parser.parse(text).get(doc))
@@ -29,8 +29,9 @@ std::string parseDocument(LineReader &lines, std::string &text, dom::parser &par
 
 std::string recordText(std::size_t index) { return "record " + std::to_string(index); }
 
-/// Converts a list of gaps in seconds; false when one is not a number (the list is then unusable).
-bool gapsOf(std::optional<dom::element> e, std::vector<std::int64_t> &out)
+/// Converts a list of gaps in seconds; false when one is not a number (the list is then unusable) or out of
+/// range (which `outOfRange` then says).
+bool gapsOf(std::optional<dom::element> e, std::vector<std::int64_t> &out, std::string &outOfRange)
 {
     out.clear();
     dom::array array;
@@ -38,7 +39,7 @@ bool gapsOf(std::optional<dom::element> e, std::vector<std::int64_t> &out)
         return false;
     for (dom::element x : array) {
         const std::optional<double> s = numberOf(x);
-        const std::int64_t ns = s ? secondsToNs(*s) : kNotMeasured;
+        const std::int64_t ns = s ? secondsToNs(*s, "itls", &outOfRange) : kNotMeasured;
         if (!isMeasured(ns))
             return false;
         out.push_back(ns);
@@ -53,11 +54,11 @@ std::optional<dom::element> at(const std::vector<dom::element> &column, std::siz
     return column[i];
 }
 
-std::int64_t secondsAt(const std::vector<dom::element> &column, std::size_t i)
+std::int64_t secondsAt(const std::vector<dom::element> &column, std::size_t i, std::string_view field, std::string &outOfRange)
 {
     const auto e = at(column, i);
     const auto s = e ? numberOf(*e) : std::nullopt;
-    return s ? secondsToNs(*s) : kNotMeasured;
+    return s ? secondsToNs(*s, field, &outOfRange) : kNotMeasured;
 }
 
 std::int64_t tokensAt(const std::vector<dom::element> &column, std::size_t i)
@@ -69,10 +70,12 @@ std::int64_t tokensAt(const std::vector<dom::element> &column, std::size_t i)
 
 class VllmDetailedReader final : public TraceReader {
 public:
+    explicit VllmDetailedReader(std::size_t maxDocumentBytes) : m_maxBytes(maxDocumentBytes) {}
+
     std::string read(LineReader &lines, ImportSink &sink) override
     {
         dom::element doc;
-        if (std::string why = parseDocument(lines, m_text, m_parser, doc); !why.empty())
+        if (std::string why = parseDocument(lines, m_text, m_parser, doc, m_maxBytes); !why.empty())
             return why;
         dom::object root;
         if (doc.get_object().get(root))
@@ -103,33 +106,40 @@ public:
                 addAttributeText(r, "error", error);
             }
             ClientMeasures m;
+            std::string outOfRange;
             // vLLM leaves a failed request's ttft at 0 and its itls empty: those are no measurements.
             if (r.status == Status::Ok) {
-                m.ttft = secondsAt(ttfts, i);
-                if (gapsOf(at(itls, i), gaps)) {
-                    m.decode = std::accumulate(gaps.begin(), gaps.end(), std::int64_t{0});
+                m.ttft = secondsAt(ttfts, i, "ttfts", outOfRange);
+                if (gapsOf(at(itls, i), gaps, outOfRange)) {
+                    m.decode = sumOfGaps(gaps);
+                    if (!isMeasured(m.decode) && outOfRange.empty())
+                        outOfRange = "itls add up to more than 292 years";
                     m.gaps = &gaps;
                 }
-                m.e2e = secondsAt(e2es, i);
-                if (!isMeasured(m.e2e) && isMeasured(m.ttft) && isMeasured(m.decode))
+                m.e2e = secondsAt(e2es, i, "e2els", outOfRange);
+                if (!isMeasured(m.e2e) && isMeasured(m.ttft) && isMeasured(m.decode) && m.ttft <= kMaxRecordSpanNs
+                    && m.decode <= kMaxRecordSpanNs)
                     m.e2e = m.ttft + m.decode; // vLLM's own e2e when it saved none: the last chunk's arrival
             }
-            finish(sink, r, buildClientRecord(r, m), recordText(i));
+            finish(sink, r, outOfRange.empty() ? buildClientRecord(r, m) : outOfRange, recordText(i));
         }
         return {};
     }
 
 private:
+    std::size_t m_maxBytes;
     std::string m_text;
     dom::parser m_parser;
 };
 
 class LlmperfReader final : public TraceReader {
 public:
+    explicit LlmperfReader(std::size_t maxDocumentBytes) : m_maxBytes(maxDocumentBytes) {}
+
     std::string read(LineReader &lines, ImportSink &sink) override
     {
         dom::element doc;
-        if (std::string why = parseDocument(lines, m_text, m_parser, doc); !why.empty())
+        if (std::string why = parseDocument(lines, m_text, m_parser, doc, m_maxBytes); !why.empty())
             return why;
         dom::array records;
         if (doc.get_array().get(records))
@@ -155,15 +165,16 @@ public:
 private:
     static std::string readRecord(dom::object o, RequestRecord &r)
     {
+        std::string outOfRange;
         const auto tokens = [&o](std::string_view key) {
             const auto e = member(o, key);
             const auto n = e ? integerOf(*e) : std::nullopt;
             return n && *n >= 0 ? *n : std::int64_t{-1};
         };
-        const auto seconds = [&o](std::string_view key) {
+        const auto seconds = [&o, &outOfRange](std::string_view key) {
             const auto e = member(o, key);
             const auto s = e ? numberOf(*e) : std::nullopt;
-            return s ? secondsToNs(*s) : kNotMeasured;
+            return s ? secondsToNs(*s, key, &outOfRange) : kNotMeasured;
         };
         r.inputTokens = tokens("number_input_tokens");
         r.outputTokens = tokens("number_output_tokens");
@@ -185,12 +196,15 @@ private:
             m.ttft = seconds("ttft_s");
             m.e2e = seconds("end_to_end_latency_s");
             // No chunk times: decode is everything after the first token, so TPOT = (e2e - TTFT) / (out - 1).
-            if (isMeasured(m.ttft) && isMeasured(m.e2e) && m.e2e >= m.ttft)
+            if (isMeasured(m.ttft) && isMeasured(m.e2e) && m.e2e >= m.ttft && m.ttft >= 0)
                 m.decode = m.e2e - m.ttft;
         }
+        if (!outOfRange.empty())
+            return outOfRange;
         return buildClientRecord(r, m);
     }
 
+    std::size_t m_maxBytes;
     std::string m_text;
     dom::parser m_parser;
 };
@@ -219,7 +233,13 @@ bool llmperfCanRead(std::string_view head)
     return startsWith(head, '[') && hasKey(head, "ttft_s") && hasKey(head, "end_to_end_latency_s");
 }
 
-std::unique_ptr<TraceReader> createVllmDetailedReader(const ReaderOptions &) { return std::make_unique<VllmDetailedReader>(); }
-std::unique_ptr<TraceReader> createLlmperfReader(const ReaderOptions &) { return std::make_unique<LlmperfReader>(); }
+std::unique_ptr<TraceReader> createVllmDetailedReader(const ReaderOptions &options)
+{
+    return std::make_unique<VllmDetailedReader>(options.maxDocumentBytes);
+}
+std::unique_ptr<TraceReader> createLlmperfReader(const ReaderOptions &options)
+{
+    return std::make_unique<LlmperfReader>(options.maxDocumentBytes);
+}
 
 } // namespace lx::bench

@@ -2,9 +2,11 @@
 #pragma once
 
 #include "model/request.h"
+#include "model/time_range.h"
 
 #include <simdjson.h>
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,8 +41,8 @@ inline std::optional<std::int64_t> integerOf(dom::element e)
     if (!e.get_int64().get(i))
         return i;
     double d = 0;
-    if (!e.get_double().get(d) && d == static_cast<double>(static_cast<std::int64_t>(d)))
-        return static_cast<std::int64_t>(d);
+    if (!e.get_double().get(d) && d == std::floor(d))
+        return scaledToNs(d, 1); // nullopt past int64, never a wrapped value
     return std::nullopt;
 }
 

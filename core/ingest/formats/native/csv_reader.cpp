@@ -47,6 +47,12 @@ public:
 
         std::int64_t recordLine = 0;
         while (nextRecord(lines, line, recordLine)) {
+            if (m_overlong) {
+                sink.reject(recordLine, "a quoted field is still open after " + byteSizeText(lines.maxLineBytes())
+                                            + " (an unclosed quote?): not read; reading goes on at the next line",
+                            line);
+                continue;
+            }
             if (line.empty())
                 continue;
             if (!sink.keepGoing())
@@ -63,19 +69,30 @@ public:
     }
 
 private:
-    /// One CSV record, which may span several lines when a quoted field holds a line break.
+    /// One CSV record, which may span several lines when a quoted field holds a line break. A record that
+    /// grows past the line cap (a quote never closed) is cut there: m_overlong says so, and the next record
+    /// starts at the following line.
     bool nextRecord(LineReader &lines, std::string_view &record, std::int64_t &firstLine)
     {
+        m_overlong = false;
         if (!lines.next(record, firstLine))
             return false;
-        if (!quoteOpen(record))
+        bool open = quoteOpen(record);
+        if (!open)
             return true;
         m_joined.assign(record);
         std::string_view more;
         std::int64_t moreLine = 0;
-        while (quoteOpen(m_joined) && lines.next(more, moreLine)) {
+        // The quotes of each new line only: counting the whole record again each time is quadratic.
+        while (open && lines.next(more, moreLine)) {
+            if (m_joined.size() + 1 + more.size() > lines.maxLineBytes()) {
+                m_overlong = true;
+                m_joined.resize(std::min<std::size_t>(m_joined.size(), 256)); // the excerpt is all that is kept
+                break;
+            }
             m_joined += '\n';
             m_joined.append(more);
+            open = open != quoteOpen(more);
         }
         record = m_joined;
         return true;
@@ -116,6 +133,7 @@ private:
     std::vector<std::string_view> m_fields;
     std::string m_scratch;
     std::string m_joined;
+    bool m_overlong = false; ///< the last record ran past the line cap and was cut
     std::string m_missingIdReason;
     NativeRecordBuilder m_builder;
 };

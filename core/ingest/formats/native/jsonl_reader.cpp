@@ -161,9 +161,12 @@ private:
         default: {
             std::int64_t number = 0;
             if (auto e = value.get_int64().get(number)) {
+                // 1.5e18, or an integer past int64: as a number, which says when a time is out of range.
                 double d = 0;
-                if (e == simdjson::INCORRECT_TYPE && !value.get_double().get(d))
+                if ((e == simdjson::INCORRECT_TYPE || e == simdjson::NUMBER_OUT_OF_RANGE) && !value.get_double().get(d))
                     return m_builder.setNumber(kind, key, d);
+                if (e == simdjson::NUMBER_OUT_OF_RANGE)
+                    return std::string(key) + ": the number is out of range";
                 return typeError(e, key, "an integer", value);
             }
             return m_builder.setInteger(kind, key, number);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ingest/formats/native/native_fields.h"
 
+#include "model/time_range.h"
+
 #include <charconv>
 #include <cstdio>
 #include <cmath>
@@ -21,6 +23,14 @@ bool parseDouble(std::string_view text, double &out)
     return ec == std::errc() && end == text.data() + text.size() && !text.empty() && std::isfinite(out);
 }
 
+/// An integer that does not fit int64 (too many digits), which parseInt64 refuses.
+bool isIntegerOutOfRange(std::string_view text)
+{
+    std::int64_t ignored = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), ignored);
+    return ec == std::errc::result_out_of_range && end == text.data() + text.size();
+}
+
 std::string expected(std::string_view name, std::string_view what, std::string_view got)
 {
     std::string why(name);
@@ -31,7 +41,7 @@ std::string expected(std::string_view name, std::string_view what, std::string_v
     return why;
 }
 
-std::int64_t msToNs(double ms) { return static_cast<std::int64_t>(std::llround(ms * 1e6)); }
+bool isTime(NativeField field) { return field == NativeField::Stamp || field == NativeField::StartNs; }
 
 } // namespace
 
@@ -90,10 +100,14 @@ std::string NativeRecordBuilder::setInteger(const NativeKey &key, std::string_vi
         (key.field == NativeField::InputTokens ? r.inputTokens : r.outputTokens) = value;
         return {};
     case NativeField::Stamp:
+        if (!isMeasured(value)) // INT64_MIN is how "not measured" is held, never a time
+            return timeOutOfRange(name, std::to_string(value));
         r.stamps[key.index] = value;
         hasStamp = true;
         return {};
     case NativeField::StartNs:
+        if (!isMeasured(value))
+            return timeOutOfRange(name, std::to_string(value));
         durations.startNs = value;
         hasDuration = true;
         return {};
@@ -110,13 +124,20 @@ std::string NativeRecordBuilder::setNumber(const NativeKey &key, std::string_vie
     if (key.field == NativeField::SegmentMs || key.field == NativeField::E2eMs) {
         if (!std::isfinite(value))
             return std::string(name) + " is not a finite number";
-        (key.field == NativeField::E2eMs ? durations.e2e : durations.segments[key.index]) = msToNs(value);
+        const std::optional<std::int64_t> ns = scaledToNs(value, 1e6);
+        if (!ns)
+            return durationOutOfRange(name, numberText(value));
+        (key.field == NativeField::E2eMs ? durations.e2e : durations.segments[key.index]) = *ns;
         hasDuration = true;
         return {};
     }
     // Integers written as 1.0 are fine; a fraction of a nanosecond or a token is not.
-    if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 9.2e18)
-        return setInteger(key, name, static_cast<std::int64_t>(value));
+    if (std::isfinite(value) && value == std::floor(value)) {
+        if (const std::optional<std::int64_t> whole = scaledToNs(value, 1))
+            return setInteger(key, name, *whole);
+        if (isTime(key.field))
+            return timeOutOfRange(name, numberText(value));
+    }
     return expected(name, "an integer", std::to_string(value));
 }
 
@@ -147,9 +168,15 @@ std::string NativeRecordBuilder::setText(const NativeKey &key, std::string_view 
     case NativeField::Stamp:
     case NativeField::StartNs: {
         std::int64_t v = 0;
-        if (!parseInt64(text, v))
-            return expected(name, "an integer", text);
-        return setInteger(key, name, v);
+        if (parseInt64(text, v))
+            return setInteger(key, name, v);
+        // 1.7e18 or an integer past int64: read as a number, so that a time out of range says so.
+        if (isTime(key.field) && isIntegerOutOfRange(text))
+            return timeOutOfRange(name, text);
+        double d = 0;
+        if (parseDouble(text, d))
+            return setNumber(key, name, d);
+        return expected(name, "an integer", text);
     }
     case NativeField::SegmentMs:
     case NativeField::E2eMs: {

@@ -15,9 +15,6 @@ using otlp::Span;
 
 namespace {
 
-/// A pretty document is read whole; beyond this it is surely not one and the import stops with a reason.
-constexpr std::size_t kMaxDocumentBytes = std::size_t(512) << 20;
-
 constexpr std::string_view kNoSpans = "no OTLP span in this JSON document: nothing to import (neither one request per "
                                       "line nor a trace with spans)";
 
@@ -56,6 +53,8 @@ class OtlpJsonReader final : public OtlpSpanReader {
 public:
     using OtlpSpanReader::OtlpSpanReader;
 
+    void setMaxDocumentBytes(std::size_t bytes) { m_maxDocumentBytes = bytes; }
+
     std::string read(LineReader &lines, ImportSink &sink) override
     {
         std::string_view line;
@@ -74,9 +73,10 @@ public:
                 firstLine = lineNumber;
             }
             if (documentMode) {
-                if (m_document.size() + line.size() + 1 > kMaxDocumentBytes)
-                    return "the JSON document is larger than 512 MiB: write OTLP/JSON one object per line "
-                           "(the Collector's file exporter) to import it";
+                // A pretty document is read whole; beyond the bound the import stops with a reason.
+                if (m_document.size() + line.size() + 1 > m_maxDocumentBytes)
+                    return documentTooLargeReason(m_maxDocumentBytes)
+                           + "; write OTLP/JSON one object per line (the Collector's file exporter) to import it";
                 m_document.append(line).append(1, '\n');
                 continue;
             }
@@ -144,6 +144,7 @@ private:
         return {};
     }
 
+    std::size_t m_maxDocumentBytes = kMaxDocumentBytes;
     dom::parser m_parser;
     std::string m_document;
     std::int64_t m_spansSeen = 0;
@@ -172,7 +173,9 @@ bool otlpJsonCanRead(std::string_view head)
 
 std::unique_ptr<TraceReader> createOtlpJsonReader(const ReaderOptions &options)
 {
-    return std::make_unique<OtlpJsonReader>(options.spanMappings);
+    auto reader = std::make_unique<OtlpJsonReader>(options.spanMappings);
+    reader->setMaxDocumentBytes(options.maxDocumentBytes);
+    return reader;
 }
 
 } // namespace lx

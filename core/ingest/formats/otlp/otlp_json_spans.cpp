@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ingest/formats/otlp/otlp_json_spans.h"
 
+#include "model/time_range.h"
+
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -71,6 +73,23 @@ bool decodeBase64(std::string_view text, std::size_t bytes, std::string &hex)
 bool isDecimal(std::string_view text)
 {
     return !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+/// A time written as a whole number (or a string of digits) that does not fit int64 ns.
+bool isTimeOutOfRange(dom::element element)
+{
+    std::uint64_t u = 0;
+    if (!element.get_uint64().get(u))
+        return u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+    double d = 0;
+    if (!element.get_double().get(d))
+        return !scaledToNs(d, 1);
+    std::string_view text;
+    if (element.get_string().get(text))
+        return false;
+    const std::string_view digits = text.starts_with('-') ? text.substr(1) : text;
+    std::int64_t ignored = 0;
+    return isDecimal(digits) && std::from_chars(text.data(), text.data() + text.size(), ignored).ec == std::errc::result_out_of_range;
 }
 
 /// A double written as a JSON number or a numeric string (protobuf JSON allows both).
@@ -236,10 +255,11 @@ std::string parseSpan(dom::element element, std::string_view service, const Attr
     if (!object["kind"].get(e) && (out.kind = readKind(e)) < 0)
         return named("invalid kind " + simdjson::minify(e).substr(0, 48));
     // Proto3 leaves a zero time unset, so "0" is as missing as an absent field.
-    if (object["startTimeUnixNano"].get(e) || !readInt64(e, out.startNs) || out.startNs <= 0)
-        return named("no valid startTimeUnixNano");
-    if (object["endTimeUnixNano"].get(e) || !readInt64(e, out.endNs) || out.endNs <= 0)
-        return named("no valid endTimeUnixNano");
+    for (auto [field, ns] : {std::pair<const char *, std::int64_t *>{"startTimeUnixNano", &out.startNs}, {"endTimeUnixNano", &out.endNs}}) {
+        if (object[field].get(e) || !readInt64(e, *ns) || *ns <= 0)
+            return named(isTimeOutOfRange(e) ? timeOutOfRange(field, simdjson::minify(e).substr(0, 48))
+                                             : std::string("no valid ") + field);
+    }
     if (out.endNs < out.startNs)
         return named("ends before it starts (endTimeUnixNano < startTimeUnixNano)");
     if (!object["status"]["code"].get(e)) {

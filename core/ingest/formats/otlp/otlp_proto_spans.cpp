@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ingest/formats/otlp/otlp_proto_spans.h"
 
+#include "model/time_range.h"
+
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/wire_format_lite.h>
 
@@ -234,9 +236,13 @@ std::string readSpan(std::string_view bytes, std::uint64_t offset, const Attribu
     if (!kindError.empty())
         return kindError;
     constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-    if (start == 0 || start > kMax)
+    if (start > kMax)
+        return timeOutOfRange("start_time_unix_nano", std::to_string(start));
+    if (end > kMax)
+        return timeOutOfRange("end_time_unix_nano", std::to_string(end));
+    if (start == 0)
         return "no valid start_time_unix_nano";
-    if (end == 0 || end > kMax)
+    if (end == 0)
         return "no valid end_time_unix_nano";
     span.startNs = static_cast<std::int64_t>(start);
     span.endNs = static_cast<std::int64_t>(end);

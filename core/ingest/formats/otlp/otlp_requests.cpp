@@ -2,6 +2,7 @@
 #include "ingest/formats/otlp/otlp_requests.h"
 
 #include "model/decompose.h"
+#include "model/time_range.h"
 #include "ingest/formats/native/native_fields.h"
 #include "ingest/formats/otlp/otlp_duration_string.h"
 
@@ -114,9 +115,12 @@ Measured attributeNs(const Span &span, const SegmentSource &source)
         return {kNotMeasured, source.attribute + " is not a number"};
     static constexpr double kScale[] = {1e9, 1e6, 1e3, 1};
     const double ns = *value->number * kScale[static_cast<int>(source.unit)];
-    if (!std::isfinite(ns) || ns < 0 || ns > 9.2e18)
+    if (!std::isfinite(ns) || ns < 0)
         return {kNotMeasured, source.attribute + " is negative or not finite"};
-    return {std::llround(ns), {}};
+    const std::optional<std::int64_t> checked = scaledToNs(*value->number, kScale[static_cast<int>(source.unit)]);
+    if (!checked)
+        return {kNotMeasured, durationOutOfRange(source.attribute, numberText(*value->number))};
+    return {*checked, {}};
 }
 
 /// What one mapping measures of one request.
@@ -216,7 +220,10 @@ private:
                 const Span &span = m_tree.spans[d];
                 if (std::find(source.spanNames.begin(), source.spanNames.end(), span.name) == source.spanNames.end())
                     continue;
-                sum += span.endNs - span.startNs;
+                const std::optional<std::int64_t> more = checkedAdd(sum, span.endNs - span.startNs);
+                if (!more)
+                    return {kNotMeasured, "the spans named for a segment add up to more than 292 years"};
+                sum = *more;
                 any = true;
             }
             return any ? Measured{sum, {}} : Measured{};
@@ -309,8 +316,12 @@ std::string fill(const SpanTree &tree, std::size_t root, const SpanMapping *mapp
     if (mapping)
         appendAttribute(record.attributesJson, "mapping", mapping->name);
     std::int64_t covered = 0;
-    for (std::int64_t d : in.segments)
-        covered += isMeasured(d) ? d : 0;
+    for (std::int64_t d : in.segments) {
+        const std::optional<std::int64_t> more = checkedAdd(covered, isMeasured(d) ? d : 0);
+        if (!more)
+            return "the measured segments add up to more than 292 years";
+        covered = *more;
+    }
     if (in.e2e < covered)
         return e2eName + " is less than the sum of the measured segments";
     std::string why = decomposeDurations(record, in);

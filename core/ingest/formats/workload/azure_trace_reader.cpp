@@ -7,6 +7,7 @@
 #include "ingest/formats/benchmark/benchmark_common.h"
 #include "ingest/formats/benchmark/benchmark_readers_impl.h"
 #include "ingest/line_reader.h"
+#include "model/time_range.h"
 
 #include <cctype>
 #include <charconv>
@@ -83,7 +84,12 @@ public:
             r.sourceLine = lineNumber;
             r.id = std::to_string(lineNumber);
             const auto cell = [&cells](int i) { return i >= 0 && i < static_cast<int>(cells.size()) ? cells[static_cast<std::size_t>(i)] : std::string_view{}; };
-            const std::int64_t arrival = parseUtcTimestamp(cell(timeCol));
+            bool outOfRange = false;
+            const std::int64_t arrival = parseUtcTimestamp(cell(timeCol), &outOfRange);
+            if (outOfRange) {
+                sink.reject(lineNumber, timeOutOfRange("TIMESTAMP", cell(timeCol)), line);
+                continue;
+            }
             if (!isMeasured(arrival)) {
                 sink.reject(lineNumber, "TIMESTAMP: expected a date and time such as 2023-11-16 18:17:03.9799600", line);
                 continue;
@@ -117,7 +123,7 @@ private:
 
 } // namespace
 
-std::int64_t parseUtcTimestamp(std::string_view s)
+std::int64_t parseUtcTimestamp(std::string_view s, bool *outOfRange)
 {
     int y = 0, mo = 0, d = 0, h = 0, mi = 0, sec = 0;
     if (s.ends_with('Z'))
@@ -136,8 +142,20 @@ std::int64_t parseUtcTimestamp(std::string_view s)
             frac = frac * 10 + (i < s.size() ? s[i] - '0' : 0);
         }
     }
+    // Checked: a date after 2262-04-11 or before 1677-09-21 does not fit int64 ns and must not wrap.
     const std::int64_t days = daysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
-    return ((days * 24 + h) * 60 + mi) * 60'000'000'000LL + sec * 1'000'000'000LL + frac;
+    const std::int64_t seconds = ((days * 24 + h) * 60 + mi) * 60 + sec; // 10^4 years of seconds: no overflow
+    // Before 1970 the fraction is added to a whole second that may itself lie just before 1677-09-21.
+    const bool borrow = seconds < 0 && frac > 0;
+    std::optional<std::int64_t> ns = checkedMul(seconds + (borrow ? 1 : 0), 1'000'000'000LL);
+    if (ns)
+        ns = checkedAdd(*ns, borrow ? frac - 1'000'000'000LL : frac);
+    if (!ns) {
+        if (outOfRange)
+            *outOfRange = true;
+        return kNotMeasured;
+    }
+    return *ns;
 }
 
 bool azureCanRead(std::string_view head)

@@ -17,13 +17,14 @@ class MooncakeReader final : public JsonLinesBase {
     {
         r.id = std::to_string(r.sourceLine);
         std::int64_t arrival = kNotMeasured;
+        std::string outOfRange;
         for (auto field : o) {
             const std::string_view key = field.key;
             if (key == "timestamp") {
                 // Milliseconds from the start of the trace, whose date the trace does not say: stored as
                 // ns from an origin of 0 and flagged as relative times (kFlagRelativeTime).
                 if (auto ms = numberOf(field.value))
-                    arrival = toNs(*ms, 1e6);
+                    arrival = toNs(*ms, 1e6, "timestamp", &outOfRange);
             } else if (key == "input_length") {
                 r.inputTokens = integerOf(field.value).value_or(-1);
             } else if (key == "output_length") {
@@ -32,6 +33,8 @@ class MooncakeReader final : public JsonLinesBase {
                 addAttribute(r, key, field.value); // hash_ids: the prompt's KV-cache blocks, for cache studies
             }
         }
+        if (!outOfRange.empty())
+            return outOfRange;
         if (!isMeasured(arrival))
             return "timestamp: expected milliseconds from the start of the trace";
         std::string why = buildArrival(r, arrival);

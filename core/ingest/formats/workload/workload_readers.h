@@ -23,8 +23,9 @@ bool mooncakeCanRead(std::string_view head);
 std::unique_ptr<TraceReader> createMooncakeReader(const ReaderOptions &options);
 
 /// "2023-11-16 18:17:03.9799600" (or with 'T', up to 9 fractional digits, an optional 'Z') as ns since the
-/// epoch; no zone means UTC, as the Azure trace is. kNotMeasured when malformed.
-std::int64_t parseUtcTimestamp(std::string_view text);
+/// epoch; no zone means UTC, as the Azure trace is. kNotMeasured when malformed or outside 1677-09-21 to
+/// 2262-04-11 (time_range.h), which `outOfRange` then says.
+std::int64_t parseUtcTimestamp(std::string_view text, bool *outOfRange = nullptr);
 
 /// Fills an arrival-only record: the send time alone, so decompose() measures nothing but the start.
 /// Returns the reason for rejection or empty.

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "analysis/time_grid.h"
+
+#include "model/time_range.h"
+
+namespace lx {
+
+namespace {
+
+/// a rounded down to a multiple of b (b > 0); nullopt when that lies before the earliest time.
+std::optional<std::int64_t> floorToMultiple(std::int64_t a, std::int64_t b)
+{
+    const std::int64_t q = a / b - (a % b < 0 ? 1 : 0);
+    return checkedMul(q, b);
+}
+
+} // namespace
+
+TimeGrid TimeGrid::over(std::int64_t first, std::int64_t last, std::int64_t width)
+{
+    TimeGrid grid;
+    grid.width = width;
+    grid.origin = floorToMultiple(first, width).value_or(first);
+    grid.count = grid.indexOf(last) + 1;
+    return grid;
+}
+
+std::uint64_t TimeGrid::windowsOver(std::int64_t first, std::int64_t last, std::int64_t width)
+{
+    return over(first, last, width).count;
+}
+
+std::int64_t TimeGrid::endOf(std::uint64_t i) const { return saturatingAdd(startOf(i), width); }
+
+} // namespace lx
