@@ -69,7 +69,8 @@ bool LineBlockReader::next(LineBlock &block)
     block.linesBefore = m_linesSoFar;
     std::size_t capacity = std::max(m_blockBytes, m_carry.size() * 2);
     block.bytes.resize(capacity + kLinePadding);
-    std::memcpy(block.bytes.data(), m_carry.data(), m_carry.size());
+    if (!m_carry.empty()) // an empty vector's data() may be null, which memcpy must not be given (ubsan)
+        std::memcpy(block.bytes.data(), m_carry.data(), m_carry.size());
     std::size_t size = m_carry.size();
     m_carry.clear();
     std::size_t scannedForLineEnd = 0; // bytes known to hold no line end
