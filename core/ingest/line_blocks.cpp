@@ -39,7 +39,8 @@ std::size_t LineBlockReader::readInto(std::vector<char> &out, std::size_t at, st
         m_eof = m_pending.empty();
     }
     const std::size_t n = std::min(room, m_pending.size());
-    std::memcpy(out.data() + at, m_pending.data(), n);
+    if (n > 0) // at the end m_pending is an empty view whose data() is null: no memcpy of it (ubsan)
+        std::memcpy(out.data() + at, m_pending.data(), n);
     m_pending.remove_prefix(n);
     return n;
 }
