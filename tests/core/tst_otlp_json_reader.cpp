@@ -285,6 +285,12 @@ void TestOtlpJsonReader::rejections_data()
         << QStringLiteral(R"(2|span "bad" (span id 00000000000000bb): invalid kind "SPAN_KIND_BOGUS")");
     QTest::newRow("no end time") << good + bad(R"("endTimeUnixNano":null)", (QByteArray(R"("endTimeUnixNano":")") + kEnd + '"').constData())
         << qint64(1) << QStringLiteral(R"(2|span "bad" (span id 00000000000000bb): no valid endTimeUnixNano)");
+    // The field absent, not null, and no kind before it: the reader asked an element it never found whether
+    // it was out of range (ubsan: a member access on a null tape; fuzz target otlp_json).
+    QByteArray noKindNoStart = span("bad", "00000000000000bb", "", "");
+    noKindNoStart.replace(R"("kind":2)", R"("notAKind":2)").replace("startTimeUnixNano", "notAStartTime");
+    QTest::newRow("no kind and no start time field") << good + line(noKindNoStart) << qint64(1)
+        << QStringLiteral(R"(2|span "bad" (span id 00000000000000bb): no valid startTimeUnixNano)");
     QTest::newRow("ends before it starts") << good + bad(R"("endTimeUnixNano":"1")", (QByteArray(R"("endTimeUnixNano":")") + kEnd + '"').constData())
         << qint64(1) << QStringLiteral(R"(2|span "bad" (span id 00000000000000bb): ends before it starts (endTimeUnixNano < startTimeUnixNano))");
     QTest::newRow("malformed JSON between good lines") << good + "{\"resourceSpans\": [\n" + line(span("ok2", "0000000000000002", "", ""))
