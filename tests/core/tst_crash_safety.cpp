@@ -87,6 +87,16 @@ class TestCrashSafety : public QObject {
         }
     }
 
+    /// Copies the base store to `store` and rewrites its import runs with `sql`: what a kill left behind.
+    bool copyBaseAs(const QString &store, const char *sql)
+    {
+        std::string why;
+        if (!QFile::copy(m_base, store))
+            return false;
+        const auto opened = lx::Store::open(lxtest::pathOf(store), &why);
+        return opened && opened->exec(sql);
+    }
+
 private slots:
     void initTestCase()
     {
@@ -199,13 +209,7 @@ private slots:
             QSKIP("no sqlite3 shell to hold the store's write lock from another process");
         QTemporaryDir dir;
         const QString store = dir.filePath(QStringLiteral("s.lxdb"));
-        QVERIFY(QFile::copy(m_base, store));
-        {
-            std::string why;
-            const auto opened = lx::Store::open(lxtest::pathOf(store), &why);
-            QVERIFY2(opened, why.c_str());
-            QVERIFY(opened->exec("UPDATE import_runs SET outcome = 'running'"));
-        }
+        QVERIFY(copyBaseAs(store, "UPDATE import_runs SET outcome = 'running'"));
         QProcess holder;
         holder.start(shell, {store});
         QVERIFY(holder.waitForStarted());
@@ -249,13 +253,7 @@ private slots:
         QFETCH(bool, readOnly);
         QTemporaryDir dir;
         const QString store = dir.filePath(QStringLiteral("s.lxdb"));
-        QVERIFY(QFile::copy(m_base, store));
-        {
-            std::string why;
-            const auto opened = lx::Store::open(lxtest::pathOf(store), &why);
-            QVERIFY2(opened, why.c_str());
-            QVERIFY(opened->exec("UPDATE import_runs SET outcome = 'running', accepted = 0, rejected = 0, message = NULL"));
-        }
+        QVERIFY(copyBaseAs(store, "UPDATE import_runs SET outcome = 'running', accepted = 0, rejected = 0, message = NULL"));
         if (readOnly) {
             QFile file(store);
             QVERIFY(file.open(QIODevice::ReadOnly));
