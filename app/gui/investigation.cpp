@@ -65,27 +65,51 @@ void Investigation::add(const QStringList &paths)
     for (const QString &path : paths)
         inputs.push_back(path.toStdString());
     const lx::OpenPlan plan = lx::planOpenInputs(inputs, m_store != nullptr);
-
+    if (plan.target == lx::OpenPlan::Target::ResumeStore) {
+        resume(plan, paths.front());
+        return;
+    }
     if (plan.target != lx::OpenPlan::Target::CurrentStore) {
+        // A new store: made here, it is trusted without a check, and creating it takes milliseconds.
         std::string why;
         auto store = lx::openPlanTarget(plan, {}, &why);
         if (!store) {
-            const QString reason = QString::fromStdString(why);
-            emit errorOccurred(plan.target == lx::OpenPlan::Target::ResumeStore
-                                   ? tr("%1: %2").arg(paths.front(), reason)
-                                   : tr("Cannot create a store for the investigation: %1").arg(reason));
+            emit errorOccurred(tr("Cannot create a store for the investigation: %1").arg(QString::fromStdString(why)));
             return;
         }
         m_store = std::move(store);
         m_firstInput = paths.front();
     }
-    if (plan.target == lx::OpenPlan::Target::ResumeStore) {
+    startImport(plan);
+}
+
+void Investigation::resume(const lx::OpenPlan &plan, const QString &path)
+{
+    // Opening a saved investigation checks it (store_trust.h): the first `PRAGMA quick_check` of a file reads
+    // all of it, 0.4 s for a million requests, so it runs on a worker and the window stays live. The import
+    // flag holds other opens off until it lands.
+    setBusy(true, m_analysing);
+    emit resumeStarted(path);
+    const auto open = [plan](const std::atomic<bool> &) {
+        auto resumed = std::make_shared<ResumedStore>();
+        std::string why;
+        resumed->store = lx::openPlanTarget(plan, {}, &why);
+        resumed->why = QString::fromStdString(why);
+        return resumed;
+    };
+    m_resume.start(open, [this, path](const std::shared_ptr<ResumedStore> &resumed) {
+        setBusy(false, m_analysing);
+        if (!resumed->store) {
+            emit storeChanged(); // the views say again that nothing is open
+            emit errorOccurred(tr("%1: %2").arg(path, resumed->why));
+            return;
+        }
         // Resume an investigation: nothing to parse, the views read it as it is.
+        m_store = std::move(resumed->store);
+        m_firstInput = path;
         emit storeChanged();
         analyse();
-        return;
-    }
-    startImport(plan);
+    });
 }
 
 void Investigation::startImport(const lx::OpenPlan &plan)

@@ -75,9 +75,12 @@ signals:
     void errorOccurred(const QString &message);
     /// A save ended: `error` is empty on success.
     void saveFinished(const QString &path, const QString &error);
+    /// A saved investigation is being opened in the background (its check can take seconds): `path`.
+    void resumeStarted(const QString &path);
 
 private:
     void startImport(const lx::OpenPlan &plan);
+    void resume(const lx::OpenPlan &plan, const QString &path);
     void analyse();
     void setBusy(bool importing, bool analysing);
 
@@ -99,6 +102,12 @@ private:
         QStringList errors;
     };
     BackgroundJob<ImportOutcome> m_import{this};
+    /// A store opened on a worker (its schema and integrity checks read the whole file), or why it was not.
+    struct ResumedStore {
+        std::unique_ptr<lx::Store> store;
+        QString why;
+    };
+    BackgroundJob<std::shared_ptr<ResumedStore>> m_resume{this};
     BackgroundJob<std::shared_ptr<lx::Report>> m_analysis{this}; ///< a newer filter's analysis drops an older one
     BackgroundJob<QString> m_save{this};                          ///< the reason a save failed; empty when it did not
 };

@@ -105,6 +105,16 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_investigation, &Investigation::importProgress, m_progress, &ImportProgress::update);
     connect(m_investigation, &Investigation::importFinished, m_progress, &ImportProgress::finish);
     connect(m_progress, &ImportProgress::cancelRequested, m_investigation, &Investigation::cancelImport);
+    connect(m_investigation, &Investigation::resumeStarted, this, [this](const QString &path) {
+        const QString message = tr("Opening %1: checking the store…").arg(QFileInfo(path).fileName());
+        m_summary->clear(message);
+        statusBar()->showMessage(message);
+        // Gone when the store lands (or an error replaces it); never over a later message.
+        connect(m_investigation, &Investigation::storeChanged, this, [this, message] {
+            if (statusBar()->currentMessage() == message)
+                statusBar()->clearMessage();
+        }, Qt::SingleShotConnection);
+    });
     connect(m_investigation, &Investigation::storeChanged, this, &MainWindow::onStoreChanged);
     connect(m_investigation, &Investigation::reportChanged, this, &MainWindow::onReportChanged);
     connect(m_investigation, &Investigation::errorOccurred, this, [this](const QString &message) {

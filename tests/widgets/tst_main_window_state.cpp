@@ -250,6 +250,58 @@ private slots:
         QCOMPARE(asked, 1); // the close after the save asks nothing more
     }
 
+    /// A saved investigation opens on a worker (its first check reads the whole file): the call returns at
+    /// once with the window saying what it does, and the store, or why it cannot be opened, lands later.
+    void resumingAStoreRunsOffTheWindowsThread_data()
+    {
+        QTest::addColumn<QByteArray>("content"); // empty: a store imported from the sample
+        QTest::addColumn<QString>("error");      // what the status bar says; empty: it opens
+        QTest::newRow("a saved investigation") << QByteArray() << QString();
+        // SQLite's header and then garbage: sniffed as a store, refused by SQLite.
+        QTest::newRow("a damaged store") << QByteArray("SQLite format 3", 16) + QByteArray(4080, 'x') << QStringLiteral("stuck.lxdb: ");
+    }
+
+    void resumingAStoreRunsOffTheWindowsThread()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, error);
+        qputenv("LX_NO_DIALOGS", "1");
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("stuck.lxdb"));
+        if (content.isEmpty()) {
+            auto imported = lxtest::importPaths({kJsonl.toStdString()});
+            QVERIFY2(imported.store, imported.error.c_str());
+            std::string why;
+            QVERIFY2(imported.store->saveAs(path.toStdString(), &why), why.c_str());
+        } else {
+            QVERIFY(lxtest::writeFile(path, content));
+        }
+        MainWindow window;
+        window.show();
+        QSignalSpy stored(window.investigation(), &Investigation::storeChanged);
+        QSignalSpy failed(window.investigation(), &Investigation::errorOccurred);
+        window.openFiles({path});
+        QVERIFY(!window.investigation()->hasStore()); // not opened on the calling thread
+        QVERIFY(window.investigation()->busy());
+        QVERIFY2(window.statusBar()->currentMessage().contains(QStringLiteral("Opening stuck.lxdb: checking the store")),
+                 qPrintable(window.statusBar()->currentMessage()));
+        QVERIFY(summarySays(window, QStringLiteral("checking the store")));
+        QVERIFY(stored.wait(30000));
+        if (error.isEmpty()) {
+            QVERIFY(window.investigation()->hasStore());
+            QCOMPARE(failed.count(), 0);
+            QVERIFY(!window.statusBar()->currentMessage().contains(QStringLiteral("checking the store")));
+        } else {
+            QVERIFY(!window.investigation()->hasStore());
+            QVERIFY(!window.investigation()->busy());
+            QCOMPARE(failed.count(), 1);
+            QVERIFY2(failed.first().first().toString().startsWith(path.section(QLatin1Char('/'), 0, -2)),
+                     qPrintable(failed.first().first().toString()));
+            QVERIFY(window.statusBar()->currentMessage().contains(error));
+            QVERIFY(!summarySays(window, QStringLiteral("checking the store")));
+        }
+    }
+
     /// OTLP spans that no mapping claims (a web shop's) import, and the window says why all is unattributed.
     void unclaimedSpansAreSaid()
     {
