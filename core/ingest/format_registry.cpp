@@ -16,6 +16,7 @@ std::span<const TraceFormat> traceFormats()
     static const std::vector<TraceFormat> formats = [] {
         std::vector<TraceFormat> list;
         appendOtlpFormats(list);
+        appendSpanJsonFormats(list);
         appendBenchmarkFormats(list);
         appendWorkloadFormats(list);
         appendNativeFormats(list);

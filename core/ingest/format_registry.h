@@ -51,6 +51,7 @@ std::string formatsReading(unsigned shapes);
 
 // The families' registrations, in the order the registry calls them.
 void appendOtlpFormats(std::vector<TraceFormat> &list);      ///< ingest/formats/otlp
+void appendSpanJsonFormats(std::vector<TraceFormat> &list);  ///< ingest/formats/spanjson (Jaeger, Zipkin)
 void appendBenchmarkFormats(std::vector<TraceFormat> &list); ///< ingest/formats/benchmark
 void appendWorkloadFormats(std::vector<TraceFormat> &list);  ///< ingest/formats/workload
 void appendNativeFormats(std::vector<TraceFormat> &list);    ///< ingest/formats/native

@@ -32,6 +32,8 @@ seed native_csv "$repo"/sample_traces/rising_load.csv "$repo"/tests/golden/*/req
 seed otlp_json "$repo"/tests/golden/otlp_json/spans.otlp.jsonl "$repo"/tests/golden/join/server.otlp.jsonl "$real"/otlp2parquet/traces.jsonl
 seed_whole otlp_json "$real"/otlp2parquet/trace.json "$real"/otlp2parquet/invalid/*.json "$real"/otel-proto/trace.json \
     "$real"/jaeger-ui/otlp2jaeger-in.json
+seed_whole jaeger_json "$repo"/tests/golden/jaeger_json/*.json "$repo"/tests/fuzz/corpus/jaeger_json/* "$real"/jaeger-ui/genaiTestTrace.json
+seed_whole zipkin_json "$repo"/tests/golden/zipkin_json/*.json "$repo"/tests/fuzz/corpus/zipkin_json/* "$real"/zipkin-lens/*.json
 seed_whole otlp_proto "$repo"/tests/golden/otlp_protobuf/spans.otlp.pb "$real"/otlp2parquet/*.pb "$real"/otel-proto/trace.protobuf-bin
 seed_whole benchmark_docs "$repo"/tests/golden/vllm_bench/serving_result.json "$repo"/tests/golden/llmperf/*individual_responses.json \
     "$real"/llmperf-pr42/*/*.json "$real"/llm-k8s-vllm-bench/*/*.json "$real"/aiperf-pr325/profile_export_aiperf.json
@@ -45,7 +47,7 @@ grep -o '`[^`]*`' "$repo/docs/FILTER.md" | tr -d '`' | sort -u | head -n 200 | n
     while read -r n text; do printf '%s' "$text" > "$out/filter/doc-$n"; done
 # Any input of another target is an input of the whole import.
 mkdir -p "$out/import_report"
-for t in native_jsonl native_csv otlp_json otlp_proto benchmark_docs benchmark_lines workload; do
+for t in native_jsonl native_csv otlp_json otlp_proto jaeger_json zipkin_json benchmark_docs benchmark_lines workload; do
     cp "$out/$t"/* "$out/import_report/" 2>/dev/null || true
 done
 cp "$repo"/sample_traces/rising_load.jsonl.zst "$out/import_report/" 2>/dev/null || true

@@ -181,7 +181,7 @@ public:
                 return {};
             }
         }
-        in.e2e = m_root.endNs - m_root.startNs;
+        in.e2e = m_root.durationNs();
         e2eName = "the span's duration";
         return {};
     }
@@ -220,7 +220,9 @@ private:
                 const Span &span = m_tree.spans[d];
                 if (std::find(source.spanNames.begin(), source.spanNames.end(), span.name) == source.spanNames.end())
                     continue;
-                const std::optional<std::int64_t> more = checkedAdd(sum, span.endNs - span.startNs);
+                if (!isMeasured(span.durationNs()))
+                    return {}; // a named span of unknown length (Zipkin): the sum would be a guess
+                const std::optional<std::int64_t> more = checkedAdd(sum, span.durationNs());
                 if (!more)
                     return {kNotMeasured, "the spans named for a segment add up to more than 292 years"};
                 sum = *more;
@@ -231,6 +233,11 @@ private:
         case SegmentSource::Kind::BeforeInner:
         case SegmentSource::Kind::AfterInner: {
             if (!m_innerFound)
+                return {};
+            const bool known = source.kind == SegmentSource::Kind::BeforeInner
+                                   ? isMeasured(m_inner->startNs) && isMeasured(m_root.startNs)
+                                   : isMeasured(m_inner->endNs) && isMeasured(m_root.endNs);
+            if (!known)
                 return {};
             const std::int64_t gap = source.kind == SegmentSource::Kind::BeforeInner ? m_inner->startNs - m_root.startNs
                                                                                      : m_root.endNs - m_inner->endNs;
@@ -292,7 +299,7 @@ std::string fill(const SpanTree &tree, std::size_t root, const SpanMapping *mapp
     const Span &span = tree.spans[root];
     DurationsInput in;
     in.startNs = span.startNs;
-    in.e2e = span.endNs - span.startNs;
+    in.e2e = span.durationNs();
     std::string e2eName = "the span's duration";
     const Span *inner = &span;
     if (mapping) {
@@ -322,9 +329,17 @@ std::string fill(const SpanTree &tree, std::size_t root, const SpanMapping *mapp
             return "the measured segments add up to more than 292 years";
         covered = *more;
     }
-    if (in.e2e < covered)
+    if (isMeasured(in.e2e) && in.e2e < covered)
         return e2eName + " is less than the sum of the measured segments";
-    std::string why = decomposeDurations(record, in);
+    const bool anySegment = std::any_of(in.segments.begin(), in.segments.end(), [](std::int64_t d) { return isMeasured(d); });
+    std::string why;
+    if (!isMeasured(in.e2e) && !anySegment) {
+        // A Zipkin span without duration: a record of what it has (its start, when known), no e2e to split.
+        record.stamp(Stamp::ServerRecv) = span.startNs;
+        why = decompose(record);
+    } else {
+        why = decomposeDurations(record, in);
+    }
     if (!mapping)
         record.metrics.flags |= kFlagUnmappedSpan;
     return why;

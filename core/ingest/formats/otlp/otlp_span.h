@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "model/request.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -29,8 +31,12 @@ struct Span {
     std::string name;
     std::string service; ///< the resource's service.name, empty when absent
     int kind = 0;        ///< SpanKind: 0 unspecified, 1 internal, 2 server, 3 client, 4 producer, 5 consumer
+    /// kNotMeasured when the file gave none: only Zipkin v2 allows a span without timestamp or duration
+    /// (the OTLP readers reject such a span).
     std::int64_t startNs = 0;
-    std::int64_t endNs = 0;
+    std::int64_t endNs = 0; ///< kNotMeasured when the start or the duration is unknown
+    /// A duration the file gave without a start to count it from (Zipkin), else kNotMeasured.
+    std::int64_t lengthNs = kNotMeasured;
     bool error = false; ///< status.code is 2 (STATUS_CODE_ERROR)
     /// The file gave no span id: spanId is made up (never hex, so no parent id can name it). Such a span
     /// can be nobody's parent; it is rejected only when its trace has a span whose parent cannot be found.
@@ -40,6 +46,8 @@ struct Span {
     std::int64_t outputTokens = -1;
     std::vector<std::pair<std::string, AttributeValue>> attributes; ///< every attribute, in file order
 
+    /// end - start, else lengthNs: kNotMeasured when the file did not say how long the span took.
+    std::int64_t durationNs() const { return isMeasured(startNs) && isMeasured(endNs) ? endNs - startNs : lengthNs; }
     /// The attribute `key`, or null.
     const AttributeValue *attribute(std::string_view key) const;
     /// True when some attribute's key starts with `prefix`.
