@@ -3,6 +3,7 @@
 // before an unsaved investigation is closed (main_window.cpp holds the window's composition).
 #include "main_window.h"
 
+#include "application.h"
 #include "chart_tabs.h"
 #include "incident_export.h"
 #include "investigation.h"
@@ -117,10 +118,16 @@ void MainWindow::showRejected()
 
 void MainWindow::showAbout()
 {
-    QMessageBox::about(this, tr("About Latency Explorer"),
-                       tr("<h3>Latency Explorer %1</h3><p>Where the time of slow LLM requests went: every request's "
-                          "end-to-end latency decomposed into %3 time.</p><p>Free software under the GNU GPL, "
-                          "version 3 or later. Built with Qt %2 and SQLite.</p>")
-                           .arg(QStringLiteral(LX_VERSION), QString::fromLatin1(qVersion()),
-                                QString::fromStdString(lx::joinSegmentNames(", ", " and "))));
+    QMessageBox box(this);
+    box.setObjectName(QStringLiteral("aboutBox"));
+    box.setWindowTitle(tr("About Latency Explorer"));
+    box.setText(tr("<h3>Latency Explorer %1</h3><p>Where the time of slow LLM requests went: every request's "
+                   "end-to-end latency decomposed into %3 time.</p><p>Free software under the GNU GPL, "
+                   "version 3 or later. Built with Qt %2 and SQLite.</p>")
+                    .arg(QStringLiteral(LX_VERSION), QString::fromLatin1(qVersion()),
+                         QString::fromStdString(lx::joinSegmentNames(", ", " and "))));
+    // The application's icon, not the message box's "information" sign (QMessageBox::about would fall back
+    // to that where the window has no icon of its own).
+    box.setIconPixmap(applicationIcon().pixmap(QSize(64, 64), devicePixelRatio()));
+    box.exec();
 }

@@ -33,17 +33,20 @@
 #include <QClipboard>
 #include <QFile>
 #include <QFileInfo>
+#include <QApplication>
 #include <QGuiApplication>
 #include <QFileOpenEvent>
 #include <QLocale>
 #include <QMimeData>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QTreeWidget>
 
 namespace {
@@ -235,6 +238,60 @@ private slots:
         QVERIFY(waitSettled(window, settled));
         QCOMPARE(window.investigation()->report().total, qint64(1200 + 1500));
         QCOMPARE(window.investigation()->report().inputs.size(), std::size_t(2));
+    }
+
+    void windowShowsTheApplicationIcon_data()
+    {
+        QTest::addColumn<int>("size");
+        QTest::addColumn<bool>("rendered");
+        // The sizes of the hicolor theme are drawn for their size; one between them is scaled down from
+        // the next larger, never blown up from a smaller one.
+        for (const int size : {16, 24, 32, 48, 64, 128, 256, 512})
+            QTest::addRow("%d px", size) << size << true;
+        QTest::newRow("20 px, not rendered: scaled") << 20 << false;
+    }
+
+    void windowShowsTheApplicationIcon()
+    {
+        QFETCH(int, size);
+        QFETCH(bool, rendered);
+        MainWindow window;
+        const QIcon icon = window.windowIcon();
+        QVERIFY2(!icon.isNull(), "the window has no icon: the application's resource is missing");
+        QCOMPARE(icon.availableSizes().contains(QSize(size, size)), rendered);
+        const QImage image = icon.pixmap(QSize(size, size)).toImage();
+        QCOMPARE(image.size(), QSize(size, size));
+        // The icon's dark square fills the centre: a blank pixmap would be a resource that did not load.
+        QCOMPARE(image.pixelColor(size / 2, size / 2).alpha(), 255);
+        QVERIFY(image.pixelColor(size / 2, size / 2) != QColor(Qt::black));
+    }
+
+    void aboutBoxShowsTheApplicationIcon()
+    {
+        MainWindow window;
+        QAction *about = nullptr;
+        for (QAction *action : window.actions()) {
+            if (action->text() == QStringLiteral("&About Latency Explorer"))
+                about = action;
+        }
+        QVERIFY(about);
+        QSize iconSize;
+        QString text;
+        // The box is modal: look at it from the event loop it runs, then close it.
+        QTimer::singleShot(0, &window, [&] {
+            auto *box = window.findChild<QMessageBox *>(QStringLiteral("aboutBox"));
+            if (!box) {
+                if (QWidget *modal = QApplication::activeModalWidget())
+                    modal->close(); // some other dialog: the comparisons below fail instead of the test hanging
+                return;
+            }
+            iconSize = box->iconPixmap().size() / box->iconPixmap().devicePixelRatio();
+            text = box->text();
+            box->accept();
+        });
+        about->trigger();
+        QCOMPARE(iconSize, QSize(64, 64));
+        QVERIFY(text.contains(QStringLiteral(LX_VERSION)));
     }
 
     void macFileOpenEventIsAnOpen()
