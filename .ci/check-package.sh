@@ -48,6 +48,8 @@ expected=(
     "usr/share/icons/hicolor/scalable/apps/$app_id.svg"
     usr/share/doc/latency-explorer/copyright
     usr/share/doc/latency-explorer/changelog.gz
+    usr/share/man/man1/latency-explorer.1.gz
+    usr/share/man/man1/latency-explorer-cli.1.gz
 )
 for size in 16 24 32 48 64 128 256 512; do
     expected+=("usr/share/icons/hicolor/${size}x${size}/apps/$app_id.png")

@@ -58,6 +58,7 @@ command-line tool (latency-explorer-cli).")
 if(UNIX AND NOT APPLE)
   set(lx_doc_dir "${CMAKE_INSTALL_DATADIR}/doc/${CPACK_PACKAGE_NAME}")
   configure_file("${CMAKE_CURRENT_LIST_DIR}/debian/changelog.in" "${PROJECT_BINARY_DIR}/debian/changelog" @ONLY)
+  # Compressed when CMake configures; configure_file() already makes an edited changelog.in configure again.
   find_program(LX_GZIP gzip)
   if(LX_GZIP)
     execute_process(COMMAND "${LX_GZIP}" -9 -n -c "${PROJECT_BINARY_DIR}/debian/changelog"
@@ -75,6 +76,8 @@ set(CPACK_NSIS_MUI_UNIICON "${PROJECT_SOURCE_DIR}/resources/icons/latency-explor
 set(CPACK_NSIS_INSTALLED_ICON_NAME "bin\\latency-explorer.exe")
 set(CPACK_NSIS_URL_INFO_ABOUT "${CPACK_PACKAGE_HOMEPAGE_URL}")
 set(CPACK_NSIS_ENABLE_UNINSTALL_BEFORE_INSTALL ON)
+# A 64-bit program: "Program Files", not "Program Files (x86)".
+set(CPACK_NSIS_INSTALL_ROOT "$PROGRAMFILES64")
 # The .lxdb association, taken only if no program owns the extension and released on uninstall.
 file(READ "${CMAKE_CURRENT_LIST_DIR}/nsis/associate.nsh" CPACK_NSIS_EXTRA_INSTALL_COMMANDS)
 file(READ "${CMAKE_CURRENT_LIST_DIR}/nsis/unassociate.nsh" CPACK_NSIS_EXTRA_UNINSTALL_COMMANDS)

@@ -60,4 +60,16 @@ function(lx_install_freedesktop_files)
             DESTINATION "${CMAKE_INSTALL_DATADIR}/icons/hicolor/${size}x${size}/apps" RENAME "${LX_APP_ID}.png")
   endforeach()
   install(FILES "${LX_RESOURCES_DIR}/icons/${LX_APP_ID}.svg" DESTINATION "${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps")
+  # The manual pages, compressed as Debian's policy asks (gzip -9n: no name or time stamp, reproducible).
+  find_program(LX_GZIP gzip)
+  if(LX_GZIP)
+    file(MAKE_DIRECTORY "${PROJECT_BINARY_DIR}/man")
+    foreach(page latency-explorer.1 latency-explorer-cli.1)
+      # Compressed when CMake configures: an edited page configures again.
+      set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${LX_RESOURCES_DIR}/linux/man/${page}")
+      execute_process(COMMAND "${LX_GZIP}" -9 -n -c "${LX_RESOURCES_DIR}/linux/man/${page}"
+                      OUTPUT_FILE "${PROJECT_BINARY_DIR}/man/${page}.gz" COMMAND_ERROR_IS_FATAL ANY)
+      install(FILES "${PROJECT_BINARY_DIR}/man/${page}.gz" DESTINATION "${CMAKE_INSTALL_MANDIR}/man1")
+    endforeach()
+  endif()
 endfunction()
