@@ -41,15 +41,18 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY "optional")
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${LX_PACKAGE_MAINTAINER}")
 # The libraries the binaries link (Qt, SQLite, zstd, simdjson...), by dpkg-shlibdeps.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# Not linked, loaded: Qt's native Wayland platform (without it the window runs through XWayland) and the
+# platform themes and input-method plugins that libqt6gui6 itself only recommends.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-wayland, qt6-qpa-plugins")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 # The extended description, in lines shorter than 80 characters (lintian): CPack puts the summary before it
 # as the synopsis, indents each line and writes the empty line between the paragraphs as Debian's " .".
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "Latency Explorer loads the traces of an LLM service (native JSON lines
-and CSV, OpenTelemetry spans, vLLM, AIPerf and LLMPerf benchmarks) and
-decomposes every request's end-to-end latency into network, preprocess,
-queue, prefill, decode, postprocess and an unattributed remainder, with
-exact percentiles, the token metrics, the knee under load, SLO checks and
-incident reports.
+and CSV, OpenTelemetry, Jaeger and Zipkin spans, vLLM, AIPerf and LLMPerf
+benchmarks) and decomposes every request's end-to-end latency into
+network, preprocess, queue, prefill, decode, postprocess and an
+unattributed remainder, with exact percentiles, the token metrics, the knee
+under load, SLO checks and incident reports.
 
 This package holds the desktop application (latency-explorer) and the
 command-line tool (latency-explorer-cli).")
