@@ -37,11 +37,12 @@ done
 
 # --- 1. configure the core with clang and libc++ -----------------------------------------------------------
 # LX_FUZZ=ON configures the core alone, without Qt (the fuzz preset's switch; no fuzz target is built here).
+# -O0 without -g: what is checked is what the library accepts, and the optimiser would only cost time.
 # The configure also generates the headers every core source includes (schema_sql.h,
 # span_mapping_presets.h), which the MinGW pass below takes from there.
 step configure "configure the core with clang++-14 -stdlib=libc++ ($work/libcxx)"
 cmake -S . -B "$work/libcxx" -G Ninja -Wno-dev \
-  -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
+  -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0 -DCMAKE_C_FLAGS_DEBUG=-O0 -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
   -DCMAKE_CXX_FLAGS=-stdlib=libc++ -DCMAKE_EXE_LINKER_FLAGS=-stdlib=libc++ \
   -DLX_FUZZ=ON -DLX_WARNINGS_AS_ERRORS=ON >"$work/libcxx-configure.log" \
   || { cat "$work/libcxx-configure.log"; fail "the clang/libc++ configure failed"; }
