@@ -5,6 +5,7 @@
 #include "store/request_table.h"
 #include "requests_model.h"
 #include "store/store.h"
+#include "platform/utf8_path.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -207,7 +208,7 @@ void RequestsView::exportCsv(const QString &path)
     auto write = [path, order, connection = m_store->openReader(), cancel, done](const std::atomic<bool> &) -> QString {
         if (!connection)
             return tr("cannot read the store");
-        std::ofstream out(path.toStdString(), std::ios::binary);
+        std::ofstream out(lx::utf8Path(path.toStdString()), std::ios::binary);
         if (!out)
             return tr("cannot write the file");
         std::string why;

@@ -5,6 +5,8 @@
 #include "simulation/trace_output.h"
 #include "simulation/trace_writers.h"
 
+#include "platform/utf8_path.h"
+
 #include <charconv>
 #include <fstream>
 #include <locale>
@@ -179,7 +181,7 @@ int runGenerateCommand(const std::vector<std::string> &args, std::ostream &out, 
     const bool toStdout = options.output == "-";
     std::ofstream file;
     if (!toStdout) {
-        file.open(options.output, std::ios::binary | std::ios::trunc);
+        file.open(lx::utf8Path(options.output), std::ios::binary | std::ios::trunc);
         if (!file) {
             err << "generate: cannot open '" << options.output << "' for writing\n";
             return 2;

@@ -6,6 +6,7 @@
 #include "no_request.h"
 #include "store/request_join.h"
 #include "store/store.h"
+#include "interrupt_signal.h"
 #include "terminal_progress.h"
 
 namespace {

@@ -2,6 +2,7 @@
 // latency-explorer-cli: the headless face of the analysis core, for scripts and incident reports.
 
 #include "compare_command.h"
+#include "console.h"
 #include "generate_command.h"
 #include "import_command.h"
 #include "plot_command.h"
@@ -72,7 +73,8 @@ int main(int argc, char **argv)
     // An exception that escaped a command would abort without unwinding, leaving a report's temporary
     // store behind in the temporary folder: caught here, the stack unwinds and it is removed.
     try {
-        return runCommand(std::vector<std::string>(argv + 1, argv + argc));
+        prepareConsole();
+        return runCommand(utf8Arguments(argc, argv));
     } catch (const std::bad_alloc &) {
         std::cerr << "latency-explorer-cli: out of memory\n";
     } catch (const std::exception &e) {

@@ -5,6 +5,7 @@
 #include "ingest/open_inputs.h"
 #include "no_request.h"
 #include "store/holds_requests.h"
+#include "interrupt_signal.h"
 #include "terminal_progress.h"
 
 OpenedInvestigation openInvestigation(const std::vector<std::string> &inputs, const std::string &spanMapping,

@@ -10,6 +10,7 @@
 #include "report/report_format.h"
 #include "report/report_sections.h"
 #include "analysis/slo.h"
+#include "platform/utf8_path.h"
 
 #include <fstream>
 
@@ -59,7 +60,7 @@ static_assert(lx::kMaxProfileWindows == 100'000);
 
 bool writeFile(const std::string &path, const std::string &bytes)
 {
-    std::ofstream file(path, std::ios::binary);
+    std::ofstream file(lx::utf8Path(path), std::ios::binary);
     file << bytes;
     return static_cast<bool>(file.flush());
 }

@@ -1,45 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "terminal_progress.h"
 
+#include "console.h"
+#include "interrupt_signal.h"
 #include "model/duration_format.h"
 
-#include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <memory>
 
-#if defined(_WIN32)
-#include <io.h>
-#define LX_ISATTY(fd) _isatty(fd)
-#else
-#include <unistd.h>
-#define LX_ISATTY(fd) isatty(fd)
-#endif
-
-namespace {
-
-volatile std::sig_atomic_t g_interrupted = 0;
-
-extern "C" void onInterrupt(int)
-{
-    if (g_interrupted) {
-        std::signal(SIGINT, SIG_DFL);
-        std::raise(SIGINT);
-        return;
-    }
-    g_interrupted = 1;
-}
-
-} // namespace
-
-void catchInterrupt() { std::signal(SIGINT, onInterrupt); }
-
-bool interrupted() { return g_interrupted != 0; }
-
 lx::ProgressCallback terminalProgress(std::ostream &err)
 {
-    const bool drawing = LX_ISATTY(2);
+    const bool drawing = stderrIsTerminal();
     using Clock = std::chrono::steady_clock;
     struct State {
         Clock::time_point start = Clock::now();

@@ -6,14 +6,8 @@
 #include <ostream>
 
 /// \file terminal_progress.h
-/// Progress of a long import on the terminal, and Ctrl-C as its Cancel button.
+/// Progress of a long import on the terminal; Ctrl-C (interrupt_signal.h) is its Cancel button.
 
 /// A progress callback that redraws one line on `err` at most ten times a second (only when stderr is a
 /// terminal: scripts get no control characters) and returns false once the user pressed Ctrl-C.
 lx::ProgressCallback terminalProgress(std::ostream &err);
-
-/// Installs the Ctrl-C handler that terminalProgress() reports; a second Ctrl-C ends the process at once.
-void catchInterrupt();
-
-/// True when Ctrl-C was pressed.
-bool interrupted();

@@ -5,6 +5,7 @@
 #include "filter/filter_expression.h"
 #include "model/percentiles.h"
 #include "store/request_scan.h"
+#include "platform/float_from_chars.h"
 
 #include <algorithm>
 #include <charconv>
@@ -91,7 +92,7 @@ std::optional<SloTarget> parseSlo(std::string_view text, std::string *error)
     if (op == std::string_view::npos)
         return fail("expected <= or < after the percentile");
     const std::string number = trimmed(rest.substr(0, op));
-    const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), t.percentile);
+    const auto [end, ec] = fromChars(number.data(), number.data() + number.size(), t.percentile);
     if (number.empty() || ec != std::errc() || end != number.data() + number.size() || t.percentile < 0 || t.percentile > 100)
         return fail("the percentile must be a number from 0 to 100, not \"" + number + "\"");
     t.strict = op + 1 >= rest.size() || rest[op + 1] != '=';

@@ -10,6 +10,7 @@
 #include "model/id_hash.h"
 #include "model/segments.h"
 #include "filter/filter_tokenizer.h"
+#include "platform/float_from_chars.h"
 
 #include <algorithm>
 #include <array>
@@ -132,7 +133,7 @@ std::optional<Bound> scaled(const Token &t, std::int64_t factor, bool integerRes
         return v * factor;
     }
     double v = 0;
-    std::from_chars(first, last, v); // the tokenizer only lets digits[.digits] through
+    fromChars(first, last, v); // the tokenizer only lets digits[.digits] through
     const double r = v * static_cast<double>(factor);
     if (!(std::fabs(r) < 9.2e18))
         return std::nullopt;

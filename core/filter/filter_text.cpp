@@ -3,6 +3,7 @@
 
 #include "filter/request_filter.h"
 #include "model/duration_format.h"
+#include "platform/float_from_chars.h"
 
 #include <algorithm>
 #include <array>
@@ -46,7 +47,7 @@ bool readsBackAs(const std::string &number, const Unit &unit, std::int64_t ns)
     if (number.find('.') == std::string::npos)
         return true; // an integer is multiplied exactly (the magnitude came from ns, so it does not overflow)
     double value = 0;
-    std::from_chars(number.data(), number.data() + number.size(), value);
+    fromChars(number.data(), number.data() + number.size(), value);
     const double scaled = value * static_cast<double>(unit.ns);
     return std::fabs(scaled) < 9.2e18 && std::llround(scaled) == ns; // the parser's range, too
 }

@@ -14,6 +14,7 @@
 #include "store/store_writer.h"
 #include "model/text_util.h"
 #include "ingest/format_registry.h"
+#include "platform/utf8_path.h"
 
 #include <algorithm>
 #include <atomic>
@@ -338,7 +339,7 @@ std::vector<FileImport> importFiles(Store &store, const std::vector<std::string>
     progress.files = paths.size();
     for (const std::string &path : paths) {
         std::error_code ec;
-        const auto size = std::filesystem::file_size(path, ec);
+        const auto size = std::filesystem::file_size(utf8Path(path), ec);
         progress.bytesTotal += ec ? 0 : size;
     }
     std::vector<FileImport> results;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ingest/input_file.h"
 
+#include "platform/utf8_path.h"
+
 #include <zstd.h>
 
 #include <cerrno>
@@ -16,7 +18,8 @@ constexpr unsigned char kZstdMagic[4] = {0x28, 0xB5, 0x2F, 0xFD};
 std::unique_ptr<InputFile> InputFile::open(const std::string &path, std::string *error)
 {
     std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
+    const std::filesystem::path file = utf8Path(path);
+    const auto status = std::filesystem::status(file, ec);
     if (ec || !std::filesystem::exists(status)) {
         *error = "no such file";
         return nullptr;
@@ -25,14 +28,14 @@ std::unique_ptr<InputFile> InputFile::open(const std::string &path, std::string 
         *error = "is a directory, not a trace file";
         return nullptr;
     }
-    std::FILE *file = std::fopen(path.c_str(), "rb");
-    if (!file) {
+    std::FILE *stream = openFile(path, "rb");
+    if (!stream) {
         *error = std::string("cannot open: ") + std::strerror(errno);
         return nullptr;
     }
     std::unique_ptr<InputFile> in(new InputFile);
-    in->m_file = file;
-    in->m_fileSize = std::filesystem::file_size(path, ec);
+    in->m_file = stream;
+    in->m_fileSize = std::filesystem::file_size(file, ec);
 
     // Sniff the magic number: a compressed file is recognised by its content, not its extension.
     in->m_compressed.resize(ZSTD_DStreamInSize());

@@ -2,6 +2,7 @@
 #include "ingest/span_mapping.h"
 
 #include "model/segments.h"
+#include "platform/utf8_path.h"
 #include "span_mapping_presets.h"
 
 #include <simdjson.h>
@@ -311,7 +312,7 @@ std::shared_ptr<const SpanMappings> loadSpanMappings(const std::string &nameOrFi
         if (p.name == nameOrFile)
             return preset(p.name);
     }
-    std::ifstream file(nameOrFile, std::ios::binary);
+    std::ifstream file(utf8Path(nameOrFile), std::ios::binary);
     if (!file) {
         std::string names = "auto";
         for (std::string_view name : spanMappingPresetNames())

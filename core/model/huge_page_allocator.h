@@ -1,25 +1,22 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include <cstddef>
-#include <cstdlib>
-#include <new>
+#include "platform/huge_pages.h"
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
+#include <cstddef>
+#include <new>
 
 /// \file huge_page_allocator.h
 /// An allocator for the large sample arrays of the analysis. The first touch of fresh memory costs a page
 /// fault per 4 KiB page, and on these virtual machines that dominated a report over a million requests;
-/// on Linux, asking for transparent huge pages makes it one fault per 2 MiB. Elsewhere it is plain new.
+/// an array of 2 MiB or more gets huge pages where the system has them (platform/huge_pages.h), a smaller
+/// one plain new.
 
 namespace lx {
 
 template<typename T>
 struct HugePageAllocator {
     using value_type = T;
-    static constexpr std::size_t kHugePage = std::size_t{2} << 20;
 
     HugePageAllocator() = default;
     template<typename U>
@@ -28,29 +25,18 @@ struct HugePageAllocator {
     T *allocate(std::size_t n)
     {
         const std::size_t bytes = n * sizeof(T);
-#if defined(__linux__)
-        if (bytes >= kHugePage) {
-            void *p = nullptr;
-            const std::size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
-            if (posix_memalign(&p, kHugePage, rounded) != 0)
-                throw std::bad_alloc();
-            madvise(p, rounded, MADV_HUGEPAGE);
-            return static_cast<T *>(p);
-        }
-#endif
+        if (bytes >= kHugePageBytes)
+            return static_cast<T *>(allocateHugePages(bytes));
         return static_cast<T *>(::operator new(bytes));
     }
 
     void deallocate(T *p, std::size_t n) noexcept
     {
-#if defined(__linux__)
-        if (n * sizeof(T) >= kHugePage) {
-            std::free(p);
-            return;
-        }
-#endif
-        ::operator delete(p);
-        (void)n;
+        const std::size_t bytes = n * sizeof(T);
+        if (bytes >= kHugePageBytes)
+            freeHugePages(p, bytes);
+        else
+            ::operator delete(p);
     }
 
     template<typename U>

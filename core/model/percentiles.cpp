@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/percentiles.h"
 
+#include "platform/float_from_chars.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -90,7 +92,7 @@ std::optional<std::vector<double>> parsePercentileList(const std::string &text, 
         if (!item.empty() && (item[0] == 'p' || item[0] == 'P'))
             item.erase(0, 1);
         double value = 0;
-        const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
+        const auto [end, ec] = fromChars(item.data(), item.data() + item.size(), value);
         if (item.empty() || ec != std::errc() || end != item.data() + item.size() || !(value >= 0.0 && value <= 100.0)) {
             if (error)
                 *error = "'" + text.substr(pos, comma - pos) + "' is not a percentile between 0 and 100";

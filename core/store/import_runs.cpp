@@ -4,12 +4,9 @@
 #include "store/sqlite_util.h"
 #include "store/store.h"
 
-#include <algorithm>
+#include "platform/file_lock_probe.h"
 
-#if defined(__unix__) || defined(__APPLE__)
-#include <fcntl.h>
-#include <unistd.h>
-#endif
+#include <algorithm>
 
 namespace lx {
 
@@ -36,29 +33,6 @@ bool anyRunning(sqlite3 *db)
 {
     Statement running(db, "SELECT 1 FROM import_runs WHERE outcome = 'running' LIMIT 1");
     return running.valid() && running.step() == SQLITE_ROW;
-}
-
-/// True when some process holds the write lock of the file (SQLite's RESERVED lock, a POSIX lock on the
-/// byte after 2^30: the lock-byte page of the file format). Asked only while this process holds no lock on
-/// the file, since closing the descriptor drops the process's locks on it.
-bool writeLockHeldElsewhere(const std::string &fileName)
-{
-#if defined(__unix__) || defined(__APPLE__)
-    const int fd = ::open(fileName.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return true; // cannot tell: the run is left as it says
-    struct flock lock = {};
-    lock.l_type = F_WRLCK;
-    lock.l_whence = SEEK_SET;
-    lock.l_start = 0x40000001; // RESERVED_BYTE = PENDING_BYTE (0x40000000) + 1
-    lock.l_len = 1;
-    const bool held = ::fcntl(fd, F_GETLK, &lock) != 0 || lock.l_type != F_UNLCK;
-    ::close(fd);
-    return held;
-#else
-    (void)fileName;
-    return true;
-#endif
 }
 
 } // namespace

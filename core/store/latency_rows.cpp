@@ -3,40 +3,19 @@
 
 #include "store/store.h"
 
-#include <cstdint>
-
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
+#include "platform/huge_pages.h"
 
 namespace lx {
-
-namespace {
-
-/// Asks for transparent huge pages under the vector's reserved memory: a million rows are 88 MB, and on
-/// these machines the first touch of each 4 KiB page costs more than the row written into it.
-void adviseHugePages([[maybe_unused]] std::vector<LatencyRow> &rows)
-{
-#if defined(__linux__)
-    constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
-    const auto begin = reinterpret_cast<std::uintptr_t>(rows.data());
-    const std::uintptr_t end = begin + rows.capacity() * sizeof(LatencyRow);
-    const std::uintptr_t first = (begin + kHuge - 1) / kHuge * kHuge;
-    const std::uintptr_t last = end / kHuge * kHuge;
-    if (last > first)
-        madvise(reinterpret_cast<void *>(first), last - first, MADV_HUGEPAGE);
-#endif
-}
-
-} // namespace
 
 void LatencyRowCollector::reserve(const RowIdRange &range)
 {
     // The lower half gets room for every row, so that take() appends the upper half without moving it.
     m_halves[0].reserve(static_cast<std::size_t>(range.rows()));
     m_halves[1].reserve(static_cast<std::size_t>(range.hi - range.mid() + 1));
+    // A million rows are 88 MB, and on these machines the first touch of each 4 KiB page cost more than the
+    // row written into it: huge pages under the reserved memory make it a fault per 2 MiB.
     for (auto &half : m_halves)
-        adviseHugePages(half);
+        adviseHugePages(half.data(), half.capacity() * sizeof(LatencyRow));
 }
 
 void LatencyRowCollector::operator()(int half, const RequestRow &row)

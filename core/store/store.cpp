@@ -5,6 +5,7 @@
 #include "store/import_runs.h"
 #include "store/sqlite_util.h"
 #include "store/store_trust.h"
+#include "platform/utf8_path.h"
 
 #include <sqlite3.h>
 
@@ -68,7 +69,7 @@ std::unique_ptr<Store> Store::openTemporary(std::string *error)
     const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
     const std::filesystem::path file = dir / ("latency-explorer-" + std::to_string(stamp) + "-" + std::to_string(counter++) + ".lxdb");
     std::string why;
-    auto store = openPath(file.string(), true, Mode::Create, &why);
+    auto store = openPath(utf8Name(file), true, Mode::Create, &why);
     if (store) {
         store->m_removeOnClose = true;
         // Nothing of a temporary store outlives the process, so nothing is gained by waiting for the disk:
@@ -76,8 +77,8 @@ std::unique_ptr<Store> Store::openTemporary(std::string *error)
         store->exec("PRAGMA synchronous=OFF; PRAGMA journal_mode=MEMORY;");
     } else {
         std::filesystem::remove(file, ec);
-        std::filesystem::remove(file.string() + "-journal", ec);
-        *error = temporaryFolderProblem(dir.string(), why);
+        std::filesystem::remove(utf8Path(utf8Name(file) + "-journal"), ec);
+        *error = temporaryFolderProblem(utf8Name(dir), why);
     }
     return store;
 }
@@ -105,14 +106,14 @@ std::unique_ptr<Store> Store::openPath(const std::string &path, bool temporary, 
     std::error_code ec;
     // A file this open creates is removed again if the store cannot be made in it (a full disk, a folder
     // that refuses writes); an existing file is never removed.
-    const bool creating = mode == Mode::Create && !std::filesystem::exists(path, ec);
+    const bool creating = mode == Mode::Create && !std::filesystem::exists(utf8Path(path), ec);
     if (!store->openConnection(mode, error) || !store->initialize(mode, error)) {
         if (store->m_db)
             sqlite3_close_v2(store->m_db);
         store->m_db = nullptr;
         if (creating) {
-            std::filesystem::remove(path, ec);
-            std::filesystem::remove(path + "-journal", ec);
+            std::filesystem::remove(utf8Path(path), ec);
+            std::filesystem::remove(utf8Path(path + "-journal"), ec);
         }
         return nullptr;
     }
@@ -127,7 +128,7 @@ bool Store::openConnection(Mode mode, std::string *error)
                                              : SQLITE_OPEN_READWRITE | (mode == Mode::Create ? SQLITE_OPEN_CREATE : 0);
     const auto fail = [&](int rc) {
         *error = "cannot open the store: " + std::string(m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc));
-        if (mode != Mode::Create && !std::filesystem::exists(m_fileName))
+        if (mode != Mode::Create && !std::filesystem::exists(utf8Path(m_fileName)))
             *error = "cannot open the store: no such file";
         return false;
     };
@@ -176,8 +177,8 @@ Store::~Store()
         sqlite3_close_v2(m_db);
     if (m_removeOnClose) {
         std::error_code ec;
-        std::filesystem::remove(m_fileName, ec);
-        std::filesystem::remove(m_fileName + "-journal", ec);
+        std::filesystem::remove(utf8Path(m_fileName), ec);
+        std::filesystem::remove(utf8Path(m_fileName + "-journal"), ec);
     }
 }
 

@@ -4,6 +4,7 @@
 #include "store/request_join.h"
 #include "store/sqlite_util.h"
 #include "store/store.h"
+#include "platform/utf8_path.h"
 
 #include <cstring>
 #include <fstream>
@@ -22,7 +23,7 @@ std::int64_t scalar(Store &store, const char *sql)
 
 bool isSqliteFile(const std::string &path)
 {
-    std::ifstream in(path, std::ios::binary);
+    std::ifstream in(utf8Path(path), std::ios::binary);
     char header[16] = {};
     return in.read(header, sizeof header) && std::memcmp(header, "SQLite format 3", 16) == 0;
 }

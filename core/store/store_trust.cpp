@@ -3,6 +3,7 @@
 
 #include "schema_sql.h"
 #include "store/sqlite_util.h"
+#include "platform/utf8_path.h"
 
 #include <sqlite3.h>
 
@@ -138,8 +139,8 @@ std::set<std::string> &trustedFiles()
 std::string fileKey(const std::string &fileName)
 {
     std::error_code ec;
-    const auto canonical = std::filesystem::weakly_canonical(fileName, ec);
-    return ec ? fileName : canonical.string();
+    const auto canonical = std::filesystem::weakly_canonical(utf8Path(fileName), ec);
+    return ec ? fileName : utf8Name(canonical);
 }
 
 } // namespace

@@ -77,7 +77,7 @@ std::string writeFile(const QTemporaryDir &dir, const QString &name, const QByte
 
 std::string pathOf(const QString &path)
 {
-    return QFile::encodeName(path).toStdString();
+    return path.toStdString(); // UTF-8, what the core takes on every system (encodeName is ANSI on Windows)
 }
 
 QString dump(sqlite3 *db, const char *sql, const QStringList &skipColumns)

@@ -36,7 +36,7 @@ bool writeFile(const QString &path, const QByteArray &bytes);
 /// Writes `bytes` to the file `name` in `dir`; its path as lx::importFiles() takes it, empty when the write failed.
 std::string writeFile(const QTemporaryDir &dir, const QString &name, const QByteArray &bytes);
 
-/// A path in the local 8-bit encoding, as lx::importFiles() takes it.
+/// A path as UTF-8, as lx::importFiles() and the rest of the core take it (platform/utf8_path.h).
 std::string pathOf(const QString &path);
 
 /// The rows of a query, cells joined by '|' and rows by '\n'; NULL as "NULL", a BLOB as its int64 values in

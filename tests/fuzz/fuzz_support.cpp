@@ -9,6 +9,7 @@
 #include "ingest/line_reader.h"
 #include "ingest/open_inputs.h"
 #include "model/request.h"
+#include "platform/utf8_path.h"
 #include "report/report_format.h"
 #include "report/report_sections.h"
 #include "store/store.h"
@@ -59,13 +60,14 @@ private:
 
 const std::string &writeScratch(const std::uint8_t *data, std::size_t size)
 {
-    static const std::string path = (std::filesystem::temp_directory_path()
-                                      / ("lx-fuzz-" + std::to_string(getpid()) + ".input")).string();
+    // UTF-8, as the core takes file names (a Windows temporary folder under a non-ASCII user name).
+    static const std::string path = lx::utf8Name(std::filesystem::temp_directory_path()
+                                                 / ("lx-fuzz-" + std::to_string(getpid()) + ".input"));
     // A journal left by the last input would be rolled into this one when it is opened as a store: an
     // input's outcome must depend on its own bytes only.
     for (const char *suffix : {"-journal", "-wal", "-shm"})
-        std::filesystem::remove(path + suffix);
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+        std::filesystem::remove(lx::utf8Path(path + suffix));
+    std::ofstream out(lx::utf8Path(path), std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char *>(data), static_cast<std::streamsize>(size));
     return path;
 }
