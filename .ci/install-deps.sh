@@ -13,6 +13,14 @@ packages=(
   libqcustomplot-dev qt6-svg-dev     # the charts (QCustomPlot, Qt 6 build), and their SVG export
   fonts-dejavu-core                  # text in offscreen renders (GUI tests, --screenshot)
 )
+# With LX_DEPS=ci, also what CI's further checks need (.ci/run): the portability checks (MinGW-w64, clang
+# with libc++) and the package checks. The README's commands need only the above.
+if [ "${LX_DEPS:-}" = ci ]; then
+  packages+=(
+    g++-mingw-w64-x86-64-posix clang-14 libc++-14-dev libc++abi-14-dev     # .ci/portability.sh
+    dpkg-dev file desktop-file-utils appstream lintian shared-mime-info libglib2.0-bin  # .ci/check-package.sh
+  )
+fi
 
 missing=()
 for package in "${packages[@]}"; do

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ingest/formats/native/csv_reader.h"
+#include "platform/float_from_chars.h"
 
 #include "ingest/line_reader.h"
 #include "ingest/formats/native/native_fields.h"
@@ -20,7 +21,7 @@ bool quoteOpen(std::string_view text)
 bool looksNumeric(std::string_view text)
 {
     double value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    const auto [end, ec] = lx::fromChars(text.data(), text.data() + text.size(), value);
     return !text.empty() && ec == std::errc() && end == text.data() + text.size();
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ingest/formats/native/native_fields.h"
+#include "platform/float_from_chars.h"
 
 #include "model/time_range.h"
 
@@ -19,7 +20,7 @@ bool parseInt64(std::string_view text, std::int64_t &out)
 
 bool parseDouble(std::string_view text, double &out)
 {
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+    const auto [end, ec] = lx::fromChars(text.data(), text.data() + text.size(), out);
     return ec == std::errc() && end == text.data() + text.size() && !text.empty() && std::isfinite(out);
 }
 

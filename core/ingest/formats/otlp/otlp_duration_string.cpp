@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ingest/formats/otlp/otlp_duration_string.h"
+#include "platform/float_from_chars.h"
 
 #include <charconv>
 #include <cmath>
@@ -71,7 +72,7 @@ std::optional<std::int64_t> parseDurationString(std::string_view text)
             // The fraction on its own: below one unit, so a double holds it to well under a nanosecond.
             const std::string decimal = "0." + std::string(fraction.substr(0, 30));
             double value = 0;
-            std::from_chars(decimal.data(), decimal.data() + decimal.size(), value);
+            lx::fromChars(decimal.data(), decimal.data() + decimal.size(), value);
             const auto ns = static_cast<std::int64_t>(std::llround(value * static_cast<double>(factor)));
             if (part > kMax - ns)
                 return std::nullopt;

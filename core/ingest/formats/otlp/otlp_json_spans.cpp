@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ingest/formats/otlp/otlp_json_spans.h"
+#include "platform/float_from_chars.h"
 
 #include "model/time_range.h"
 
@@ -100,7 +101,7 @@ bool readDouble(dom::element element, double &out)
     std::string_view text;
     if (element.get_string().get(text))
         return false;
-    const auto r = std::from_chars(text.data(), text.data() + text.size(), out);
+    const auto r = lx::fromChars(text.data(), text.data() + text.size(), out);
     return r.ec == std::errc() && r.ptr == text.data() + text.size();
 }
 

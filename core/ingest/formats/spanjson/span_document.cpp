@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ingest/formats/spanjson/span_document.h"
+#include "platform/float_from_chars.h"
 
 #include "ingest/input_file.h"
 #include "ingest/line_reader.h"
@@ -235,7 +236,7 @@ otlp::AttributeValue attributeValue(dom::element value)
         if (const auto r = std::from_chars(text.data(), end, i); r.ec == std::errc() && r.ptr == end) {
             v.integer = i;
             v.number = static_cast<double>(i);
-        } else if (const auto q = std::from_chars(text.data(), end, d); q.ec == std::errc() && q.ptr == end) {
+        } else if (const auto q = lx::fromChars(text.data(), end, d); q.ec == std::errc() && q.ptr == end) {
             setDouble(d);
         }
     } else if (!value.get_int64().get(i)) {
