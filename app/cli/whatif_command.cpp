@@ -192,7 +192,7 @@ int runWhatIfCommand(const std::vector<std::string> &arguments, std::ostream &ou
     }
     if (!outcome.fit.limitReached && request.changes.concurrencyLimit == 0)
         err << "whatif: note: " << outcome.fit.concurrencyLimit.refused
-            << "; predictions past the observed load are optimistic (give --max-concurrency N)\n";
+            << "; the replay puts no limit, so predictions past the observed load are optimistic (give --max-concurrency N)\n";
     out << (a.json ? lx::whatif::whatIfToJson(request, outcome) : lx::whatif::whatIfToText(request, outcome));
     if (!a.outPath.empty() && !a.json)
         out << "Simulated investigation written to " << a.outPath << '\n';

@@ -28,10 +28,14 @@ struct StampRow {
     std::uint32_t flags = 0;
     std::array<std::int64_t, kStampCount> stamps{};
     std::int64_t inputTokens = -1, outputTokens = -1;
+    /// The decomposition's TTFT, TTLT and e2e (kNotMeasured when not measured): a client-side trace has
+    /// these without the stamps they were measured between.
+    std::int64_t ttftNs = kNotMeasured, ttltNs = kNotMeasured, e2eNs = kNotMeasured;
     std::string model; ///< empty when absent
     std::string sourcePath; ///< the file it was imported from
 
     std::int64_t stamp(Stamp s) const { return stamps[static_cast<int>(s)]; }
+    std::int64_t &stamp(Stamp s) { return stamps[static_cast<int>(s)]; }
 };
 
 /// Every request of the store, in row-id order. nullopt with the reason when SQLite fails.

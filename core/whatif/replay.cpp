@@ -8,7 +8,9 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <iterator>
 #include <queue>
+#include <set>
 
 namespace lx::whatif {
 
@@ -34,9 +36,11 @@ std::int64_t arrivalOf(const StampRow &r)
     return r.stamp(Stamp::ClientSend);
 }
 
-/// One replica: when each slot frees, and when each request routed to it ends (for least loaded).
+/// One replica: when its busy slots free (at most the limit of them; a slot not in the set is free), and
+/// when each request routed to it ends (for least loaded). A set rather than a slot per limit, so that "no
+/// limit" costs only the requests in service.
 struct Replica {
-    std::vector<std::int64_t> slotFree;
+    std::multiset<std::int64_t> busyUntil;
     std::priority_queue<std::int64_t, std::vector<std::int64_t>, std::greater<>> ends;
 
     std::size_t outstandingAt(std::int64_t t)
@@ -177,11 +181,12 @@ ReplayResult replay(const ServerFit &fit, std::span<const StampRow> observed, st
         byReady[k] = k;
     std::stable_sort(byReady.begin(), byReady.end(), [&](std::size_t l, std::size_t r) { return ready[l] < ready[r]; });
 
-    const int limit = changes.concurrencyLimit > 0 ? changes.concurrencyLimit : static_cast<int>(fit.concurrencyLimit.value);
-    result.concurrencyLimit = limit;
+    // A limit the trace never reached is not known: the replay then puts none (the server had room, as far
+    // as the trace shows), and the fitted TPOT line still slows a fuller batch.
+    const int fitted = fit.limitReached ? static_cast<int>(fit.concurrencyLimit.value) : 0;
+    result.concurrencyLimit = changes.concurrencyLimit > 0 ? changes.concurrencyLimit : fitted;
+    const std::int64_t limit = result.concurrencyLimit > 0 ? result.concurrencyLimit : std::numeric_limits<std::int64_t>::max();
     std::vector<Replica> replicas(static_cast<std::size_t>(changes.replicas));
-    for (Replica &r : replicas)
-        r.slotFree.assign(static_cast<std::size_t>(limit), std::numeric_limits<std::int64_t>::min());
 
     result.requests.resize(arrivals.size());
     std::size_t nextReplica = 0;
@@ -235,11 +240,16 @@ ReplayResult replay(const ServerFit &fit, std::span<const StampRow> observed, st
                 }
             }
             Replica &replica = replicas[target];
-            const auto slot = std::min_element(replica.slotFree.begin(), replica.slotFree.end());
-            const std::int64_t slotStart = std::max(ready[k], *slot);
-            int active = 1;
-            for (auto it = replica.slotFree.begin(); it != replica.slotFree.end(); ++it)
-                active += (it != slot && *it > slotStart) ? 1 : 0;
+            // Requests are taken in order of readiness, so a slot free by now is free for every later one.
+            auto &busy = replica.busyUntil;
+            while (!busy.empty() && *busy.begin() <= ready[k])
+                busy.erase(busy.begin());
+            std::int64_t slotStart = ready[k];
+            if (static_cast<std::int64_t>(busy.size()) >= limit) { // every slot busy: wait for the first to free
+                slotStart = *busy.begin();
+                busy.erase(busy.begin());
+            }
+            const int active = 1 + static_cast<int>(std::distance(busy.upper_bound(slotStart), busy.end()));
             const std::int64_t wait =
                 active > 1 && fit.admissionWait.ok() ? std::max<std::int64_t>(0, roundNs(fit.admissionWait.at(uAdmission))) : 0;
             const std::int64_t sched = slotStart + wait;
@@ -253,7 +263,7 @@ ReplayResult replay(const ServerFit &fit, std::span<const StampRow> observed, st
             const std::int64_t first = sched + std::max<std::int64_t>(0, roundNs(prefill));
             const std::int64_t last = first + std::max<std::int64_t>(0, roundNs(decode));
             const std::int64_t send = last + roundNs(static_cast<double>(res.postprocess) / changes.postprocessSpeedup);
-            *slot = last; // the work after the last token runs off the accelerator
+            busy.insert(last); // the work after the last token runs off the accelerator
             replica.ends.push(last);
 
             rec.stamp(Stamp::ServerRecv) = a.recv;

@@ -34,7 +34,7 @@ struct ReplayChanges {
     /// whole part minus one, and one more with the fractional part's probability) placed at a uniform
     /// time between its neighbours, so the load rises by the factor at every moment of the trace.
     double arrivalFactor = 1;
-    int concurrencyLimit = 0;       ///< slots per replica; 0 keeps the fitted limit
+    int concurrencyLimit = 0;       ///< slots per replica; 0 keeps the fitted limit (none when it was not reached)
     std::int64_t inputTokenCap = 0; ///< prompts cut to this many tokens; 0 for no cap
     double postprocessSpeedup = 1;  ///< postprocess divided by this
     std::uint64_t seed = 42;
@@ -52,7 +52,7 @@ using ReplayProgress = std::function<bool(std::int64_t done, std::int64_t total)
 
 struct ReplayResult {
     std::vector<RequestRecord> requests; ///< decomposed, in arrival order, ids "sim-0000001"...
-    int concurrencyLimit = 0;            ///< the slots per replica used
+    int concurrencyLimit = 0;            ///< the slots per replica used; 0 for none (a limit the trace never reached)
     std::string refused;                 ///< why nothing was replayed; empty when it was
     bool cancelled = false;
 };

@@ -2,6 +2,7 @@
 #include "whatif/server_fit.h"
 
 #include "store/store.h"
+#include "whatif/client_fit.h"
 
 #include "simulation/sim_random.h" // for its pragmas: no fused multiply-add, the same fit on every platform
 
@@ -225,7 +226,7 @@ std::optional<ServerFit> fitServer(const Store &store, std::vector<StampRow> *ro
     auto rows = scanStampRows(store, error);
     if (!rows)
         return std::nullopt;
-    ServerFit fit = fitServer(*rows);
+    ServerFit fit = fitServerOrInfer(*rows);
     if (rowsOut)
         *rowsOut = std::move(*rows);
     return fit;
@@ -238,7 +239,8 @@ std::string ServerFit::toJson() const
     out.precision(9);
     out << "{\"requests\":" << requests << ",\"served\":" << served << ',';
     writeEstimate(out, "concurrency_limit", concurrencyLimit, 1);
-    out << ",\"limit_reached\":" << (limitReached ? "true" : "false") << ',';
+    out << ",\"limit_reached\":" << (limitReached ? "true" : "false") << ",\"inferred_from_client\":"
+        << (inferredFromClient ? "true" : "false") << ',';
     writeEstimate(out, "prefill_base_ms", prefillBaseNs, kNsPerMs);
     out << ',';
     writeEstimate(out, "prefill_per_token_ms", prefillPerTokenNs, kNsPerMs);

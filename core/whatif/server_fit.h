@@ -50,6 +50,11 @@ struct ServerFit {
     EmpiricalDistribution admissionWait;        ///< queue time of requests that found a free slot
     EmpiricalDistribution prefillRatio, tpotRatio;
     std::vector<Residuals> residuals;           ///< one per request fitted from, in their order
+    /// The trace had client times only (a benchmark client's send, TTFT and end): the server stamps the fit
+    /// was made from were inferred (client_inference.h), with the network, preprocess and postprocess
+    /// inside queue, prefill and decode.
+    bool inferredFromClient = false;
+    double inconsistentShare = 0; ///< with inferred stamps: the share scheduled after their first token
     /// Why no model can be fitted at all ("no server stamps: no queue can be fitted"); empty when it can.
     std::string refused;
 
@@ -65,7 +70,8 @@ inline constexpr std::int64_t kMinFitRequests = 10;
 /// have the stamps from the server's receive to the last token.
 ServerFit fitServer(std::span<const StampRow> rows);
 
-/// Reads the store's requests and fits them; nullopt with the reason when the store cannot be read.
+/// Reads the store's requests and fits them (fitServerOrInfer() of client_fit.h); nullopt with the reason when the store
+/// cannot be read.
 std::optional<ServerFit> fitServer(const Store &store, std::vector<StampRow> *rows, std::string *error);
 
 } // namespace lx::whatif

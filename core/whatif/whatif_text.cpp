@@ -86,9 +86,16 @@ std::string modelToText(const ServerFit &fit)
 {
     constexpr double kMs = 1e6;
     std::ostringstream out;
-    out << "Model fitted from " << fit.served << " of " << fit.requests << " requests (with server stamps):\n";
+    if (fit.inferredFromClient)
+        out << "Model fitted from " << fit.served << " of " << fit.requests
+            << " requests, their server stamps inferred from the client's times (a FIFO with the fewest slots that "
+               "schedules no more than 2% after their first token: "
+            << static_cast<int>(fit.inconsistentShare * 1000 + 0.5) / 10.0 << "% did; network, preprocess and postprocess are inside queue, prefill and decode):\n";
+    else
+        out << "Model fitted from " << fit.served << " of " << fit.requests << " requests (with server stamps):\n";
     out << "  concurrency limit  " << static_cast<long long>(fit.concurrencyLimit.value) << " in service"
-        << (fit.limitReached ? " (reached: requests waited on a full server)" : " (a lower bound: " + fit.concurrencyLimit.refused + ")")
+        << (fit.limitReached ? " (reached: requests waited on a full server)"
+                            : " (not reached: " + fit.concurrencyLimit.refused + "; the replay puts no limit)")
         << '\n';
     out << "  prefill            " << plusMinus(fit.prefillBaseNs, kMs, " ms", 2) << " + "
         << plusMinus(fit.prefillPerTokenNs, kMs / 1000, " ms per 1000 input tokens", 2) << "  (n " << fit.prefillBaseNs.n << ")\n";

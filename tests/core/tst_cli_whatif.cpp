@@ -115,7 +115,7 @@ private slots:
     {
         QTest::addColumn<QString>("trace");
         QTest::addColumn<QString>("message");
-        QTest::newRow("no server stamps") << "client" << "no server stamps: no queue can be fitted";
+        QTest::newRow("no server stamps, no TTFT") << "client-times-only" << "no server stamps: no queue can be fitted";
         QTest::newRow("a single request") << "single" << "1 request has server stamps: a model needs at least 10";
     }
     void refusedInputs()
@@ -123,12 +123,29 @@ private slots:
         QFETCH(QString, trace);
         QFETCH(QString, message);
         const QString file = m_dir.filePath(trace + QLatin1String(".jsonl"));
-        const QStringList generate = trace == QLatin1String("client") ? (L({"generate", "--form", "client", "--requests", "50", "-o"}) << file)
-                                                       : (L({"generate", "--requests", "1", "-o"}) << file);
-        QCOMPARE(cli(generate).exitCode, 0);
+        if (trace == QLatin1String("client-times-only")) {
+            // Send and receive times only: no server stamps, and no TTFT to infer them from.
+            QByteArray lines;
+            for (int i = 0; i < 20; ++i)
+                lines += "{\"id\":\"r" + QByteArray::number(i) + "\",\"t_client_send_ns\":" + QByteArray::number(1'000'000'000LL * i)
+                         + ",\"t_client_recv_ns\":" + QByteArray::number(1'000'000'000LL * i + 500'000'000) + "}\n";
+            QVERIFY(lxtest::writeFile(file, lines));
+        } else {
+            QCOMPARE(cli(L({"generate", "--requests", "1", "-o"}) << file).exitCode, 0);
+        }
         const Run run = cli(L({"whatif"}) << file);
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains(message.toUtf8()), run.err.constData());
+    }
+
+    void clientSideTraceIsInferred()
+    {
+        // AIPerf-like records (send time, TTFT, end-to-end time): the server stamps are inferred.
+        const QString file = path("client.jsonl");
+        QCOMPARE(cli(L({"generate", "--form", "client", "--requests", "1500", "--slots", "16", "--end-rate", "10", "-o"}) << file).exitCode, 0);
+        const Run run = cli(L({"whatif", "--replicas", "2"}) << file);
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QVERIFY2(run.out.contains("server stamps inferred from the client's times"), run.out.constData());
     }
 
     void usageErrors_data()

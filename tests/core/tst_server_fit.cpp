@@ -4,6 +4,7 @@
 // the batch within its stated standard errors; what a trace cannot give is refused with its reason.
 
 #include "simulation/sim_model.h"
+#include "whatif/client_fit.h"
 #include "whatif/estimates.h"
 #include "whatif/server_fit.h"
 #include "../whatif/whatif_test_support.h"
@@ -75,6 +76,39 @@ private slots:
         QVERIFY(!fit.limitReached);
         QVERIFY(fit.concurrencyLimit.value < 32);
         QVERIFY2(fit.concurrencyLimit.refused.find("at least") != std::string::npos, fit.concurrencyLimit.refused.c_str());
+    }
+
+    void clientSideTraceIsInferred_data()
+    {
+        QTest::addColumn<int>("slotCount");
+        QTest::addColumn<quint64>("seed");
+        QTest::newRow("32 slots, seed 42") << 32 << quint64(42);
+        QTest::newRow("16 slots, seed 7") << 16 << quint64(7);
+    }
+    void clientSideTraceIsInferred()
+    {
+        QFETCH(int, slotCount);
+        QFETCH(quint64, seed);
+        // What a benchmark client sees: its send time, TTFT and end-to-end time; no server stamp.
+        auto rows = whatiftest::simulatedStampRows(whatiftest::rampConfig(slotCount, 0.3, 1.6, 5000, seed));
+        for (StampRow &r : rows) {
+            const std::int64_t send = r.stamp(Stamp::ClientSend), recv = r.stamp(Stamp::ClientRecv);
+            const std::int64_t first = r.stamp(Stamp::FirstToken);
+            r.ttftNs = isMeasured(first) ? first + (recv - r.stamp(Stamp::ServerSend)) - send : kNotMeasured;
+            r.e2eNs = recv - send;
+            r.stamps.fill(kNotMeasured);
+            r.stamp(Stamp::ClientSend) = send;
+        }
+        const ServerFit fit = fitServerOrInfer(rows);
+        QVERIFY2(fit.ok(), fit.refused.c_str());
+        QVERIFY(fit.inferredFromClient);
+        // An upper estimate: the client's end comes a few ms after the slot's release.
+        QVERIFY2(fit.concurrencyLimit.value >= slotCount && fit.concurrencyLimit.value <= slotCount + 3,
+                 qPrintable(QString::number(fit.concurrencyLimit.value)));
+        // The per-token cost of prefill is the server's; its base now holds the network and preprocess too.
+        const double perToken = lx::sim::detail::kPrefillPerTokenMs * lx::sim::detail::meanModelFactor() * lx::sim::detail::kMs;
+        QVERIFY2(std::abs(fit.prefillPerTokenNs.value - perToken) <= 0.1 * perToken, qPrintable(QString::number(fit.prefillPerTokenNs.value)));
+        QVERIFY(isMeasured(rows.front().stamp(Stamp::Sched)));
     }
 
     void refusals_data()

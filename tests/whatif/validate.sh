@@ -83,6 +83,30 @@ echo "|---|---|---|---|"
 printf '%s\n' "${knees[@]}"
 
 echo
+echo "## Simulated sweeps: fit at one constant rate, predict another's TTFT p50"
+echo
+echo "32 slots (capacity about 9.1 req/s), 3000 requests per rate, seed 5; \`--arrivals x(B/A)\` on the trace at"
+echo "rate A, compared with the trace generated at rate B. 'server' traces carry the server stamps; 'client'"
+echo "traces (AIPerf-like: send time, TTFT, end-to-end time) get them inferred."
+echo
+echo "| form | fit at | predict | TTFT p50 observed | predicted | error |"
+echo "|---|---|---|---|---|---|"
+for form in timestamps client; do
+    for rate in 3 6 8 8.5; do
+        "$cli" generate --form "$form" --requests 3000 --seed 5 --start-rate "$rate" --end-rate "$rate" -o "$work/$form-$rate.jsonl" >/dev/null 2>&1
+    done
+    for pair in "3 6" "3 8" "6 8" "6 8.5" "8 8.5" "8.5 3"; do
+        read -r a b <<<"$pair"
+        factor=$(python3 -c "import sys; print(float(sys.argv[2]) / float(sys.argv[1]))" "$a" "$b")
+        observed=$("$cli" report --json "$work/$form-$b.jsonl" 2>/dev/null | python3 -c 'import json, sys; print(json.load(sys.stdin)["tokens"]["ttft"]["p50"])')
+        predicted=$("$cli" whatif --json --arrivals "x$factor" "$work/$form-$a.jsonl" 2>/dev/null | python3 -c 'import json, sys; print(json.load(sys.stdin)["predicted"]["tokens"]["ttft"]["p50"])')
+        label=$([ "$form" = timestamps ] && echo server || echo client)
+        python3 -c "import sys; o, p = float(sys.argv[4]), float(sys.argv[5]); print('| %s | %s req/s | %s req/s | %.1f ms | %.1f ms | %+.1f%% |' % (sys.argv[1], sys.argv[2], sys.argv[3], o, p, (p - o) / o * 100))" \
+            "$label" "$a" "$b" "$observed" "$predicted"
+    done
+done
+
+echo
 echo "## Real benchmark sweeps (vLLM bench result files)"
 echo
 bench="$realdata/llm-k8s-vllm-bench"
