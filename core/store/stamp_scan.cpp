@@ -15,11 +15,11 @@ std::optional<std::vector<StampRow>> scanStampRows(const Store &store, std::stri
         " d.t_client_send_ns, coalesce(d.t_server_recv_ns, s.t_server_recv_ns),"
         " coalesce(d.t_preprocess_done_ns, s.t_preprocess_done_ns), coalesce(d.t_sched_ns, s.t_sched_ns),"
         " coalesce(d.t_first_token_ns, s.t_first_token_ns), coalesce(d.t_last_token_ns, s.t_last_token_ns),"
-        " coalesce(d.t_server_send_ns, s.t_server_send_ns), d.t_client_recv_ns, m.text, i.path,"
+        " coalesce(d.t_server_send_ns, s.t_server_send_ns), d.t_client_recv_ns, m.text, r.run_id,"
         " r.ttft_ns, r.ttlt_ns, r.e2e_ns"
         " FROM requests r JOIN request_details d ON d.request_id = r.id"
         " LEFT JOIN request_joins j ON j.request_id = r.id LEFT JOIN request_details s ON s.request_id = j.server_request_id"
-        " LEFT JOIN labels m ON m.id = r.model_id LEFT JOIN import_runs i ON i.id = r.run_id ORDER BY r.id";
+        " LEFT JOIN labels m ON m.id = r.model_id ORDER BY r.id";
     Statement q(store.db(), kSql);
     if (!q.valid()) {
         if (error)
@@ -42,8 +42,7 @@ std::optional<std::vector<StampRow>> scanStampRows(const Store &store, std::stri
             row.stamps[static_cast<std::size_t>(k)] = columnOr(s, 6 + k);
         if (const unsigned char *text = sqlite3_column_text(s, 14))
             row.model = reinterpret_cast<const char *>(text);
-        if (const unsigned char *text = sqlite3_column_text(s, 15))
-            row.sourcePath = reinterpret_cast<const char *>(text);
+        row.runId = sqlite3_column_int64(s, 15);
         row.ttftNs = columnOr(s, 16);
         row.ttltNs = columnOr(s, 17);
         row.e2eNs = columnOr(s, 18);

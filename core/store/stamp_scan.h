@@ -32,7 +32,7 @@ struct StampRow {
     /// these without the stamps they were measured between.
     std::int64_t ttftNs = kNotMeasured, ttltNs = kNotMeasured, e2eNs = kNotMeasured;
     std::string model; ///< empty when absent
-    std::string sourcePath; ///< the file it was imported from
+    std::int64_t runId = 0; ///< import_runs.id: the file it was imported from (listImportRuns() names it)
 
     std::int64_t stamp(Stamp s) const { return stamps[static_cast<int>(s)]; }
     std::int64_t &stamp(Stamp s) { return stamps[static_cast<int>(s)]; }

@@ -149,7 +149,7 @@ ReplayResult replay(const ServerFit &fit, std::span<const StampRow> observed, st
         a.recv = arrivalOf(r);
         if (fromExternal) {
             if (r.inputTokens < 0 || r.outputTokens < 0) {
-                result.refused = (r.sourcePath.empty() ? std::string("the arrivals") : r.sourcePath) + ", line "
+                result.refused = "the arrivals, line "
                                  + std::to_string(r.sourceLine) + ": no " + (r.inputTokens < 0 ? "input" : "output")
                                  + " token count: prefill and decode are computed from the token counts";
                 return result;

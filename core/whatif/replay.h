@@ -60,7 +60,7 @@ struct ReplayResult {
 /// Replays \a observed (the requests the model was fitted from, in the same order as fit.residuals) or, when
 /// \a external is not empty, those arrivals, each borrowing the residuals of an observed request drawn at
 /// random. Every external arrival needs its input and output tokens: the first without is refused, naming
-/// its file and line. \a cancel (may be null) and \a progress let a background job stop it.
+/// its line (runWhatIf() names its file too). \a cancel (may be null) and \a progress let a background job stop it.
 ReplayResult replay(const ServerFit &fit, std::span<const StampRow> observed, std::span<const StampRow> external,
                     const ReplayChanges &changes, const std::atomic<bool> *cancel = nullptr,
                     const ReplayProgress &progress = {});

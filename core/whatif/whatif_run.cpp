@@ -3,6 +3,7 @@
 
 #include "filter/request_filter.h"
 #include "report/report_format.h"
+#include "store/import_runs.h"
 #include "store/stamp_scan.h"
 #include "store/store.h"
 #include "whatif/simulated_store.h"
@@ -120,8 +121,26 @@ WhatIfOutcome runWhatIf(const Store &observed, Store &out, const WhatIfRequest &
             outcome.refused = request.arrivalsName + ": no request to replay";
             return outcome;
         }
+        for (const StampRow &r : external) {
+            if (r.inputTokens >= 0 && r.outputTokens >= 0)
+                continue;
+            // Named by its file: the arrivals may be several files, or a store of them.
+            std::string file = request.arrivalsName;
+            for (const ImportRun &run : listImportRuns(*request.arrivals))
+                if (run.id == r.runId)
+                    file = run.path;
+            outcome.refused = file + ", line " + std::to_string(r.sourceLine) + ": no "
+                              + (r.inputTokens < 0 ? "input" : "output")
+                              + " token count: prefill and decode are computed from the token counts";
+            return outcome;
+        }
     }
     outcome.replayed = replay(outcome.fit, rows, external, request.changes, cancel, progress);
+    // What the replay read goes before the store is written and both sides analysed: the peak is the
+    // replay's (rows, residuals and replayed requests, about 1 KB a request).
+    std::vector<StampRow>().swap(rows);
+    std::vector<StampRow>().swap(external);
+    std::vector<Residuals>().swap(outcome.fit.residuals);
     if (!outcome.replayed.refused.empty()) {
         outcome.cancelled = outcome.replayed.cancelled;
         outcome.refused = outcome.replayed.refused;

@@ -43,7 +43,7 @@ struct WhatIfRequest {
 };
 
 struct WhatIfOutcome {
-    ServerFit fit;
+    ServerFit fit;                     ///< without its residuals, which the replay alone needs
     ReplayResult replayed;             ///< its requests are let go once written
     std::optional<Side> observed, predicted;
     std::string refused;               ///< why there is no prediction; empty when there is one

@@ -68,9 +68,15 @@ std::string sloCell(const SloResult &r)
 
 } // namespace
 
-std::string summarySentence(const ReplayChanges &changes, const Side &observed, const Side &predicted)
+std::string summarySentence(const ReplayChanges &changes, const Side &observed, const Side &predicted, const std::string &arrivals)
 {
-    std::string out = "with " + changesText(changes);
+    std::string out = "with ";
+    if (!arrivals.empty()) {
+        const std::string changed = changesText(changes);
+        out += "the arrivals of " + arrivals + (changed == "no change" ? std::string() : ", " + changed);
+    } else {
+        out += changesText(changes);
+    }
     const std::optional<double> before = percentileOf(observed.report.e2e, 2), after = percentileOf(predicted.report.e2e, 2);
     out += " p99 e2e " + (before ? formatDuration(*before) : std::string("-")) + " \u2192 "
            + (after ? formatDuration(*after) : std::string("-"));
@@ -143,7 +149,7 @@ std::string whatIfToText(const WhatIfRequest &request, const WhatIfOutcome &outc
     out += "\nKnee: observed " + kneeCell(obs) + "; predicted " + kneeCell(pred) + '\n';
     for (std::size_t i = 0; i < obs.slos.size() && i < pred.slos.size(); ++i)
         out += "SLO " + obs.slos[i].target.text + ": observed " + sloCell(obs.slos[i]) + ", predicted " + sloCell(pred.slos[i]) + '\n';
-    out += "\n" + summarySentence(request.changes, obs, pred) + '\n';
+    out += "\n" + summarySentence(request.changes, obs, pred, request.arrivals ? request.arrivalsName : std::string()) + '\n';
     return out;
 }
 
@@ -154,7 +160,7 @@ std::string whatIfToJson(const WhatIfRequest &request, const WhatIfOutcome &outc
         return withMembers(reportToJson(s.report), {{"load", loadToJson(s.load)}, {"slos", slosToJson(s.slos)}});
     };
     std::string summary;
-    for (char c : summarySentence(request.changes, obs, pred)) {
+    for (char c : summarySentence(request.changes, obs, pred, request.arrivals ? request.arrivalsName : std::string())) {
         if (c == '"' || c == '\\')
             summary += '\\';
         summary += c;

@@ -11,8 +11,10 @@
 
 namespace lx::whatif {
 
-/// "with 2 replicas (rr) p99 e2e 41 s → 6.2 s; queue stops dominating (decode now)".
-std::string summarySentence(const ReplayChanges &changes, const Side &observed, const Side &predicted);
+/// "with 2 replicas (rr) p99 e2e 41 s → 6.2 s; queue stops dominating (decode now)"; with \a arrivals (an
+/// external workload's name) "with the arrivals of azure.csv, 2 replicas (rr) ...".
+std::string summarySentence(const ReplayChanges &changes, const Side &observed, const Side &predicted,
+                            const std::string &arrivals = {});
 
 /// The model in a few lines: each parameter with its ± standard error and n, or why it was not fitted.
 std::string modelToText(const ServerFit &fit);

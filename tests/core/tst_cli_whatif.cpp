@@ -96,7 +96,7 @@ private slots:
         QTest::newRow("arrivals without token counts")
             << QByteArray("{\"id\":\"a\",\"t_client_send_ns\":1000000000,\"t_client_recv_ns\":2000000000}\n"
                           "{\"id\":\"b\",\"t_client_send_ns\":1500000000,\"t_client_recv_ns\":2500000000}\n")
-            << 2 << "line 1: no input token count";
+            << 2 << "arrivals_without_token_counts.jsonl, line 1: no input token count";
     }
     void workloadArrivals()
     {
@@ -109,6 +109,8 @@ private slots:
         const Run run = cli(L({"whatif", "--arrivals"}) << file << m_trace);
         QVERIFY2(run.exitCode == exitCode, run.err.constData());
         QVERIFY2((exitCode == 0 ? run.out : run.err).contains(message.toUtf8()), (run.out + run.err).constData());
+        if (exitCode == 0)
+            QVERIFY2(run.out.contains("\nwith the arrivals of " + file.toUtf8() + " p99 e2e"), run.out.constData());
     }
 
     void refusedInputs_data()

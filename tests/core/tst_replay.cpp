@@ -161,8 +161,8 @@ private slots:
         QTest::newRow("zero replicas") << "replicas 0" << "--replicas must be between 1 and 10000";
         QTest::newRow("zero postprocess speedup") << "speedup 0" << "--postprocess-speedup must be a positive factor";
         QTest::newRow("negative postprocess speedup") << "speedup -2" << "--postprocess-speedup must be a positive factor";
-        QTest::newRow("arrivals without input tokens") << "external no input" << "workload.csv, line 3: no input token count";
-        QTest::newRow("arrivals without output tokens") << "external no output" << "workload.csv, line 3: no output token count";
+        QTest::newRow("arrivals without input tokens") << "external no input" << "the arrivals, line 3: no input token count";
+        QTest::newRow("arrivals without output tokens") << "external no output" << "the arrivals, line 3: no output token count";
         QTest::newRow("model refused") << "no stamps" << "no server stamps";
     }
     void refusals()
@@ -182,7 +182,6 @@ private slots:
         else if (change.startsWith(QLatin1String("external"))) {
             for (int i = 0; i < 4; ++i) {
                 StampRow r;
-                r.sourcePath = "workload.csv";
                 r.sourceLine = i + 2;
                 r.stamps.fill(kNotMeasured);
                 r.stamps[static_cast<int>(Stamp::ClientSend)] = 1'000'000'000LL * i;
