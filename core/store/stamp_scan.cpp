@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "store/stamp_scan.h"
 
+#include "store/segment_columns.h"
 #include "store/sqlite_util.h"
 #include "store/store.h"
 
@@ -10,16 +11,16 @@ std::optional<std::vector<StampRow>> scanStampRows(const Store &store, std::stri
 {
     // The joined request keeps its client record's details row; its stamps are the union the join wrote
     // into requests' segments, so the server record's raw stamps are taken from its own details row.
-    static constexpr const char *kSql =
-        "SELECT r.id, d.source_line, r.status, r.flags, r.input_tokens, r.output_tokens,"
-        " d.t_client_send_ns, coalesce(d.t_server_recv_ns, s.t_server_recv_ns),"
-        " coalesce(d.t_preprocess_done_ns, s.t_preprocess_done_ns), coalesce(d.t_sched_ns, s.t_sched_ns),"
-        " coalesce(d.t_first_token_ns, s.t_first_token_ns), coalesce(d.t_last_token_ns, s.t_last_token_ns),"
-        " coalesce(d.t_server_send_ns, s.t_server_send_ns), d.t_client_recv_ns, m.text, r.run_id,"
-        " r.ttft_ns, r.ttlt_ns, r.e2e_ns"
-        " FROM requests r JOIN request_details d ON d.request_id = r.id"
-        " LEFT JOIN request_joins j ON j.request_id = r.id LEFT JOIN request_details s ON s.request_id = j.server_request_id"
-        " LEFT JOIN labels m ON m.id = r.model_id ORDER BY r.id";
+    static const std::string kSql =
+        "SELECT r.id, d.source_line, r.status, r.flags, r.input_tokens, r.output_tokens, d.t_client_send_ns,"
+        " coalesce(d.t_server_recv_ns, s.t_server_recv_ns), coalesce(d.t_preprocess_done_ns, s.t_preprocess_done_ns),"
+        " coalesce(d.t_sched_ns, s.t_sched_ns), coalesce(d.t_first_token_ns, s.t_first_token_ns),"
+        " coalesce(d.t_last_token_ns, s.t_last_token_ns), coalesce(d.t_server_send_ns, s.t_server_send_ns),"
+        " d.t_client_recv_ns, m.text, r.run_id, r.ttft_ns, r.ttlt_ns, r.e2e_ns, "
+        + segmentColumnList("r.")
+        + " FROM requests r JOIN request_details d ON d.request_id = r.id"
+          " LEFT JOIN request_joins j ON j.request_id = r.id LEFT JOIN request_details s ON s.request_id = j.server_request_id"
+          " LEFT JOIN labels m ON m.id = r.model_id ORDER BY r.id";
     Statement q(store.db(), kSql);
     if (!q.valid()) {
         if (error)
@@ -46,6 +47,8 @@ std::optional<std::vector<StampRow>> scanStampRows(const Store &store, std::stri
         row.ttftNs = columnOr(s, 16);
         row.ttltNs = columnOr(s, 17);
         row.e2eNs = columnOr(s, 18);
+        for (int k = 0; k < kSegmentCount; ++k)
+            row.segments[static_cast<std::size_t>(k)] = columnOr(s, 19 + k);
         rows.push_back(std::move(row));
     }
     if (rc != SQLITE_DONE) {

@@ -20,17 +20,29 @@ namespace lx {
 
 class Store;
 
+/// N times, each not measured.
+template<std::size_t N>
+constexpr std::array<std::int64_t, N> notMeasured()
+{
+    std::array<std::int64_t, N> out{};
+    out.fill(kNotMeasured);
+    return out;
+}
+
 /// One request as a fit or a replay reads it: times in ns or kNotMeasured, tokens -1 when absent.
 struct StampRow {
     std::int64_t rowId = 0;
     std::int64_t sourceLine = 0; ///< line (or record) in the file it was imported from, for messages
     Status status = Status::Ok;
     std::uint32_t flags = 0;
-    std::array<std::int64_t, kStampCount> stamps{};
+    std::array<std::int64_t, kStampCount> stamps = notMeasured<kStampCount>();
     std::int64_t inputTokens = -1, outputTokens = -1;
     /// The decomposition's TTFT, TTLT and e2e (kNotMeasured when not measured): a client-side trace has
     /// these without the stamps they were measured between.
     std::int64_t ttftNs = kNotMeasured, ttltNs = kNotMeasured, e2eNs = kNotMeasured;
+    /// The segments (kNotMeasured where not measured): the durations form and OTLP spans have these without
+    /// the inner stamps.
+    std::array<std::int64_t, kSegmentCount> segments = notMeasured<kSegmentCount>();
     std::string model; ///< empty when absent
     std::int64_t runId = 0; ///< import_runs.id: the file it was imported from (listImportRuns() names it)
 

@@ -2,6 +2,7 @@
 #include "whatif/client_fit.h"
 
 #include "whatif/client_inference.h"
+#include "whatif/segment_stamps.h"
 
 namespace lx::whatif {
 
@@ -10,6 +11,13 @@ ServerFit fitServerOrInfer(std::vector<StampRow> &rows)
     ServerFit fit = fitServer(rows);
     if (fit.ok() || fit.served > 0 || rows.empty())
         return fit;
+    std::vector<StampRow> rebuilt = rows;
+    if (rebuildStampsFromSegments(rebuilt) > 0) {
+        ServerFit fromSegments = fitServer(rebuilt);
+        fromSegments.stampsFromSegments = true;
+        rows = std::move(rebuilt);
+        return fromSegments;
+    }
     InferredStamps inferred = inferServerStamps(rows);
     if (!inferred.refused.empty()) {
         fit.refused = inferred.refused;

@@ -16,8 +16,9 @@
 
 namespace lx::whatif {
 
-/// fitServer(), or for rows without server stamps the fit to the stamps inferred from their client times;
-/// \a rows then become the inferred rows, which a replay of the observed arrivals takes.
+/// fitServer(); for rows without server stamps, the fit to the stamps rebuilt from their segments
+/// (segment_stamps.h: the durations form, OTLP spans) or else inferred from their client times; \a rows
+/// then become the rebuilt or inferred rows, which a replay of the observed arrivals takes.
 ServerFit fitServerOrInfer(std::vector<StampRow> &rows);
 
 } // namespace lx::whatif

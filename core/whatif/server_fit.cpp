@@ -110,30 +110,46 @@ ServerFit fitServer(std::span<const StampRow> rows)
     }
     // The admission wait is the queue time of a request that found a slot free and nobody ahead of it:
     // an engine admits new sequences between its steps. A slot is briefly free between one request's last
-    // token and the next one's admission while others still wait, so "nobody ahead" is asked too.
+    // token and the next one's admission while others still wait, so "nobody ahead" is asked too, and "free"
+    // is judged one below the most seen in service, so that no request counted here waited for a slot.
+    const int most = limit;
     std::vector<std::int64_t> readies;
     for (const Served &s : served)
         readies.push_back(s.ready);
     std::sort(readies.begin(), readies.end());
-    std::int64_t waitedOnFull = 0;
+    std::vector<int> busyAtReady(served.size());
     std::vector<double> admission;
-    for (const Served &s : served) {
-        const bool full = inServiceAt(scheds, lasts, s.ready) >= limit;
-        waitedOnFull += full && s.sched > s.ready ? 1 : 0;
+    for (std::size_t i = 0; i < served.size(); ++i) {
+        const Served &s = served[i];
+        busyAtReady[i] = inServiceAt(scheds, lasts, s.ready);
         const auto readyBy = std::upper_bound(readies.begin(), readies.end(), s.ready) - readies.begin();
         const auto schedBy = std::upper_bound(scheds.begin(), scheds.end(), s.ready) - scheds.begin();
         const bool ahead = readyBy - schedBy > (s.sched > s.ready ? 1 : 0); // others ready, not yet scheduled
-        if (!full && !ahead && fit.residuals[s.row].batch > 1)
+        if (busyAtReady[i] < most - 1 && !ahead && fit.residuals[s.row].batch > 1)
             admission.push_back(static_cast<double>(s.sched - s.ready));
+    }
+    fit.admissionWait = empiricalOf(std::move(admission), "no request found a free slot beside others");
+
+    // A request waited on a full server when it became ready with the limit in service and waited longer
+    // than admissions do (twice their p99): for a slot to free. The limit is the most seen in service, or one
+    // less when the most was seen only in passing (stamps rebuilt from durations, whose network halves are
+    // guesses, put a request's times a little off); it is reached when three requests so waited (one could be
+    // an admission racing a slot's release).
+    const double longWait = fit.admissionWait.ok() ? 2 * fit.admissionWait.at(0.99) : 0.0;
+    for (int candidate = most; candidate >= std::max(1, most - 1) && !fit.limitReached; --candidate) {
+        std::int64_t waited = 0;
+        for (std::size_t i = 0; i < served.size(); ++i)
+            waited += busyAtReady[i] >= candidate && static_cast<double>(served[i].sched - served[i].ready) > longWait ? 1 : 0;
+        if (waited >= 3) {
+            fit.limitReached = true;
+            limit = candidate;
+        }
     }
     fit.concurrencyLimit.value = limit;
     fit.concurrencyLimit.n = fit.served;
-    // Three requests that waited on a full server: one could be an admission racing a slot's release.
-    fit.limitReached = waitedOnFull >= 3;
     if (!fit.limitReached)
         fit.concurrencyLimit.refused = "the queue never waited on a full server: the limit is at least "
                                        + std::to_string(limit) + " (the most requests in service at once)";
-    fit.admissionWait = empiricalOf(std::move(admission), "no request found a free slot beside others");
 
     // Prefill against the input tokens; TPOT against the batch.
     std::vector<double> px, py, tx, ty;
@@ -240,7 +256,7 @@ std::string ServerFit::toJson() const
     out << "{\"requests\":" << requests << ",\"served\":" << served << ',';
     writeEstimate(out, "concurrency_limit", concurrencyLimit, 1);
     out << ",\"limit_reached\":" << (limitReached ? "true" : "false") << ",\"inferred_from_client\":"
-        << (inferredFromClient ? "true" : "false") << ',';
+        << (inferredFromClient ? "true" : "false") << ",\"stamps_from_segments\":" << (stampsFromSegments ? "true" : "false") << ',';
     writeEstimate(out, "prefill_base_ms", prefillBaseNs, kNsPerMs);
     out << ',';
     writeEstimate(out, "prefill_per_token_ms", prefillPerTokenNs, kNsPerMs);

@@ -54,6 +54,9 @@ struct ServerFit {
     /// was made from were inferred (client_inference.h), with the network, preprocess and postprocess
     /// inside queue, prefill and decode.
     bool inferredFromClient = false;
+    /// The records held durations, not stamps (the durations form, OTLP spans): the stamps the fit was made
+    /// from were rebuilt from the segments (segment_stamps.h).
+    bool stampsFromSegments = false;
     double inconsistentShare = 0; ///< with inferred stamps: the share scheduled after their first token
     /// Why no model can be fitted at all ("no server stamps: no queue can be fitted"); empty when it can.
     std::string refused;

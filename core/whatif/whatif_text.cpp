@@ -97,6 +97,9 @@ std::string modelToText(const ServerFit &fit)
             << " requests, their server stamps inferred from the client's times (a FIFO with the fewest slots that "
                "schedules no more than 2% after their first token: "
             << static_cast<int>(fit.inconsistentShare * 1000 + 0.5) / 10.0 << "% did; network, preprocess and postprocess are inside queue, prefill and decode):\n";
+    else if (fit.stampsFromSegments)
+        out << "Model fitted from " << fit.served << " of " << fit.requests
+            << " requests, their stamps rebuilt from their segments (the network split in halves):\n";
     else
         out << "Model fitted from " << fit.served << " of " << fit.requests << " requests (with server stamps):\n";
     out << "  concurrency limit  " << static_cast<long long>(fit.concurrencyLimit.value) << " in service"

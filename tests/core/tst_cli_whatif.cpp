@@ -140,6 +140,23 @@ private slots:
         QVERIFY2(run.err.contains(message.toUtf8()), run.err.constData());
     }
 
+    void stampsFromSegments_data()
+    {
+        QTest::addColumn<QString>("form");
+        QTest::newRow("durations form") << "durations";
+        QTest::newRow("OTLP spans") << "otlp";
+    }
+    void stampsFromSegments()
+    {
+        QFETCH(QString, form);
+        const QString file = m_dir.filePath(form + QLatin1String(".jsonl"));
+        QCOMPARE(cli(L({"generate", "--requests", "1500", "--slots", "16", "--end-rate", "10", "--form"}) << form << QStringLiteral("-o") << file).exitCode, 0);
+        const Run run = cli(L({"whatif"}) << file);
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QVERIFY2(run.out.contains("their stamps rebuilt from their segments"), run.out.constData());
+        QVERIFY2(run.out.contains("concurrency limit  16 in service (reached"), run.out.constData());
+    }
+
     void clientSideTraceIsInferred()
     {
         // AIPerf-like records (send time, TTFT, end-to-end time): the server stamps are inferred.

@@ -111,6 +111,39 @@ private slots:
         QVERIFY(isMeasured(rows.front().stamp(Stamp::Sched)));
     }
 
+    void durationsGetStampsFromSegments_data()
+    {
+        QTest::addColumn<int>("slotCount");
+        QTest::addColumn<bool>("withNetwork");
+        QTest::newRow("durations form, 16 slots") << 16 << true;
+        QTest::newRow("OTLP spans (no network), 32 slots") << 32 << false;
+    }
+    void durationsGetStampsFromSegments()
+    {
+        QFETCH(int, slotCount);
+        QFETCH(bool, withNetwork);
+        // What the durations form and OTLP spans give: a start and the segments, no inner stamps.
+        auto rows = whatiftest::simulatedStampRows(whatiftest::rampConfig(slotCount, 0.3, 1.6, 4000, 19));
+        const auto records = whatiftest::decomposed(rows);
+        QCOMPARE(records.size(), rows.size());
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            StampRow &r = rows[i];
+            r.segments = records[i].metrics.segments;
+            const std::int64_t start = withNetwork ? r.stamp(Stamp::ClientSend) : r.stamp(Stamp::ServerRecv);
+            r.stamps.fill(kNotMeasured);
+            r.stamp(withNetwork ? Stamp::ClientSend : Stamp::ServerRecv) = start;
+            if (!withNetwork)
+                r.segments[static_cast<std::size_t>(Segment::Network)] = kNotMeasured;
+        }
+        const ServerFit fit = fitServerOrInfer(rows);
+        QVERIFY2(fit.ok(), fit.refused.c_str());
+        QVERIFY(fit.stampsFromSegments);
+        QVERIFY(fit.limitReached);
+        QCOMPARE(static_cast<int>(fit.concurrencyLimit.value), slotCount);
+        using namespace lx::sim::detail;
+        verifyWithin("prefill per token", fit.prefillPerTokenNs, kPrefillPerTokenMs * meanModelFactor() * kMs, 3);
+    }
+
     void refusals_data()
     {
         QTest::addColumn<QString>("trace");
