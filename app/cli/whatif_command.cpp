@@ -28,7 +28,7 @@ constexpr const char *kWhatIfUsage =
     "                          any trace with input and output token counts)\n"
     "  --max-concurrency N     requests in service at once per replica (default: the fitted limit)\n"
     "  --cap-input-tokens N    prompts cut to at most N tokens\n"
-    "  --postprocess-speedup F postprocess F times as fast (F > 0)\n"
+    "  --postprocess-speedup F postprocess F times as fast (0.001 <= F <= 1000000)\n"
     "  --seed S                random seed, an unsigned 64-bit integer (default 42)\n"
     "  --slo TARGET            e.g. \"e2e.p95<=2s\", evaluated on both sides (repeatable)\n"
     "  --json                  machine-readable output (milliseconds as numbers)\n"
@@ -110,8 +110,8 @@ std::string parseWhatIfArgs(const std::vector<std::string> &arguments, WhatIfArg
             a.changes.inputTokenCap = *n;
         } else if (args.option("--postprocess-speedup", value)) {
             const auto f = parseNumber<double>(value);
-            if (!f || !(*f > 0) || *f > 1e6)
-                return "--postprocess-speedup needs a factor above 0 (at most 1000000), got '" + value + "'";
+            if (!f || !(*f >= lx::whatif::kMinPostprocessSpeedup) || *f > lx::whatif::kMaxPostprocessSpeedup)
+                return "--postprocess-speedup needs a factor from 0.001 to 1000000, got '" + value + "'";
             a.changes.postprocessSpeedup = *f;
         } else if (args.option("--seed", value)) {
             const auto s = parseNumber<std::uint64_t>(value);

@@ -110,8 +110,8 @@ std::string validateChanges(const ReplayChanges &c)
         return "--max-concurrency must be between 1 and 1000000";
     if (c.inputTokenCap < 0)
         return "--cap-input-tokens must be at least 1";
-    if (!(c.postprocessSpeedup > 0) || !std::isfinite(c.postprocessSpeedup))
-        return "--postprocess-speedup must be a positive factor";
+    if (!(c.postprocessSpeedup >= kMinPostprocessSpeedup && c.postprocessSpeedup <= kMaxPostprocessSpeedup))
+        return "--postprocess-speedup must be a positive factor from 0.001 to 1000000";
     return {};
 }
 
@@ -168,7 +168,17 @@ ReplayResult replay(const ServerFit &fit, std::span<const StampRow> observed, st
         return result;
     }
     std::stable_sort(arrivals.begin(), arrivals.end(), [](const Arrival &l, const Arrival &r) { return l.recv < r.recv; });
+    if (static_cast<double>(arrivals.size()) * std::ceil(changes.arrivalFactor) > static_cast<double>(kMaxReplayedRequests)) {
+        result.refused = "the arrivals \u00d7" + std::to_string(changes.arrivalFactor).substr(0, 6) + " would make up to "
+                         + std::to_string(static_cast<std::int64_t>(static_cast<double>(arrivals.size()) * std::ceil(changes.arrivalFactor)))
+                         + " requests, more than a replay holds (20,000,000)";
+        return result;
+    }
     arrivals = scaleArrivals(std::move(arrivals), changes.arrivalFactor, rng);
+    if (arrivals.empty()) {
+        result.refused = "no arrival is left after thinning them: give a larger factor";
+        return result;
+    }
 
     // Served in the order they become ready for the queue (FIFO), as the generator does.
     std::vector<std::int64_t> ready(arrivals.size());

@@ -46,6 +46,10 @@ std::string validateChanges(const ReplayChanges &changes);
 /// The inclusive bounds of the changes, stated in the README.
 inline constexpr int kMaxReplicas = 10'000;
 inline constexpr double kMaxArrivalFactor = 100;
+inline constexpr double kMinPostprocessSpeedup = 0.001, kMaxPostprocessSpeedup = 1'000'000;
+/// The most requests a replay makes: each is held until the store is written (about 1 KB at the peak, with
+/// its observed row), so 20 million take some 20 GB. A factor that would make more is refused.
+inline constexpr std::int64_t kMaxReplayedRequests = 20'000'000;
 
 /// Progress of a replay in requests; returning false cancels it.
 using ReplayProgress = std::function<bool(std::int64_t done, std::int64_t total)>;

@@ -177,7 +177,7 @@ private slots:
         QTest::newRow("negative arrival factor") << L({"--arrivals", "x-1"}) << "the factor must be above 0";
         QTest::newRow("huge arrival factor") << L({"--arrivals", "x1000"}) << "at most 100";
         QTest::newRow("bad router") << L({"--router", "random"}) << "--router needs rr or least-loaded";
-        QTest::newRow("zero speedup") << L({"--postprocess-speedup", "0"}) << "--postprocess-speedup needs a factor above 0";
+        QTest::newRow("zero speedup") << L({"--postprocess-speedup", "0"}) << "--postprocess-speedup needs a factor from 0.001 to 1000000, got '0'";
         QTest::newRow("negative cap") << L({"--cap-input-tokens", "-5"}) << "--cap-input-tokens needs a positive number";
         QTest::newRow("zero concurrency") << L({"--max-concurrency", "0"}) << "--max-concurrency needs a whole number";
         QTest::newRow("bad slo") << L({"--slo", "e2e<2s"}) << "--slo 'e2e<2s'";

@@ -161,6 +161,8 @@ private slots:
         QTest::newRow("zero replicas") << "replicas 0" << "--replicas must be between 1 and 10000";
         QTest::newRow("zero postprocess speedup") << "speedup 0" << "--postprocess-speedup must be a positive factor";
         QTest::newRow("negative postprocess speedup") << "speedup -2" << "--postprocess-speedup must be a positive factor";
+        QTest::newRow("postprocess slowdown past 1000x") << "speedup 0.0001" << "from 0.001 to 1000000";
+        QTest::newRow("thinned to nothing") << "factor 0.0000001" << "no arrival is left after thinning them";
         QTest::newRow("arrivals without input tokens") << "external no input" << "the arrivals, line 3: no input token count";
         QTest::newRow("arrivals without output tokens") << "external no output" << "the arrivals, line 3: no output token count";
         QTest::newRow("model refused") << "no stamps" << "no server stamps";
