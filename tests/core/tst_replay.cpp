@@ -5,6 +5,7 @@
 // and the report reads it as any other.
 
 #include "analysis/analysis.h"
+#include "simulation/trace_writers.h"
 #include "model/percentiles.h"
 #include "store/store.h"
 #include "test_support.h"
@@ -14,6 +15,7 @@
 #include "whatif/whatif_run.h"
 #include "../whatif/whatif_test_support.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
@@ -263,6 +265,50 @@ private slots:
         }
         QVERIFY(!dumps[0].isEmpty());
         QCOMPARE(dumps[1], dumps[0]);
+    }
+
+    void runWhatIfForABackgroundJob()
+    {
+        // The one call the app's background job makes: an observed store in, a simulated store out, both
+        // sides analysed; progress is reported and a cancel flag stops it.
+        QTemporaryDir dir;
+        std::string text;
+        lx::sim::simulate(whatiftest::rampConfig(8, 0.3, 1.4, 5000, 23),
+                          [&](const lx::sim::SimRequest &r) { lx::sim::appendRecord(text, lx::sim::TraceForm::Timestamps, r); });
+        const std::string trace = lxtest::writeFile(dir, QStringLiteral("trace.jsonl"), QByteArray::fromStdString(text));
+        lxtest::Imported observed = lxtest::importPaths({trace});
+        QVERIFY2(observed.store, observed.error.c_str());
+        std::string why;
+        auto out = Store::openTemporary(&why);
+        WhatIfRequest request;
+        request.changes.replicas = 2;
+        request.observedName = "trace.jsonl";
+        request.slos.push_back(*parseSlo("e2e.p95<=10s", &why));
+        std::int64_t calls = 0, lastDone = -1, lastTotal = 0;
+        bool increasing = true;
+        const WhatIfOutcome outcome = runWhatIf(*observed.store, *out, request, nullptr, [&](std::int64_t done, std::int64_t total) {
+            ++calls;
+            increasing = increasing && done > lastDone;
+            lastDone = done;
+            lastTotal = total;
+            return true;
+        });
+        QVERIFY(increasing);
+        QVERIFY2(outcome.refused.empty(), outcome.refused.c_str());
+        QVERIFY(calls >= 2);
+        QCOMPARE(lastDone, lastTotal);
+        QVERIFY(outcome.observed && outcome.predicted);
+        QCOMPARE(outcome.predicted->report.total, outcome.observed->report.total);
+        QCOMPARE(outcome.predicted->slos.size(), std::size_t(1));
+        const std::optional<std::string> marker = simulatedMarker(*out);
+        QVERIFY(marker && marker->find("\"replicas\":2") != std::string::npos);
+
+        std::atomic<bool> cancel{true};
+        auto other = Store::openTemporary(&why);
+        const WhatIfOutcome cancelled = runWhatIf(*observed.store, *other, request, &cancel);
+        QVERIFY(cancelled.cancelled);
+        QVERIFY(!cancelled.predicted);
+        QVERIFY(!simulatedMarker(*other));
     }
 
     void cancelStops()
