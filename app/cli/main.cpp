@@ -7,6 +7,7 @@
 #include "import_command.h"
 #include "plot_command.h"
 #include "report_command.h"
+#include "whatif_command.h"
 
 #include "model/segments.h"
 
@@ -31,6 +32,7 @@ const std::string kUsage =
     "  compare [OPTIONS] BASELINE INCIDENT  which segment's change explains an incident (shift-share)\n"
     "  plot --chart NAME --out FILE FILE_OR_STORE...  draw a chart of the desktop app (png, svg, pdf)\n"
     "  generate [OPTIONS] -o FILE       write a simulated trace of a server under rising load\n"
+    "  whatif [OPTIONS] STORE_OR_FILE...  replay the trace through a server model fitted from it, with changes\n"
     "\n"
     "Run 'latency-explorer-cli COMMAND --help' for a command's options.\n"
     "Exit status: 0 success (rejected records are reported, not a failure), 1 usage error,\n"
@@ -62,6 +64,8 @@ int runCommand(std::vector<std::string> args)
         return runPlotCommand(args, std::cout, std::cerr);
     if (command == "generate")
         return runGenerateCommand(args, std::cout, std::cerr);
+    if (command == "whatif")
+        return runWhatIfCommand(args, std::cout, std::cerr);
     std::cerr << "latency-explorer-cli: unknown command '" << command << "'\n\n" << kUsage;
     return 1;
 }

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "whatif/whatif_run.h"
+
+#include <string>
+
+/// \file whatif_text.h
+/// What `whatif` says: the fitted model, the observed and predicted decomposition side by side (p50, p90,
+/// p99 of every segment, e2e and TTFT), the knees, the SLO verdicts and one sentence, as text or JSON.
+
+namespace lx::whatif {
+
+/// "with 2 replicas (rr) p99 e2e 41 s → 6.2 s; queue stops dominating (decode now)"; with \a arrivals (an
+/// external workload's name) "with the arrivals of azure.csv, 2 replicas (rr) ...".
+std::string summarySentence(const ReplayChanges &changes, const Side &observed, const Side &predicted,
+                            const std::string &arrivals = {});
+
+/// The model in a few lines: each parameter with its ± standard error and n, or why it was not fitted.
+std::string modelToText(const ServerFit &fit);
+
+/// The text output of a finished run (outcome.observed and outcome.predicted set).
+std::string whatIfToText(const WhatIfRequest &request, const WhatIfOutcome &outcome);
+
+/// {"model": {...}, "changes": {...}, "observed": <report --json with load and slos>, "predicted": ..., "summary": "..."}
+std::string whatIfToJson(const WhatIfRequest &request, const WhatIfOutcome &outcome);
+
+} // namespace lx::whatif

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `latency-explorer-cli whatif` as a process: the side-by-side text and JSON on a generated trace, the
+// simulated store of --out that `report` reads and `whatif` refuses to fit, an Azure workload as arrivals,
+// and the exit statuses and messages of bad options and inputs the model cannot be fitted from.
+
+#include "test_support.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+using Run = lxtest::CliRun;
+Run cli(const QStringList &args) { return lxtest::runCli(QString::fromUtf8(LX_CLI_PATH), args); }
+
+/// The arguments as a QStringList (this project builds without implicit casts from char *).
+QStringList L(std::initializer_list<const char *> items)
+{
+    QStringList out;
+    for (const char *item : items)
+        out << QString::fromUtf8(item);
+    return out;
+}
+
+} // namespace
+
+class TestCliWhatIf : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    QString m_trace; ///< an overloaded ramp of 16 slots
+    QString path(const char *name) const { return m_dir.filePath(QLatin1String(name)); }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_trace = path("ramp.jsonl");
+        const Run run = cli(L({"generate", "--requests", "1500", "--slots", "16", "--start-rate", "1", "--end-rate", "10", "-o"}) << m_trace);
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+    }
+
+    void textSideBySide()
+    {
+        const Run run = cli(L({"whatif", "--replicas", "2", "--slo", "e2e.p95<=30s"}) << m_trace);
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        for (const char *expected : {"What if: 2 replicas (rr)", "concurrency limit  16 in service (reached", "obs p99", "pred p99",
+                                     "queue", "Knee: observed", "SLO e2e.p95<=30s: observed FAIL", "predicted PASS",
+                                     "with 2 replicas (rr) p99 e2e", "queue stops dominating"})
+            QVERIFY2(run.out.contains(expected), (QByteArray(expected) + "\n" + run.out).constData());
+    }
+
+    void jsonAndOutStore()
+    {
+        const QString out = path("sim.lxdb");
+        const Run run = cli(L({"whatif", "--json", "--arrivals", "x1.5", "--router", "least-loaded", "--replicas", "3", "--out"}) << out << m_trace);
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QJsonParseError error;
+        const QJsonObject json = QJsonDocument::fromJson(run.out, &error).object();
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString() + QString::fromUtf8(run.out.left(400))));
+        QCOMPARE(json[QLatin1String("model")].toObject()[QLatin1String("concurrency_limit")].toObject()[QLatin1String("value")].toDouble(), 16.0);
+        QCOMPARE(json[QLatin1String("changes")].toObject()[QLatin1String("replicas")].toInt(), 3);
+        QCOMPARE(json[QLatin1String("changes")].toObject()[QLatin1String("router")].toString(), QStringLiteral("least-loaded"));
+        QVERIFY(json[QLatin1String("observed")].toObject()[QLatin1String("segments")].isObject());
+        QVERIFY(json[QLatin1String("predicted")].toObject()[QLatin1String("load")].isObject());
+        QVERIFY(json[QLatin1String("summary")].toString().startsWith(QLatin1String("with 3 replicas (least-loaded), arrivals")));
+        // The simulated store is an investigation like any other for `report`...
+        const Run report = cli(L({"report", "--json"}) << out);
+        QVERIFY2(report.exitCode == 0, report.err.constData());
+        QVERIFY(QJsonDocument::fromJson(report.out).object()[QLatin1String("requests")].toObject()[QLatin1String("total")].toInt() > 1500);
+        // ...but no model is fitted from it, and --out never overwrites.
+        const Run again = cli(L({"whatif"}) << out);
+        QCOMPARE(again.exitCode, 2);
+        QVERIFY2(again.err.contains("simulated investigation"), again.err.constData());
+        const Run exists = cli(L({"whatif", "--out"}) << out << m_trace);
+        QCOMPARE(exists.exitCode, 2);
+        QVERIFY2(exists.err.contains("the file exists"), exists.err.constData());
+    }
+
+    void workloadArrivals_data()
+    {
+        QTest::addColumn<QByteArray>("workload");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("azure csv") << QByteArray("TIMESTAMP,ContextTokens,GeneratedTokens\n"
+                                                 "2023-11-16 18:17:03.9799600,480,10\n"
+                                                 "2023-11-16 18:17:04.0319600,318,80\n"
+                                                 "2023-11-16 18:17:05.1000000,1200,200\n")
+                                   << 0 << "Requests: 1500 observed, 3 predicted";
+        QTest::newRow("mooncake jsonl") << QByteArray("{\"timestamp\": 0, \"input_length\": 675, \"output_length\": 50}\n"
+                                                      "{\"timestamp\": 250, \"input_length\": 732, \"output_length\": 49}\n")
+                                        << 0 << "Requests: 1500 observed, 2 predicted";
+        QTest::newRow("arrivals without token counts")
+            << QByteArray("{\"id\":\"a\",\"t_client_send_ns\":1000000000,\"t_client_recv_ns\":2000000000}\n"
+                          "{\"id\":\"b\",\"t_client_send_ns\":1500000000,\"t_client_recv_ns\":2500000000}\n")
+            << 2 << "arrivals_without_token_counts.jsonl, line 1: no input token count";
+    }
+    void workloadArrivals()
+    {
+        QFETCH(QByteArray, workload);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        const QString file = m_dir.filePath(QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('_'))
+                                            + QLatin1String(workload.startsWith("TIMESTAMP") ? ".csv" : ".jsonl"));
+        QVERIFY(lxtest::writeFile(file, workload));
+        const Run run = cli(L({"whatif", "--arrivals"}) << file << m_trace);
+        QVERIFY2(run.exitCode == exitCode, run.err.constData());
+        QVERIFY2((exitCode == 0 ? run.out : run.err).contains(message.toUtf8()), (run.out + run.err).constData());
+        if (exitCode == 0)
+            QVERIFY2(run.out.contains("\nwith the arrivals of " + file.toUtf8() + " p99 e2e"), run.out.constData());
+    }
+
+    void refusedInputs_data()
+    {
+        QTest::addColumn<QString>("trace");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no server stamps, no TTFT") << "client-times-only" << "no server stamps: no queue can be fitted";
+        QTest::newRow("a single request") << "single" << "1 request has server stamps: a model needs at least 10";
+    }
+    void refusedInputs()
+    {
+        QFETCH(QString, trace);
+        QFETCH(QString, message);
+        const QString file = m_dir.filePath(trace + QLatin1String(".jsonl"));
+        if (trace == QLatin1String("client-times-only")) {
+            // Send and receive times only: no server stamps, and no TTFT to infer them from.
+            QByteArray lines;
+            for (int i = 0; i < 20; ++i)
+                lines += "{\"id\":\"r" + QByteArray::number(i) + "\",\"t_client_send_ns\":" + QByteArray::number(1'000'000'000LL * i)
+                         + ",\"t_client_recv_ns\":" + QByteArray::number(1'000'000'000LL * i + 500'000'000) + "}\n";
+            QVERIFY(lxtest::writeFile(file, lines));
+        } else {
+            QCOMPARE(cli(L({"generate", "--requests", "1", "-o"}) << file).exitCode, 0);
+        }
+        const Run run = cli(L({"whatif"}) << file);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(message.toUtf8()), run.err.constData());
+    }
+
+    void stampsFromSegments_data()
+    {
+        QTest::addColumn<QString>("form");
+        QTest::newRow("durations form") << "durations";
+        QTest::newRow("OTLP spans") << "otlp";
+    }
+    void stampsFromSegments()
+    {
+        QFETCH(QString, form);
+        const QString file = m_dir.filePath(form + QLatin1String(".jsonl"));
+        QCOMPARE(cli(L({"generate", "--requests", "1500", "--slots", "16", "--end-rate", "10", "--form"}) << form << QStringLiteral("-o") << file).exitCode, 0);
+        const Run run = cli(L({"whatif"}) << file);
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QVERIFY2(run.out.contains("their stamps rebuilt from their segments"), run.out.constData());
+        QVERIFY2(run.out.contains("concurrency limit  16 in service (reached"), run.out.constData());
+    }
+
+    void clientSideTraceIsInferred()
+    {
+        // AIPerf-like records (send time, TTFT, end-to-end time): the server stamps are inferred.
+        const QString file = path("client.jsonl");
+        QCOMPARE(cli(L({"generate", "--form", "client", "--requests", "1500", "--slots", "16", "--end-rate", "10", "-o"}) << file).exitCode, 0);
+        const Run run = cli(L({"whatif", "--replicas", "2"}) << file);
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QVERIFY2(run.out.contains("server stamps inferred from the client's times"), run.out.constData());
+    }
+
+    void usageErrors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("zero replicas") << L({"--replicas", "0"}) << "--replicas needs a whole number from 1 to 10000, got '0'";
+        QTest::newRow("replicas not a number") << L({"--replicas", "two"}) << "--replicas needs a whole number";
+        QTest::newRow("zero arrival factor") << L({"--arrivals", "x0"}) << "the factor must be above 0";
+        QTest::newRow("negative arrival factor") << L({"--arrivals", "x-1"}) << "the factor must be above 0";
+        QTest::newRow("huge arrival factor") << L({"--arrivals", "x1000"}) << "at most 100";
+        QTest::newRow("bad router") << L({"--router", "random"}) << "--router needs rr or least-loaded";
+        QTest::newRow("zero speedup") << L({"--postprocess-speedup", "0"}) << "--postprocess-speedup needs a factor from 0.001 to 1000000, got '0'";
+        QTest::newRow("negative cap") << L({"--cap-input-tokens", "-5"}) << "--cap-input-tokens needs a positive number";
+        QTest::newRow("zero concurrency") << L({"--max-concurrency", "0"}) << "--max-concurrency needs a whole number";
+        QTest::newRow("bad slo") << L({"--slo", "e2e<2s"}) << "--slo 'e2e<2s'";
+        QTest::newRow("unknown option") << L({"--replica", "2"}) << "unknown option '--replica'";
+        QTest::newRow("no input") << L({}) << "no input";
+    }
+    void usageErrors()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        QStringList all = L({"whatif"});
+        all += args;
+        if (!args.isEmpty())
+            all += m_trace;
+        const Run run = cli(all);
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains(message.toUtf8()), run.err.constData());
+    }
+
+    void sameSeedSameOutput()
+    {
+        const QStringList args = L({"whatif", "--json", "--arrivals", "x1.7", "--seed", "5"}) << m_trace;
+        const Run a = cli(args), b = cli(args);
+        QCOMPARE(a.exitCode, 0);
+        QCOMPARE(a.out, b.out);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliWhatIf)
+#include "tst_cli_whatif.moc"
