@@ -2,6 +2,7 @@
 #include "ingest/open_inputs.h"
 
 #include "store/store.h"
+#include "store/stamp_scan.h"
 #include "store/store_merge.h"
 
 #include <algorithm>
@@ -54,6 +55,18 @@ FillOutcome fillStore(Store &store, const OpenPlan &plan, const OpenOptions &opt
         if (options.onMerge)
             options.onMerge(merge);
         outcome.merges.push_back(std::move(merge));
+    }
+    if (!plan.imports.empty() && isSimulatedInvestigation(store)) {
+        // A what-if replay is a prediction: observed requests are never mixed into it.
+        for (const std::string &path : plan.imports) {
+            FileImport refused;
+            refused.path = path;
+            refused.outcome = FileImport::Outcome::Unreadable;
+            refused.message = "not imported: the investigation is simulated (a what-if replay), and observed requests"
+                              " are never mixed into it";
+            outcome.imports.push_back(std::move(refused));
+        }
+        return outcome;
     }
     ImportOptions import;
     import.spanMapping = options.spanMapping;

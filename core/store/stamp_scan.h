@@ -56,6 +56,13 @@ std::optional<std::vector<StampRow>> scanStampRows(const Store &store, std::stri
 /// A value of the meta table; nullopt when the key is absent (or the read failed).
 std::optional<std::string> readMetaValue(const Store &store, const std::string &key);
 
+/// The meta key that marks a simulated investigation (core/whatif/simulated_store.h writes it): imports and
+/// merges refuse to mix its requests with observed ones (open_inputs.h, store_merge.h).
+inline constexpr const char *kSimulatedMetaKey = "simulated";
+
+/// True when the store is a simulated investigation (a what-if replay), not what a server did.
+inline bool isSimulatedInvestigation(const Store &store) { return readMetaValue(store, kSimulatedMetaKey).has_value(); }
+
 /// Sets a value of the meta table; false with the reason on failure (a read-only store).
 bool writeMetaValue(Store &store, const std::string &key, const std::string &value, std::string *error);
 

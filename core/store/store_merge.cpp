@@ -3,6 +3,7 @@
 
 #include "store/request_join.h"
 #include "store/sqlite_util.h"
+#include "store/stamp_scan.h"
 #include "store/store.h"
 #include "platform/utf8_path.h"
 
@@ -37,6 +38,13 @@ bool mergeStore(Store &into, const std::string &path, std::string *error)
         std::unique_ptr<Store> source = Store::openReadOnly(path, error);
         if (!source)
             return false;
+        // A what-if replay is a prediction: never mixed with what a server did, nor with another prediction.
+        if (isSimulatedInvestigation(*source) || isSimulatedInvestigation(into)) {
+            *error = isSimulatedInvestigation(*source)
+                ? "a simulated investigation (a what-if replay) is not merged into another: open it on its own"
+                : "the investigation is simulated (a what-if replay): no other store is merged into it";
+            return false;
+        }
     }
     Statement attach(into.db(), "ATTACH DATABASE ? AS source");
     attach.bindText(1, path);

@@ -18,10 +18,7 @@ class Store;
 
 namespace lx::whatif {
 
-/// The meta key that marks a simulated investigation.
-inline constexpr const char *kSimulatedMetaKey = "simulated";
-
-/// The `simulated` meta value of the store: nullopt for an observed investigation.
+/// The `simulated` meta value (kSimulatedMetaKey, store/stamp_scan.h) of the store: nullopt for an observed investigation.
 std::optional<std::string> simulatedMarker(const Store &store);
 
 /// Writes the replayed requests into an empty store as one import run (format "whatif", path \a source)

@@ -4,6 +4,7 @@
 
 #include "ingest/open_inputs.h"
 #include "store/sqlite_util.h"
+#include "store/stamp_scan.h"
 #include "store/store.h"
 #include "test_support.h"
 
@@ -257,6 +258,44 @@ private slots:
         const FillOutcome filled = fillStore(*store, plan, {});
         QVERIFY(!filled.anyInputFailed());
         QCOMPARE(requestCount(*store), qint64(20 + 30 + 10));
+    }
+
+    /// A what-if replay (meta `simulated`) is a prediction: observed requests never go into it, and it goes
+    /// into nothing, in either direction of a merge.
+    void aSimulatedInvestigationIsNeverMixed_data()
+    {
+        QTest::addColumn<QString>("target");        // the store filled; "sim" is a.lxdb marked simulated
+        QTest::addColumn<QStringList>("inputs");
+        QTest::addColumn<QString>("refusal");       // what the refused input's message says
+        QTest::addColumn<qint64>("requestsAfter");
+        QTest::newRow("a trace into a simulated store") << QStringLiteral("sim") << names("t.jsonl")
+                                                        << QStringLiteral("not imported: the investigation is simulated") << 30LL;
+        QTest::newRow("a store into a simulated store") << QStringLiteral("sim") << names("b.lxdb")
+                                                        << QStringLiteral("the investigation is simulated") << 30LL;
+        QTest::newRow("a simulated store into an observed one") << QStringLiteral("b") << names("a.lxdb")
+                                                                << QStringLiteral("a simulated investigation (a what-if replay) is not merged") << 20LL;
+    }
+
+    void aSimulatedInvestigationIsNeverMixed()
+    {
+        QFETCH(QString, target);
+        QFETCH(QStringList, inputs);
+        QFETCH(QString, refusal);
+        QFETCH(qint64, requestsAfter);
+        const Fixtures files;
+        std::string why;
+        {
+            auto simulated = Store::open(files.path(QStringLiteral("a.lxdb")), &why);
+            QVERIFY2(simulated, why.c_str());
+            QVERIFY2(writeMetaValue(*simulated, kSimulatedMetaKey, "{}", &why), why.c_str());
+        }
+        auto store = Store::open(files.path((target == QStringLiteral("sim") ? QStringLiteral("a") : target) + QStringLiteral(".lxdb")), &why);
+        QVERIFY2(store, why.c_str());
+        const FillOutcome filled = fillStore(*store, planOpenInputs(files.paths(inputs), true), {});
+        QVERIFY(filled.anyInputFailed());
+        const std::string said = filled.imports.empty() ? filled.merges.front().error : filled.imports.front().message;
+        QVERIFY2(QString::fromStdString(said).contains(refusal), said.c_str());
+        QCOMPARE(requestCount(*store), requestsAfter);
     }
 
     void cancelKeepsWhatCameBefore_data()
