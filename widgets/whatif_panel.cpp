@@ -126,7 +126,8 @@ WhatIfPanel::WhatIfPanel(QWidget *parent)
 
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_table->setHorizontalHeaderLabels({tr("Metric"), tr("p50 observed"), tr("p50 predicted"), tr("p99 observed"), tr("p99 predicted")});
+    // Headers on two lines: the side of the Load tab beside the request detail is some 420 pixels wide.
+    m_table->setHorizontalHeaderLabels({tr("Metric"), tr("p50\nobserved"), tr("p50\npredicted"), tr("p99\nobserved"), tr("p99\npredicted")});
     m_table->verticalHeader()->setVisible(false);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);

@@ -2,10 +2,14 @@
 // The What-if panel of the Load tab runs core's runWhatIf() in the background on a simulated ramp: its
 // sentence names the changes and the p99 e2e, its table holds observed and predicted percentiles, and the
 // load view then draws the prediction dashed; a trace without server stamps shows core's reason, and a
-// cancelled run (button or Esc) leaves no result. With LX_TEST_GRAB_DIR set, the panel beside the load view
+// cancelled run (button or Esc) leaves no result. On the Load tab, the prediction goes when the filter or
+// the store changes. With LX_TEST_GRAB_DIR set, the panel beside the load view
 // is written there as whatif_panel.png, to look at.
 
 #include "chart.h"
+#include "filter_bar.h"
+#include "investigation.h"
+#include "load_tab.h"
 #include "load_view.h"
 #include "model/duration_format.h"
 #include "simulation/server_simulation.h"
@@ -95,6 +99,7 @@ class TestWhatIfPanel : public QObject {
 private slots:
     void initTestCase()
     {
+        lxtest::isolateGuiSettings(m_settings.path());
         qRegisterMetaType<std::shared_ptr<const lx::LoadChartData>>(); // for the spies on predictionChanged
         QVERIFY2(ramp().store, ramp().error.c_str());
     }
@@ -257,31 +262,76 @@ private slots:
         QCOMPARE(panel.runButton()->isEnabled(), !none);
     }
 
+    void loadTabClearsPredictionOnChange_data()
+    {
+        QTest::addColumn<QString>("change");
+        QTest::newRow("filter") << QStringLiteral("filter");
+        QTest::newRow("store closed") << QStringLiteral("close");
+        QTest::newRow("window width kept") << QStringLiteral("window");
+    }
+    void loadTabClearsPredictionOnChange()
+    {
+        QFETCH(QString, change);
+        Investigation investigation;
+        FilterBar bar;
+        LoadTab tab(&investigation, &bar);
+        // As ChartTabs does: the tab is told when the store or the filter changes.
+        connect(&investigation, &Investigation::storeChanged, &tab, &LoadTab::invalidate);
+        connect(&investigation, &Investigation::filterChanged, &tab, &LoadTab::invalidate);
+        QSignalSpy imported(&investigation, &Investigation::importFinished);
+        investigation.open({QStringLiteral(LX_SOURCE_DIR "/sample_traces/rising_load.jsonl")});
+        QVERIFY(imported.wait(60'000));
+        QTRY_VERIFY(tab.whatIfPanel()->runButton()->isEnabled());
+        tab.whatIfPanel()->replicasBox()->setValue(2);
+        tab.whatIfPanel()->run();
+        QVERIFY(waitFinished(*tab.whatIfPanel()));
+        QVERIFY2(tab.whatIfPanel()->result(), qPrintable(tab.whatIfPanel()->message()));
+        QVERIFY(tab.loadView()->prediction());
+        if (change == QLatin1String("filter")) {
+            lx::RequestFilter ok;
+            ok.status = lx::Status::Ok;
+            investigation.setFilter(ok);
+        } else if (change == QLatin1String("close")) {
+            investigation.close();
+            QVERIFY(!tab.whatIfPanel()->runButton()->isEnabled());
+        } else {
+            tab.invalidate(); // what a new window width does: the same investigation, the same filter
+            QVERIFY(tab.loadView()->prediction());
+            return;
+        }
+        QVERIFY(!tab.whatIfPanel()->result());
+        QVERIFY(!tab.loadView()->prediction());
+    }
+
     void grabForALook()
     {
         const QByteArray out = qgetenv("LX_TEST_GRAB_DIR");
         if (out.isEmpty())
             QSKIP("LX_TEST_GRAB_DIR is not set: nothing to write");
-        QWidget window;
-        auto *layout = new QHBoxLayout(&window);
-        auto *view = new LoadView(&window);
-        auto *panel = new WhatIfPanel(&window);
-        layout->addWidget(view, 3);
-        layout->addWidget(panel, 2);
-        window.resize(1400, 800);
-        view->setData(std::make_shared<const lx::LoadChartData>(lx::computeLoadChartData(*ramp().store, {})));
-        connect(panel, &WhatIfPanel::predictionChanged, view, &LoadView::setPrediction);
-        panel->setStoreFile(ramp().store->fileName());
-        panel->replicasBox()->setValue(2);
-        window.show();
-        panel->run();
-        QVERIFY(waitFinished(*panel));
-        QVERIFY(panel->result());
+        Investigation investigation;
+        FilterBar bar;
+        LoadTab tab(&investigation, &bar);
+        connect(&investigation, &Investigation::storeChanged, &tab, &LoadTab::invalidate);
+        tab.resize(1000, 820); // as in the window at 1400x900 beside the request detail
+        tab.show();
+        QSignalSpy imported(&investigation, &Investigation::importFinished);
+        investigation.open({QStringLiteral(LX_SOURCE_DIR "/sample_traces/rising_load.jsonl")});
+        QVERIFY(imported.wait(60'000));
+        QTRY_VERIFY(tab.whatIfPanel()->runButton()->isEnabled());
+        tab.loadIfStale();
+        QTRY_VERIFY_WITH_TIMEOUT(tab.settled() && tab.data(), 60'000);
+        tab.whatIfPanel()->replicasBox()->setValue(2);
+        tab.whatIfPanel()->run();
+        QVERIFY(waitFinished(*tab.whatIfPanel()));
+        QVERIFY(tab.whatIfPanel()->result());
         QTest::qWait(200);
         const QString file = QDir(QString::fromLocal8Bit(out)).filePath(QStringLiteral("whatif_panel.png"));
-        QVERIFY(window.grab().save(file));
+        QVERIFY(tab.grab().save(file));
         qInfo("wrote %s", qPrintable(file));
     }
+
+private:
+    QTemporaryDir m_settings;
 };
 
 QTEST_MAIN(TestWhatIfPanel)
