@@ -236,6 +236,33 @@ private slots:
         QVERIFY(!view.prediction());
     }
 
+    void enterInAControlRuns_data()
+    {
+        QTest::addColumn<QString>("control");
+        QTest::newRow("replicas") << QStringLiteral("replicas");
+        QTest::newRow("arrivals") << QStringLiteral("arrivals");
+        QTest::newRow("router") << QStringLiteral("router");
+        QTest::newRow("escape while idle does nothing") << QStringLiteral("idle escape");
+    }
+    void enterInAControlRuns()
+    {
+        QFETCH(QString, control);
+        WhatIfPanel panel;
+        panel.setStoreFile(ramp().store->fileName());
+        if (control == QLatin1String("idle escape")) {
+            QTest::keyClick(&panel, Qt::Key_Escape);
+            QVERIFY(!panel.running());
+            QVERIFY(!panel.message().startsWith(QStringLiteral("Cancelled")));
+            return;
+        }
+        QWidget *box = control == QLatin1String("replicas") ? static_cast<QWidget *>(panel.replicasBox())
+                       : control == QLatin1String("arrivals") ? static_cast<QWidget *>(panel.arrivalsBox())
+                                                              : static_cast<QWidget *>(panel.routerBox());
+        QTest::keyClick(box, Qt::Key_Return); // the control passes Enter on to the panel
+        QVERIFY(panel.running());
+        panel.cancel();
+    }
+
     void anotherStoreClearsResult_data()
     {
         QTest::addColumn<bool>("none");
