@@ -6,6 +6,8 @@
 #include "load_profile_chart.h"
 #include "plot_frame.h"
 
+#include <qcustomplot.h>
+
 #include <QButtonGroup>
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -14,9 +16,54 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 namespace {
 
 constexpr qint64 kSecond = 1'000'000'000;
+
+// The prediction's colours: its p95 in one no segment or observed line uses (a prediction is never read as
+// observed), its throughput and requests in flight in the observed ones' colours, dashed (load_profile_chart.cpp).
+const QColor kPredictedP95Color(0xC2, 0x18, 0x5B);
+const QColor kPredictedThroughputColor(0x00, 0x72, 0xB2);
+const QColor kPredictedInFlightColor(0xB0, 0x74, 0x00); // the observed area's orange, darker: a line, not a fill
+
+double nan() { return std::numeric_limits<double>::quiet_NaN(); }
+
+/// Where the decomposition chart draws a bucket on its load axis (LoadDecompositionChart::keyOf): the
+/// geometric middle on a logarithmic axis, else the middle (a bucket over one load gets a nominal width).
+double bucketKey(const lx::LoadBucket &bucket, bool logAxis)
+{
+    if (logAxis)
+        return std::sqrt(bucket.loadLo * bucket.loadHi);
+    const double span = bucket.loadHi - bucket.loadLo;
+    return bucket.loadLo + (span > 0 ? span : std::max(std::abs(bucket.loadLo) * 0.2, 1.0)) / 2;
+}
+
+/// Widens an axis to hold [lo, hi] with a margin of `factor` (a logarithmic axis) or `share` of the range.
+void widen(QCPAxis *axis, double lo, double hi, double share)
+{
+    if (!(hi >= lo) || !std::isfinite(lo) || !std::isfinite(hi))
+        return;
+    QCPRange range = axis->range();
+    if (axis->scaleType() == QCPAxis::stLogarithmic) {
+        if (lo <= 0)
+            return;
+        if (lo < range.lower)
+            range.lower = lo / (1 + share * 4);
+        if (hi > range.upper)
+            range.upper = hi * (1 + share * 4);
+    } else {
+        const double margin = (std::max(hi, range.upper) - std::min(lo, range.lower)) * share;
+        if (lo < range.lower)
+            range.lower = std::max(0.0, lo - margin);
+        if (hi > range.upper)
+            range.upper = hi + margin;
+    }
+    axis->setRange(range);
+}
 
 } // namespace
 
@@ -93,6 +140,17 @@ LoadView::LoadView(QWidget *parent)
     connect(m_window, &QComboBox::activated, this, [this] { emit windowWidthChanged(windowWidth()); });
     bar->addWidget(m_window);
     bar->addStretch(1);
+
+    m_predictedP95 = m_decomposition->addGraph(m_decomposition->xAxis, m_decomposition->yAxis);
+    m_predictedP95->setName(tr("e2e p95, predicted"));
+    m_predictedP95->setPen(QPen(kPredictedP95Color, 2, Qt::DashLine));
+    m_predictedP95->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kPredictedP95Color, 1.5), Qt::NoBrush, 7));
+    m_predictedThroughput = m_profile->addGraph(m_profile->xAxis, m_profile->yAxis);
+    m_predictedThroughput->setName(tr("completion throughput, predicted"));
+    m_predictedThroughput->setPen(QPen(kPredictedThroughputColor, 2, Qt::DashLine));
+    m_predictedInFlight = m_profile->addGraph(m_profile->xAxis, m_profile->yAxis2);
+    m_predictedInFlight->setName(tr("requests in flight, predicted (right axis)"));
+    m_predictedInFlight->setPen(QPen(kPredictedInFlightColor, 1.5, Qt::DashLine));
     setData(nullptr);
 }
 
@@ -108,6 +166,7 @@ void LoadView::setData(std::shared_ptr<const lx::LoadChartData> data)
     updateSentence();
     updateAutoText();
     updateScale();
+    drawPrediction();
 }
 
 void LoadView::setLoadKey(lx::LoadKey key)
@@ -115,6 +174,7 @@ void LoadView::setLoadKey(lx::LoadKey key)
     m_keys->button(static_cast<int>(key))->setChecked(true);
     m_decomposition->setLoadKey(key);
     updateScale();
+    drawPrediction();
 }
 
 lx::LoadKey LoadView::loadKey() const { return m_decomposition->loadKey(); }
@@ -123,6 +183,7 @@ void LoadView::setShowShares(bool shares)
 {
     m_chosenShares = shares;
     updateScale();
+    drawPrediction();
 }
 
 bool LoadView::showsShares() const { return m_decomposition->showsShares(); }
@@ -169,4 +230,82 @@ void LoadView::updateAutoText()
     const bool automatic = windowWidth() == 0;
     const qint64 width = m_data ? m_data->byArrivalRate.profile.windowNs : 0;
     m_window->setItemText(0, automatic && width > 0 ? tr("auto (%1)").arg(loadtext::roundDuration(static_cast<double>(width))) : tr("auto"));
+}
+
+void LoadView::setPrediction(std::shared_ptr<const lx::LoadChartData> prediction)
+{
+    m_prediction = std::move(prediction);
+    drawPrediction();
+}
+
+void LoadView::drawPrediction()
+{
+    if (!m_predictedP95) // the constructor's first setData(): the graphs come after it
+        return;
+    drawPredictedDecomposition();
+    drawPredictedProfile();
+    m_decomposition->replot(QCustomPlot::rpQueuedReplot);
+    m_profile->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void LoadView::drawPredictedDecomposition()
+{
+    m_predictedP95->data()->clear();
+    const lx::LoadAnalysis *load = m_prediction ? &m_prediction->analysis(loadKey()) : nullptr;
+    const bool shown = load && m_data && !load->buckets.empty();
+    m_predictedP95->setVisible(shown);
+    m_predictedP95->removeFromLegend();
+    if (!shown)
+        return;
+    // On the observed p95's axis: the duration axis, or the right one in shares.
+    m_predictedP95->setValueAxis(m_decomposition->p95Line()->valueAxis());
+    const bool logAxis = m_decomposition->xAxis->scaleType() == QCPAxis::stLogarithmic;
+    double keyLo = INFINITY, keyHi = -INFINITY, valueLo = INFINITY, valueHi = -INFINITY;
+    for (const lx::LoadBucket &bucket : load->buckets) {
+        const double key = bucketKey(bucket, logAxis);
+        m_predictedP95->addData(key, bucket.e2eP95Ns.value_or(nan()));
+        keyLo = std::min(keyLo, key);
+        keyHi = std::max(keyHi, key);
+        if (bucket.e2eP95Ns && *bucket.e2eP95Ns > 0) {
+            valueLo = std::min(valueLo, *bucket.e2eP95Ns);
+            valueHi = std::max(valueHi, *bucket.e2eP95Ns);
+        }
+    }
+    m_predictedP95->addToLegend();
+    widen(m_decomposition->xAxis, keyLo, keyHi, 0.05);
+    widen(m_predictedP95->valueAxis(), valueLo, valueHi, 0.12);
+}
+
+void LoadView::drawPredictedProfile()
+{
+    m_predictedThroughput->data()->clear();
+    m_predictedInFlight->data()->clear();
+    const lx::LoadProfile *predicted = m_prediction ? &m_prediction->overTime : nullptr;
+    const lx::LoadProfile *observed = m_profile->profile();
+    const bool shown = predicted && observed && !predicted->windows.empty() && !observed->windows.empty();
+    for (QCPGraph *graph : {m_predictedThroughput, m_predictedInFlight}) {
+        graph->setVisible(shown);
+        if (shown)
+            graph->addToLegend(); // false when it is there already
+        else
+            graph->removeFromLegend();
+    }
+    if (!shown)
+        return;
+    // On the observed chart's time axis (seconds since its first window); a replay keeps the observed
+    // arrival times, so the two line up, and scaled arrivals stay within the same span.
+    const double origin = static_cast<double>(observed->windows.front().startNs);
+    double keyLo = INFINITY, keyHi = -INFINITY, rateHi = 0, inFlightHi = 0;
+    for (const lx::LoadWindow &w : predicted->windows) {
+        const double key = (static_cast<double>(w.startNs) - origin + static_cast<double>(predicted->windowNs) / 2) / 1e9;
+        m_predictedThroughput->addData(key, w.throughputRps);
+        m_predictedInFlight->addData(key, w.meanInFlight);
+        keyLo = std::min(keyLo, key);
+        keyHi = std::max(keyHi, key);
+        rateHi = std::max(rateHi, w.throughputRps);
+        inFlightHi = std::max(inFlightHi, w.meanInFlight);
+    }
+    widen(m_profile->xAxis, keyLo, keyHi, 0.02);
+    widen(m_profile->yAxis, 0, rateHi, 0.12);
+    widen(m_profile->yAxis2, 0, inFlightHi, 0.12);
 }

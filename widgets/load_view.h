@@ -12,6 +12,7 @@ class Chart;
 class LoadDecompositionChart;
 class LoadProfileChart;
 class QButtonGroup;
+class QCPGraph;
 class QComboBox;
 class QLabel;
 class QToolButton;
@@ -23,7 +24,8 @@ class QToolButton;
 /// and the stack's scale (segment shares or mean times: shares first when the buckets' mean e2e span more
 /// than tenfold, until the user chooses, which then holds for the session), and chooses the window width,
 /// which the caller recomputes with (computeLoadChartData() off the UI thread) and hands back through
-/// setData().
+/// setData(). A prediction (a what-if replay's LoadChartData, docs/WHATIF.md) can be overlaid: its e2e p95
+/// per load bucket and its throughput and requests in flight over time, dashed beside the observed ones.
 class LoadView : public QWidget {
     Q_OBJECT
 
@@ -43,6 +45,17 @@ public:
     void setWindowWidth(qint64 ns);
     /// The width chosen in the combo, 0 for automatic.
     qint64 windowWidth() const;
+
+    /// Draws a predicted load (a what-if replay's) dashed over the observed one until cleared; null clears.
+    /// It stays over later observed data (a new window width): the caller clears it when the store or the
+    /// filter changes, since it was predicted from the investigation it was shown with.
+    void setPrediction(std::shared_ptr<const lx::LoadChartData> prediction);
+    void clearPrediction() { setPrediction(nullptr); }
+    const lx::LoadChartData *prediction() const { return m_prediction.get(); }
+    /// The dashed graphs of the prediction: the e2e p95 per bucket, the throughput and the requests in flight.
+    QCPGraph *predictedP95Line() const { return m_predictedP95; }
+    QCPGraph *predictedThroughputLine() const { return m_predictedThroughput; }
+    QCPGraph *predictedInFlightLine() const { return m_predictedInFlight; }
 
     /// The sentence as shown above the charts.
     QString sentence() const;
@@ -65,6 +78,11 @@ private:
     void updateAutoText();
     /// The scale the user chose, else shares when the buckets span more than tenfold.
     void updateScale();
+    /// Fills the prediction's graphs for the current key and scale and widens the axes to hold them; after
+    /// every redraw of the charts, which resets their ranges and the decomposition's legend.
+    void drawPrediction();
+    void drawPredictedDecomposition();
+    void drawPredictedProfile();
 
     std::shared_ptr<const lx::LoadChartData> m_data;
     LoadDecompositionChart *m_decomposition = nullptr;
@@ -74,4 +92,8 @@ private:
     std::optional<bool> m_chosenShares; ///< the user's choice of scale, for the session
     QComboBox *m_window = nullptr;
     QLabel *m_sentence = nullptr;
+    std::shared_ptr<const lx::LoadChartData> m_prediction;
+    QCPGraph *m_predictedP95 = nullptr;
+    QCPGraph *m_predictedThroughput = nullptr;
+    QCPGraph *m_predictedInFlight = nullptr;
 };

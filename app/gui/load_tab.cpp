@@ -6,6 +6,7 @@
 #include "investigation.h"
 #include "load_view.h"
 #include "slo_panel.h"
+#include "whatif_panel.h"
 
 #include <QLabel>
 #include <QSettings>
@@ -39,6 +40,7 @@ LoadTab::LoadTab(Investigation *investigation, FilterBar *filterBar, QWidget *pa
     , m_load(new LoadView(this))
     , m_slos(new SloPanel(this))
     , m_findings(new FindingsView(this))
+    , m_whatIf(new WhatIfPanel(this))
     , m_job(this, {}, [this](std::shared_ptr<const LoadTabData> data) {
         m_data = std::move(data);
         m_load->setData(m_data ? std::make_shared<const lx::LoadChartData>(m_data->chart) : nullptr);
@@ -50,6 +52,10 @@ LoadTab::LoadTab(Investigation *investigation, FilterBar *filterBar, QWidget *pa
     auto *side = new QSplitter(Qt::Vertical, this);
     side->addWidget(titled(tr("Service level objectives"), m_slos, side));
     side->addWidget(titled(tr("Findings, by the share of the tail they explain"), m_findings, side));
+    side->addWidget(titled(tr("What if"), m_whatIf, side));
+    side->setStretchFactor(0, 1);
+    side->setStretchFactor(1, 1);
+    side->setStretchFactor(2, 0); // the panel at its size; the SLOs and findings share the rest
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_load);
     split->addWidget(side);
@@ -73,6 +79,13 @@ LoadTab::LoadTab(Investigation *investigation, FilterBar *filterBar, QWidget *pa
         invalidate();
         loadIfStale();
     });
+    connect(m_whatIf, &WhatIfPanel::predictionChanged, m_load, &LoadView::setPrediction);
+    // A prediction belongs to the investigation and the filter it was drawn over.
+    for (const auto signal : {&Investigation::storeChanged, &Investigation::filterChanged})
+        connect(m_investigation, signal, this, [this] {
+            m_whatIf->cancel();
+            m_whatIf->clearResult();
+        });
     connect(m_findings, &FindingsView::filterRequested, this, [this](const QString &expression, const QString &description) {
         m_filterBar->narrow(expression);
         emit filterNarrowed(description);
@@ -109,6 +122,8 @@ void LoadTab::invalidate()
     updateCompute();
     const bool readable = m_investigation->hasStore() && !m_investigation->importing();
     m_job.invalidate(readable ? m_investigation->store()->fileName() : std::string(), m_investigation->filter());
+    m_whatIf->setStoreFile(readable ? m_investigation->store()->fileName() : std::string());
+    m_whatIf->setWindowWidth(m_load->windowWidth());
     if (!readable) {
         m_data.reset();
         m_load->setData(nullptr);

@@ -13,6 +13,7 @@ class FindingsView;
 class Investigation;
 class LoadView;
 class SloPanel;
+class WhatIfPanel;
 
 /// Everything the Load tab shows, from one read of the requests.
 struct LoadTabData {
@@ -22,7 +23,8 @@ struct LoadTabData {
 };
 
 /// The Load tab: the decomposition under load with its knee and the load over time (LoadView), the SLO
-/// targets with their verdicts (SloPanel) and the ranked findings (FindingsView). Computed in the
+/// targets with their verdicts (SloPanel), the ranked findings (FindingsView) and "what if" (WhatIfPanel,
+/// whose predicted load the LoadView draws dashed until the store or the filter changes). Computed in the
 /// background when the tab is shown; the SLO targets are the user's, kept in the settings.
 class LoadTab : public QWidget {
     Q_OBJECT
@@ -33,6 +35,7 @@ public:
     LoadView *loadView() const { return m_load; }
     SloPanel *sloPanel() const { return m_slos; }
     FindingsView *findingsView() const { return m_findings; }
+    WhatIfPanel *whatIfPanel() const { return m_whatIf; }
     const LoadTabData *data() const { return m_data.get(); }
     /// The store or the filter changed: what is shown is stale.
     void invalidate();
@@ -53,6 +56,7 @@ private:
     LoadView *m_load;
     SloPanel *m_slos;
     FindingsView *m_findings;
+    WhatIfPanel *m_whatIf;
     std::shared_ptr<const LoadTabData> m_data;
     BackgroundLoad<LoadTabData> m_job;
 };
