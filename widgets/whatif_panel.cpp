@@ -108,7 +108,10 @@ WhatIfPanel::WhatIfPanel(QWidget *parent)
     replicasRow->addWidget(m_replicas);
     replicasRow->addWidget(m_router);
     replicasRow->addStretch(1);
-    form->addRow(tr("Re&plicas"), replicasRow);
+    // A row holding a layout gets no buddy from addRow(), and its label would show the '&': name it here.
+    auto *replicasLabel = new QLabel(tr("Re&plicas"), this);
+    replicasLabel->setBuddy(m_replicas);
+    form->addRow(replicasLabel, replicasRow);
     form->addRow(tr("Arr&ivals"), m_arrivals);
     form->addRow(tr("Concurrency &limit"), m_limit);
     form->addRow(tr("Input-&token cap"), m_inputCap);

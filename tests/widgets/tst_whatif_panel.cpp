@@ -263,6 +263,21 @@ private slots:
         panel.cancel();
     }
 
+    /// Each control's label names its Alt key (the mnemonic) rather than showing an '&': the replicas row,
+    /// a layout of two controls, once showed "Re&plicas".
+    void everyMnemonicHasItsControl()
+    {
+        WhatIfPanel panel;
+        int mnemonics = 0;
+        for (const QLabel *label : panel.findChildren<QLabel *>()) {
+            if (!label->text().contains(QLatin1Char('&')))
+                continue;
+            ++mnemonics;
+            QVERIFY2(label->buddy(), qPrintable(label->text()));
+        }
+        QCOMPARE(mnemonics, 5);
+    }
+
     void anotherStoreClearsResult_data()
     {
         QTest::addColumn<bool>("none");
