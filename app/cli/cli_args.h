@@ -1,7 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <charconv>
+#include <locale>
+#include <optional>
+#include <sstream>
 #include <string>
+#include <string_view>
+#include <system_error>
+#include <type_traits>
 #include <vector>
 
 /// \file cli_args.h
@@ -36,3 +43,26 @@ inline constexpr const char *kSpanMappingUsage =
 
 /// Empty when `nameOrFile` is a preset or a valid mapping file, else the reason, naming the file.
 std::string checkSpanMapping(const std::string &nameOrFile);
+
+/// A whole argument as a number of type T: nullopt for empty text, trailing characters or overflow.
+/// Floating point is read in the "C" locale through a stream (some standard libraries lack
+/// std::from_chars for it), integers by std::from_chars.
+template<typename T>
+std::optional<T> parseNumber(std::string_view text)
+{
+    if constexpr (std::is_floating_point_v<T>) {
+        std::istringstream in{std::string(text)};
+        in.imbue(std::locale::classic());
+        T value{};
+        in >> value;
+        if (text.empty() || !in || in.peek() != std::char_traits<char>::eof())
+            return std::nullopt;
+        return value;
+    } else {
+        T value{};
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (ec != std::errc() || end != text.data() + text.size())
+            return std::nullopt;
+        return value;
+    }
+}

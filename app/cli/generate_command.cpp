@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "generate_command.h"
 
+#include "cli_args.h"
+
 #include "simulation/server_simulation.h"
 #include "simulation/trace_output.h"
 #include "simulation/trace_writers.h"
@@ -44,26 +46,6 @@ constexpr std::size_t kChunkBytes = 1 << 20;
 
 struct WriteFailed {};
 
-template<typename T>
-std::optional<T> parseNumber(std::string_view text)
-{
-    if constexpr (std::is_floating_point_v<T>) {
-        // Not std::from_chars: some standard libraries still lack it for floating point.
-        std::istringstream in{std::string(text)};
-        in.imbue(std::locale::classic());
-        T value{};
-        in >> value;
-        if (text.empty() || !in || in.peek() != std::char_traits<char>::eof())
-            return std::nullopt;
-        return value;
-    } else {
-        T value{};
-        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-        if (ec != std::errc() || end != text.data() + text.size())
-            return std::nullopt;
-        return value;
-    }
-}
 
 struct Options {
     lx::sim::SimConfig config;

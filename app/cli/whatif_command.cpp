@@ -34,25 +34,6 @@ constexpr const char *kWhatIfUsage =
     "  --json                  machine-readable output (milliseconds as numbers)\n"
     "  --out FILE.lxdb         keep the simulated investigation there (a new file; flagged simulated)\n";
 
-template<typename T>
-std::optional<T> parseNumber(const std::string &text)
-{
-    if constexpr (std::is_floating_point_v<T>) {
-        std::istringstream in(text);
-        in.imbue(std::locale::classic());
-        T value{};
-        in >> value;
-        if (text.empty() || !in || in.peek() != std::char_traits<char>::eof())
-            return std::nullopt;
-        return value;
-    } else {
-        T value{};
-        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-        if (ec != std::errc() || end != text.data() + text.size())
-            return std::nullopt;
-        return value;
-    }
-}
 
 struct WhatIfArgs {
     lx::whatif::ReplayChanges changes;
