@@ -6,6 +6,7 @@
 #include "whatif/whatif_text.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
@@ -67,6 +68,7 @@ WhatIfPanel::WhatIfPanel(QWidget *parent)
     , m_limit(new QSpinBox(this))
     , m_inputCap(new QSpinBox(this))
     , m_postprocess(new QDoubleSpinBox(this))
+    , m_onlyFiltered(new QCheckBox(tr("Only the filtered re&quests"), this))
     , m_run(new QPushButton(tr("R&un"), this))
     , m_cancel(new QPushButton(tr("Cancel"), this))
     , m_progress(new QProgressBar(this))
@@ -116,6 +118,11 @@ WhatIfPanel::WhatIfPanel(QWidget *parent)
     form->addRow(tr("Concurrency &limit"), m_limit);
     form->addRow(tr("Input-&token cap"), m_inputCap);
     form->addRow(tr("Postprocess spee&dup"), m_postprocess);
+    m_onlyFiltered->setEnabled(false);
+    m_onlyFiltered->setToolTip(tr("Fit the model to the requests the filter keeps and replay only their arrivals, e.g. one "
+                                  "model served by its own replicas. Off, the whole investigation: the requests the filter "
+                                  "hides held the server's slots too."));
+    form->addRow(m_onlyFiltered);
 
     m_cancel->setEnabled(false);
     m_cancel->setToolTip(tr("Stop the run (Esc)"));
@@ -151,9 +158,10 @@ WhatIfPanel::WhatIfPanel(QWidget *parent)
     layout->addWidget(m_message);
     layout->addWidget(m_table);
     layout->addStretch(1);
-    // The filter narrows the views, not the model: a fit needs the whole trace's load.
-    setMessage(tr("Set the changes and run: a server model is fitted from the whole investigation (the filter aside) "
-                  "and its arrivals replayed through it with the changes. The predicted load is drawn dashed."));
+    // The filter narrows the views, not the model, unless asked: a fit needs the whole server's load.
+    setMessage(tr("Set the changes and run: a server model is fitted from the whole investigation (or the filtered "
+                  "requests, when ticked) and its arrivals replayed through it with the changes. The predicted load is "
+                  "drawn dashed."));
     m_table->setVisible(false);
 
     connect(m_run, &QPushButton::clicked, this, &WhatIfPanel::run);
@@ -181,6 +189,23 @@ void WhatIfPanel::setStoreFile(const std::string &file)
     m_run->setEnabled(!file.empty());
 }
 
+void WhatIfPanel::setFilter(const lx::RequestFilter &filter, const QString &text)
+{
+    m_filter = filter;
+    m_filterText = text;
+    m_onlyFiltered->setEnabled(!text.isEmpty());
+}
+
+void WhatIfPanel::setSloTargets(const QStringList &texts)
+{
+    m_sloTargets.clear();
+    for (const QString &text : texts) {
+        std::string why;
+        if (auto target = lx::parseSlo(text.toStdString(), &why))
+            m_sloTargets.push_back(std::move(*target));
+    }
+}
+
 lx::whatif::ReplayChanges WhatIfPanel::changes() const
 {
     lx::whatif::ReplayChanges c;
@@ -202,6 +227,11 @@ void WhatIfPanel::run()
     clearResult();
     lx::whatif::WhatIfRequest request;
     request.changes = changes();
+    request.slos = m_sloTargets;
+    if (m_onlyFiltered->isEnabled() && m_onlyFiltered->isChecked()) {
+        request.filter = m_filter;
+        request.filterText = m_filterText.toStdString();
+    }
     request.observedName = QFileInfo(QString::fromStdString(m_storeFile)).fileName().toStdString();
     const qint64 windowNs = m_windowNs;
     m_runProgress = std::make_shared<Progress>();
@@ -312,6 +342,8 @@ void WhatIfPanel::showResult(std::shared_ptr<WhatIfPanelResult> result)
     if (!outcome.fit.limitReached && changes().concurrencyLimit == 0)
         text += QLatin1Char(' ') + tr("The trace never reached a concurrency limit, so the replay sets none: a prediction past "
                                       "the observed load is optimistic (set a concurrency limit).");
+    for (const std::string &line : lx::whatif::sloVerdictLines(*outcome.observed, *outcome.predicted))
+        text += QLatin1Char('\n') + QString::fromStdString(line);
     setMessage(text);
     fillTable(*outcome.observed, *outcome.predicted);
     m_table->setVisible(true);

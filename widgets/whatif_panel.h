@@ -5,6 +5,7 @@
 #include "analysis/load_chart_data.h"
 #include "whatif/whatif_run.h"
 
+#include <QStringList>
 #include <QWidget>
 
 #include <atomic>
@@ -12,6 +13,7 @@
 #include <memory>
 #include <string>
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -41,7 +43,8 @@ struct WhatIfPanelResult {
 /// Enter), Cancel (and Esc) with a progress bar while core's runWhatIf() fits and replays on a worker (a
 /// BackgroundJob on a connection of its own, into a temporary store), and the result: core's sentence
 /// ("with 2 replicas (rr) p99 e2e 41 s → 6.2 s; queue stops dominating"), observed and predicted p50 and
-/// p99 of e2e, TTFT, queue and decode side by side, or core's reason for refusing. The predicted load goes
+/// p99 of e2e, TTFT, queue and decode side by side, the SLO targets' verdicts on both sides, or core's
+/// reason for refusing. The predicted load goes
 /// to whoever draws it (predictionChanged): the Load tab's LoadView, dashed beside the observed.
 class WhatIfPanel : public QWidget {
     Q_OBJECT
@@ -60,6 +63,12 @@ public:
     const std::string &storeFile() const { return m_storeFile; }
     /// The window width the predicted load is computed with (the load view's; 0: automatic).
     void setWindowWidth(qint64 ns) { m_windowNs = ns; }
+    /// The view's filter and its words ("" for none): the model is fitted to the filtered requests only when
+    /// the "only the filtered requests" box is ticked (a fit needs the load of the whole server, so not by
+    /// default: the requests the filter hides held slots too).
+    void setFilter(const lx::RequestFilter &filter, const QString &text);
+    /// The SLO targets (core's grammar) evaluated on both sides of the next run; unparsable ones are left out.
+    void setSloTargets(const QStringList &texts);
 
     /// The changes as the controls say them.
     lx::whatif::ReplayChanges changes() const;
@@ -83,6 +92,7 @@ public:
     QSpinBox *limitBox() const { return m_limit; }
     QSpinBox *inputCapBox() const { return m_inputCap; }
     QDoubleSpinBox *postprocessBox() const { return m_postprocess; }
+    QCheckBox *onlyFilteredBox() const { return m_onlyFiltered; }
     QPushButton *runButton() const { return m_run; }
     QPushButton *cancelButton() const { return m_cancel; }
     QProgressBar *progressBar() const { return m_progress; }
@@ -106,12 +116,16 @@ private:
 
     std::string m_storeFile;
     qint64 m_windowNs = 0;
+    lx::RequestFilter m_filter;
+    QString m_filterText;
+    std::vector<lx::SloTarget> m_sloTargets;
     QSpinBox *m_replicas = nullptr;
     QComboBox *m_router = nullptr;
     QDoubleSpinBox *m_arrivals = nullptr;
     QSpinBox *m_limit = nullptr;
     QSpinBox *m_inputCap = nullptr;
     QDoubleSpinBox *m_postprocess = nullptr;
+    QCheckBox *m_onlyFiltered = nullptr;
     QPushButton *m_run = nullptr;
     QPushButton *m_cancel = nullptr;
     QProgressBar *m_progress = nullptr;

@@ -41,11 +41,15 @@ bool parseFilterOption(CliArgs &args, FilterOptions &options, std::string &error
     std::string value;
     if (args.option("--filter", value)) {
         options.expressions.push_back(value);
+        options.given.push_back("--filter '" + value + "'");
     } else if (args.option("--model", value)) {
         options.filter.models.push_back(value);
+        options.given.push_back("--model " + value);
     } else if (args.option("--route", value)) {
         options.filter.routes.push_back(value);
+        options.given.push_back("--route " + value);
     } else if (args.option("--status", value)) {
+        options.given.push_back("--status " + value);
         if (value != "ok" && value != "error")
             error = "--status takes ok or error, not '" + value + "'";
         else
@@ -54,6 +58,7 @@ bool parseFilterOption(CliArgs &args, FilterOptions &options, std::string &error
         std::string why;
         if (!lx::parseTimeRange(value, options.filter, &why))
             error = "--time-range: " + why;
+        options.given.push_back("--time-range " + value);
     } else {
         return false;
     }
@@ -79,6 +84,14 @@ bool compileFilterOptions(FilterOptions &options, const char *command, std::ostr
     if (!parts.empty())
         options.filter.expression = conjunction(parts);
     return true;
+}
+
+std::string givenText(const FilterOptions &options)
+{
+    std::string text;
+    for (const std::string &option : options.given)
+        text += (text.empty() ? "" : " ") + option;
+    return text;
 }
 
 lx::RequestFilter withinWindow(const FilterOptions &options, const lx::RequestFilter &window)

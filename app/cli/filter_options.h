@@ -20,6 +20,7 @@ struct FilterOptions {
     lx::RequestFilter filter;             ///< the shorthands, then the compiled expressions
     std::vector<std::string> expressions; ///< each --filter, ANDed
     bool allowTimeRange = true;           ///< false for `compare`, whose windows are its own ranges
+    std::vector<std::string> given;       ///< each option as given ("--model x"), for saying what was kept
 };
 
 /// The usage lines of the filter options, `withTimeRange` or without --time-range.
@@ -31,6 +32,9 @@ bool parseFilterOption(CliArgs &args, FilterOptions &options, std::string &error
 /// Compiles the --filter expressions into options.filter. On error writes `<command>: --filter: <message>`
 /// with the expression and a caret under the offending token to `err`, and returns false.
 bool compileFilterOptions(FilterOptions &options, const char *command, std::ostream &err);
+
+/// The options as given, space-separated ("--model x --status ok"); empty for none.
+std::string givenText(const FilterOptions &options);
 
 /// The compiled options' filter within the request starts of `window` (a comparison's --baseline-range or
 /// --incident-range).

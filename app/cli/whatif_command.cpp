@@ -2,6 +2,7 @@
 #include "whatif_command.h"
 
 #include "cli_args.h"
+#include "filter_options.h"
 #include "open_investigation.h"
 #include "store/store.h"
 #include "whatif/whatif_text.h"
@@ -33,6 +34,8 @@ constexpr const char *kWhatIfUsage =
     "  --slo TARGET            e.g. \"e2e.p95<=2s\", evaluated on both sides (repeatable)\n"
     "  --json                  machine-readable output (milliseconds as numbers)\n"
     "  --out FILE.lxdb         keep the simulated investigation there (a new file; flagged simulated)\n";
+constexpr const char *kFilterHeading =
+    "\nThe observed requests the model is fitted to, whose arrivals are replayed (default: all of them):\n";
 
 
 struct WhatIfArgs {
@@ -41,6 +44,7 @@ struct WhatIfArgs {
     std::vector<std::string> slos;
     std::vector<std::string> inputs;
     std::string outPath;
+    FilterOptions filter; ///< the observed requests fitted and replayed
     bool json = false;
     bool help = false;
 };
@@ -103,6 +107,9 @@ std::string parseWhatIfArgs(const std::vector<std::string> &arguments, WhatIfArg
             a.slos.push_back(value);
         } else if (args.option("--out", value)) {
             a.outPath = value;
+        } else if (std::string why; parseFilterOption(args, a.filter, why)) {
+            if (!why.empty())
+                return why;
         } else if (args.positional(value)) {
             a.inputs.push_back(value);
         } else {
@@ -120,15 +127,19 @@ int runWhatIfCommand(const std::vector<std::string> &arguments, std::ostream &ou
 {
     WhatIfArgs a;
     if (const std::string why = parseWhatIfArgs(arguments, a); !why.empty()) {
-        err << "whatif: " << why << "\n" << kWhatIfUsage;
+        err << "whatif: " << why << "\n" << kWhatIfUsage << kFilterHeading << filterUsage(true);
         return 1;
     }
     if (a.help) {
-        out << kWhatIfUsage;
+        out << kWhatIfUsage << kFilterHeading << filterUsage(true);
         return 0;
     }
+    if (!compileFilterOptions(a.filter, "whatif", err))
+        return 2;
     lx::whatif::WhatIfRequest request;
     request.changes = a.changes;
+    request.filter = a.filter.filter;
+    request.filterText = givenText(a.filter);
     for (const std::string &text : a.slos) {
         std::string why;
         auto target = lx::parseSlo(text, &why);

@@ -9,6 +9,7 @@
 #include "whatif_panel.h"
 
 #include <QLabel>
+#include <QLineEdit>
 #include <QSettings>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -29,6 +30,15 @@ QWidget *titled(const QString &title, QWidget *content, QWidget *parent)
     layout->addWidget(label);
     layout->addWidget(content, 1);
     return box;
+}
+
+/// The filter in words for the what-if's output: the expression, and the time range when one is set.
+QString filterWords(const FilterBar &bar, const lx::RequestFilter &filter)
+{
+    QString words = bar.expressionEdit()->text().trimmed();
+    if (lx::isMeasured(filter.fromNs) || lx::isMeasured(filter.toNs))
+        words += (words.isEmpty() ? QString() : QStringLiteral(", ")) + QObject::tr("within the time range");
+    return words;
 }
 
 } // namespace
@@ -70,8 +80,10 @@ LoadTab::LoadTab(Investigation *investigation, FilterBar *filterBar, QWidget *pa
 
     QSettings settings;
     m_slos->setTargets(settings.contains(kTargetsKey) ? settings.value(kTargetsKey).toStringList() : defaultTargets());
+    m_whatIf->setSloTargets(m_slos->targets());
     connect(m_slos, &SloPanel::targetsChanged, this, [this](const QStringList &targets) {
         QSettings().setValue(kTargetsKey, targets);
+        m_whatIf->setSloTargets(targets);
         invalidate();
         loadIfStale();
     });
@@ -124,6 +136,7 @@ void LoadTab::invalidate()
     m_job.invalidate(readable ? m_investigation->store()->fileName() : std::string(), m_investigation->filter());
     m_whatIf->setStoreFile(readable ? m_investigation->store()->fileName() : std::string());
     m_whatIf->setWindowWidth(m_load->windowWidth());
+    m_whatIf->setFilter(m_investigation->filter(), filterWords(*m_filterBar, m_investigation->filter()));
     if (!readable) {
         m_data.reset();
         m_load->setData(nullptr);

@@ -3,6 +3,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <locale>
+#include <sstream>
 
 namespace lx {
 
@@ -64,9 +66,12 @@ std::string durationOutOfRange(std::string_view field, std::string_view value)
 
 std::string numberText(double value)
 {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.10g", value);
-    return buf;
+    // printf's %.10g, in the classic locale whatever the process's (a GUI sets it from the environment).
+    std::ostringstream out;
+    out.imbue(std::locale::classic());
+    out.precision(10);
+    out << value;
+    return out.str();
 }
 
 } // namespace lx

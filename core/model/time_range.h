@@ -42,7 +42,7 @@ std::string timeOutOfRange(std::string_view field, std::string_view value);
 /// The reason for a duration that does not fit int64 ns: "<field> <value> is too large a duration (at
 /// most 292 years in ns)".
 std::string durationOutOfRange(std::string_view field, std::string_view value);
-/// A number as it reads in a message: "9.223372037e+18", "-1e+18", "6023-11-16" stays text.
+/// A number as it reads in a message or JSON (printf's %.10g, in any locale): "9.223372037e+18", "-1e+18", "1.5".
 std::string numberText(double value);
 
 } // namespace lx

@@ -97,6 +97,26 @@ public:
         return u * f;
     }
 
+    /// Gamma with the given shape (> 0) and scale 1, by Marsaglia and Tsang's method; below a shape of 1
+    /// through shape + 1 and a power of a uniform.
+    double gamma(double shape)
+    {
+        if (shape < 1.0)
+            return gamma(shape + 1.0) * detExp(detLog(1.0 - uniform()) / shape);
+        const double d = shape - 1.0 / 3.0;
+        const double c = 1.0 / std::sqrt(9.0 * d);
+        for (;;) {
+            const double x = normal();
+            double v = 1.0 + c * x;
+            if (v <= 0.0)
+                continue;
+            v = v * v * v;
+            const double u = 1.0 - uniform();
+            if (detLog(u) < 0.5 * x * x + d - d * v + d * detLog(v))
+                return d * v;
+        }
+    }
+
     /// Log-normal with the given median and log-space sigma.
     double logNormal(double median, double sigma) { return median * detExp(sigma * normal()); }
 

@@ -7,11 +7,11 @@
 
 namespace lx {
 
-std::optional<std::vector<StampRow>> scanStampRows(const Store &store, std::string *error)
+std::optional<std::vector<StampRow>> scanStampRows(const Store &store, const RequestFilter &filter, std::string *error)
 {
     // The joined request keeps its client record's details row; its stamps are the union the join wrote
     // into requests' segments, so the server record's raw stamps are taken from its own details row.
-    static const std::string kSql =
+    static const std::string kColumns =
         "SELECT r.id, d.source_line, r.status, r.flags, r.input_tokens, r.output_tokens, d.t_client_send_ns,"
         " coalesce(d.t_server_recv_ns, s.t_server_recv_ns), coalesce(d.t_preprocess_done_ns, s.t_preprocess_done_ns),"
         " coalesce(d.t_sched_ns, s.t_sched_ns), coalesce(d.t_first_token_ns, s.t_first_token_ns),"
@@ -20,13 +20,15 @@ std::optional<std::vector<StampRow>> scanStampRows(const Store &store, std::stri
         + segmentColumnList("r.")
         + " FROM requests r JOIN request_details d ON d.request_id = r.id"
           " LEFT JOIN request_joins j ON j.request_id = r.id LEFT JOIN request_details s ON s.request_id = j.server_request_id"
-          " LEFT JOIN labels m ON m.id = r.model_id ORDER BY r.id";
-    Statement q(store.db(), kSql);
+          " LEFT JOIN labels m ON m.id = r.model_id";
+    const SqlCondition condition = toSqlCondition(filter);
+    Statement q(store.db(), kColumns + " WHERE " + condition.sql + " ORDER BY r.id");
     if (!q.valid()) {
         if (error)
             *error = store.lastError();
         return std::nullopt;
     }
+    condition.bind(q);
     std::vector<StampRow> rows;
     int rc = SQLITE_ROW;
     while ((rc = q.step()) == SQLITE_ROW) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "filter/request_filter.h"
 #include "model/request.h"
 
 #include <array>
@@ -50,8 +51,13 @@ struct StampRow {
     std::int64_t &stamp(Stamp s) { return stamps[static_cast<int>(s)]; }
 };
 
-/// Every request of the store, in row-id order. nullopt with the reason when SQLite fails.
-std::optional<std::vector<StampRow>> scanStampRows(const Store &store, std::string *error);
+/// The requests of the store that \a filter keeps (every one by default), in row-id order. nullopt with the
+/// reason when SQLite fails.
+std::optional<std::vector<StampRow>> scanStampRows(const Store &store, const RequestFilter &filter, std::string *error);
+inline std::optional<std::vector<StampRow>> scanStampRows(const Store &store, std::string *error)
+{
+    return scanStampRows(store, {}, error);
+}
 
 /// A value of the meta table; nullopt when the key is absent (or the read failed).
 std::optional<std::string> readMetaValue(const Store &store, const std::string &key);

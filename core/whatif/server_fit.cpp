@@ -237,9 +237,9 @@ ServerFit fitServer(std::span<const StampRow> rows)
     return fit;
 }
 
-std::optional<ServerFit> fitServer(const Store &store, std::vector<StampRow> *rowsOut, std::string *error)
+std::optional<ServerFit> fitServer(const Store &store, const RequestFilter &filter, std::vector<StampRow> *rowsOut, std::string *error)
 {
-    auto rows = scanStampRows(store, error);
+    auto rows = scanStampRows(store, filter, error);
     if (!rows)
         return std::nullopt;
     ServerFit fit = fitServerOrInfer(*rows);

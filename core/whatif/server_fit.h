@@ -73,8 +73,8 @@ inline constexpr std::int64_t kMinFitRequests = 10;
 /// have the stamps from the server's receive to the last token.
 ServerFit fitServer(std::span<const StampRow> rows);
 
-/// Reads the store's requests and fits them (fitServerOrInfer() of client_fit.h); nullopt with the reason when the store
-/// cannot be read.
-std::optional<ServerFit> fitServer(const Store &store, std::vector<StampRow> *rows, std::string *error);
+/// Reads the store's requests that \a filter keeps and fits them (fitServerOrInfer() of client_fit.h); nullopt
+/// with the reason when the store cannot be read.
+std::optional<ServerFit> fitServer(const Store &store, const RequestFilter &filter, std::vector<StampRow> *rows, std::string *error);
 
 } // namespace lx::whatif

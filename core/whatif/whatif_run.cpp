@@ -2,18 +2,15 @@
 #include "whatif/whatif_run.h"
 
 #include "filter/request_filter.h"
+#include "model/time_range.h"
 #include "report/report_format.h"
 #include "store/import_runs.h"
 #include "store/stamp_scan.h"
 #include "store/store.h"
 #include "whatif/simulated_store.h"
 
-#include <locale>
-#include <sstream>
 
 namespace lx::whatif {
-
-namespace {
 
 std::string jsonString(const std::string &text)
 {
@@ -30,24 +27,18 @@ std::string jsonString(const std::string &text)
     return out + '"';
 }
 
-std::string number(double v)
-{
-    std::ostringstream out;
-    out.imbue(std::locale::classic());
-    out << v;
-    return out.str();
-}
+namespace {
 
 } // namespace
 
-Side analyzeSide(const Store &store, const std::vector<SloTarget> &slos)
+Side analyzeSide(const Store &store, const std::vector<SloTarget> &slos, const RequestFilter &filter)
 {
     Side side;
     AnalysisOptions options;
     options.percentiles = {50, 90, 99};
-    side.report = analyze(store, {}, options);
-    side.load = analyzeLoad(store, {});
-    side.slos = evaluateSlos(store, {}, slos);
+    side.report = analyze(store, filter, options);
+    side.load = analyzeLoad(store, filter);
+    side.slos = evaluateSlos(store, filter, slos);
     return side;
 }
 
@@ -57,13 +48,13 @@ std::string changesText(const ReplayChanges &c)
     if (c.replicas != 1)
         parts.push_back(std::to_string(c.replicas) + " replicas (" + routerName(c.router) + ")");
     if (c.arrivalFactor != 1)
-        parts.push_back("arrivals \u00d7" + number(c.arrivalFactor));
+        parts.push_back("arrivals \u00d7" + numberText(c.arrivalFactor));
     if (c.concurrencyLimit > 0)
         parts.push_back("a limit of " + std::to_string(c.concurrencyLimit) + " in service");
     if (c.inputTokenCap > 0)
         parts.push_back("prompts capped at " + std::to_string(c.inputTokenCap) + " tokens");
     if (c.postprocessSpeedup != 1)
-        parts.push_back("postprocess " + number(c.postprocessSpeedup) + "\u00d7 as fast");
+        parts.push_back("postprocess " + numberText(c.postprocessSpeedup) + "\u00d7 as fast");
     if (parts.empty())
         return "no change";
     std::string out;
@@ -75,10 +66,10 @@ std::string changesText(const ReplayChanges &c)
 std::string changesJson(const ReplayChanges &c)
 {
     return "{\"replicas\":" + std::to_string(c.replicas) + ",\"router\":\"" + routerName(c.router)
-           + "\",\"arrival_factor\":" + number(c.arrivalFactor) + ",\"max_concurrency\":"
+           + "\",\"arrival_factor\":" + numberText(c.arrivalFactor) + ",\"max_concurrency\":"
            + (c.concurrencyLimit > 0 ? std::to_string(c.concurrencyLimit) : "null") + ",\"cap_input_tokens\":"
            + (c.inputTokenCap > 0 ? std::to_string(c.inputTokenCap) : "null") + ",\"postprocess_speedup\":"
-           + number(c.postprocessSpeedup) + ",\"seed\":" + std::to_string(c.seed) + "}";
+           + numberText(c.postprocessSpeedup) + ",\"seed\":" + std::to_string(c.seed) + "}";
 }
 
 WhatIfOutcome runWhatIf(const Store &observed, Store &out, const WhatIfRequest &request, const std::atomic<bool> *cancel,
@@ -95,7 +86,7 @@ WhatIfOutcome runWhatIf(const Store &observed, Store &out, const WhatIfRequest &
     }
     std::vector<StampRow> rows;
     std::string error;
-    std::optional<ServerFit> fit = fitServer(observed, &rows, &error);
+    std::optional<ServerFit> fit = fitServer(observed, request.filter, &rows, &error);
     if (!fit) {
         outcome.refused = error;
         return outcome;
@@ -146,7 +137,8 @@ WhatIfOutcome runWhatIf(const Store &observed, Store &out, const WhatIfRequest &
         outcome.refused = outcome.replayed.refused;
         return outcome;
     }
-    const std::string marker = "{\"source\":" + jsonString(request.observedName) + ",\"arrivals\":"
+    const std::string marker = "{\"source\":" + jsonString(request.observedName) + ",\"filter\":"
+                               + (request.filterText.empty() ? std::string("null") : jsonString(request.filterText)) + ",\"arrivals\":"
                                + (request.arrivals ? jsonString(request.arrivalsName) : std::string("\"observed\""))
                                + ",\"changes\":" + changesJson(request.changes) + ",\"model\":" + outcome.fit.toJson() + "}";
     const std::string source = "whatif: " + (request.arrivals ? request.arrivalsName : request.observedName);
@@ -160,7 +152,7 @@ WhatIfOutcome runWhatIf(const Store &observed, Store &out, const WhatIfRequest &
         outcome.refused = "cancelled";
         return outcome;
     }
-    outcome.observed = analyzeSide(observed, request.slos);
+    outcome.observed = analyzeSide(observed, request.slos, request.filter);
     outcome.predicted = analyzeSide(out, request.slos);
     return outcome;
 }

@@ -31,11 +31,16 @@ struct Side {
     std::vector<SloResult> slos;
 };
 
-/// The report (p50, p90, p99), the load with its knee and the SLOs of a store, as `report` computes them.
-Side analyzeSide(const Store &store, const std::vector<SloTarget> &slos);
+/// The report (p50, p90, p99), the load with its knee and the SLOs of the requests of a store that \a filter
+/// keeps, as `report` computes them.
+Side analyzeSide(const Store &store, const std::vector<SloTarget> &slos, const RequestFilter &filter = {});
 
 struct WhatIfRequest {
     ReplayChanges changes;
+    /// The observed requests the model is fitted to, whose arrivals are replayed and whose side is shown
+    /// (the app's filter, the CLI's --filter): "what if" for one model or one window of the trace.
+    RequestFilter filter;
+    std::string filterText;            ///< the filter in words, for the output and the marker; empty for none
     std::vector<SloTarget> slos;       ///< evaluated on both sides
     const Store *arrivals = nullptr;   ///< an external workload's investigation; null replays the observed arrivals
     std::string arrivalsName;          ///< its file name, for the marker and the messages
@@ -54,6 +59,9 @@ struct WhatIfOutcome {
 /// analyses both. \a progress sees the replay's requests; returning false cancels, as \a cancel does.
 WhatIfOutcome runWhatIf(const Store &observed, Store &out, const WhatIfRequest &request,
                         const std::atomic<bool> *cancel = nullptr, const ReplayProgress &progress = {});
+
+/// \a text as a JSON string, a control character as a space: the names and filters in the marker and output.
+std::string jsonString(const std::string &text);
 
 /// The changes in words: "2 replicas (rr), arrivals ×1.5"; "no change" for none.
 std::string changesText(const ReplayChanges &changes);

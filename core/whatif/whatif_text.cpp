@@ -88,6 +88,15 @@ std::string summarySentence(const ReplayChanges &changes, const Side &observed, 
     return out;
 }
 
+std::vector<std::string> sloVerdictLines(const Side &observed, const Side &predicted)
+{
+    std::vector<std::string> lines;
+    for (std::size_t i = 0; i < observed.slos.size() && i < predicted.slos.size(); ++i)
+        lines.push_back("SLO " + observed.slos[i].target.text + ": observed " + sloCell(observed.slos[i]) + ", predicted "
+                        + sloCell(predicted.slos[i]));
+    return lines;
+}
+
 std::string modelToText(const ServerFit &fit)
 {
     constexpr double kMs = 1e6;
@@ -134,7 +143,9 @@ std::string whatIfToText(const WhatIfRequest &request, const WhatIfOutcome &outc
     const Side &obs = *outcome.observed, &pred = *outcome.predicted;
     std::string out = "What if: " + changesText(request.changes) + " (arrivals: "
                       + (request.arrivals ? request.arrivalsName : std::string("observed")) + ", seed "
-                      + std::to_string(request.changes.seed) + ")\n\n" + modelToText(outcome.fit) + '\n';
+                      + std::to_string(request.changes.seed) + ")\n"
+                      + (request.filterText.empty() ? std::string() : "Observed requests: " + request.filterText + '\n')
+                      + '\n' + modelToText(outcome.fit) + '\n';
     TextTable table({{"", TextTable::Align::Left},
                      {"obs p50"}, {"obs p90"}, {"obs p99"}, {"pred p50"}, {"pred p90"}, {"pred p99"}});
     const auto row = [&](const std::string &name, const MetricSummary &o, const MetricSummary &p) {
@@ -150,8 +161,8 @@ std::string whatIfToText(const WhatIfRequest &request, const WhatIfOutcome &outc
     out += "Requests: " + std::to_string(obs.report.total) + " observed, " + std::to_string(pred.report.total) + " predicted\n";
     out += table.render();
     out += "\nKnee: observed " + kneeCell(obs) + "; predicted " + kneeCell(pred) + '\n';
-    for (std::size_t i = 0; i < obs.slos.size() && i < pred.slos.size(); ++i)
-        out += "SLO " + obs.slos[i].target.text + ": observed " + sloCell(obs.slos[i]) + ", predicted " + sloCell(pred.slos[i]) + '\n';
+    for (const std::string &line : sloVerdictLines(obs, pred))
+        out += line + '\n';
     out += "\n" + summarySentence(request.changes, obs, pred, request.arrivals ? request.arrivalsName : std::string()) + '\n';
     return out;
 }
@@ -168,7 +179,8 @@ std::string whatIfToJson(const WhatIfRequest &request, const WhatIfOutcome &outc
             summary += '\\';
         summary += c;
     }
-    return "{\"model\":" + outcome.fit.toJson() + ",\"changes\":" + changesJson(request.changes) + ",\"observed\":" + side(obs)
+    return "{\"model\":" + outcome.fit.toJson() + ",\"changes\":" + changesJson(request.changes) + ",\"filter\":"
+           + (request.filterText.empty() ? std::string("null") : jsonString(request.filterText)) + ",\"observed\":" + side(obs)
            + ",\"predicted\":" + side(pred) + ",\"summary\":\"" + summary + "\"}\n";
 }
 

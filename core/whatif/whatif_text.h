@@ -4,6 +4,7 @@
 #include "whatif/whatif_run.h"
 
 #include <string>
+#include <vector>
 
 /// \file whatif_text.h
 /// What `whatif` says: the fitted model, the observed and predicted decomposition side by side (p50, p90,
@@ -15,6 +16,9 @@ namespace lx::whatif {
 /// external workload's name) "with the arrivals of azure.csv, 2 replicas (rr) ...".
 std::string summarySentence(const ReplayChanges &changes, const Side &observed, const Side &predicted,
                             const std::string &arrivals = {});
+
+/// One line per SLO target evaluated on both sides: "SLO e2e.p95<=2s: observed FAIL 3.1 s, predicted PASS 1.2 s".
+std::vector<std::string> sloVerdictLines(const Side &observed, const Side &predicted);
 
 /// The model in a few lines: each parameter with its ± standard error and n, or why it was not fitted.
 std::string modelToText(const ServerFit &fit);

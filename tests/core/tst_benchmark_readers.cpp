@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Benchmark outputs and arrival-only workload traces, from file to store: inline fixtures whose expected
 // values are worked out by hand (docs/BENCHMARKS.md), refusals of summary files, and the real public files
-// of ../shared/realdata (skipped when absent), including vLLM's own summary figures.
+// of ../shared/realdata (skipped when absent), including vLLM's own summary figures; a vLLM result's sends,
+// saved or rebuilt from its settings.
 
 #include "analysis/analysis.h"
 #include "filter/filter_expression.h"
+#include "ingest/formats/benchmark/vllm_sends.h"
 #include "ingest/importer.h"
 #include "store/store.h"
 #include "test_support.h"
@@ -53,6 +55,10 @@ private Q_SLOTS:
     void vllmSummaryMatches();
     void relativeTimes_data();
     void relativeTimes();
+    void rebuiltSends_data();
+    void rebuiltSends();
+    void rebuiltSendsDrawn_data();
+    void rebuiltSendsDrawn();
 };
 
 void TestBenchmarkReaders::fixtures_data()
@@ -63,15 +69,16 @@ void TestBenchmarkReaders::fixtures_data()
     QTest::addColumn<QString>("tokenTimes");
 
     // ttft 0.1 s + gaps 20, 30 ms: decode 50 ms, e2e 150 ms, TPOT 50/2; a single-chunk answer has decode 0;
-    // a failed request (vLLM writes ttft 0) measures nothing. "request_goodput:" is vLLM's odd key.
+    // a failed request (vLLM writes ttft 0) measures nothing. "request_goodput:" is vLLM's odd key. No
+    // start_times and a request_rate of inf: every request was sent at once, at 0 (rebuiltSends).
     QTest::newRow("vllm detailed")
         << QByteArray(R"({"backend": "vllm", "model_id": "m", "num_prompts": 3, "request_rate": "inf", "request_goodput:": null,)"
                       R"( "input_lens": [10, 20, 30], "output_lens": [3, 1, 0], "ttfts": [0.1, 0.25, 0],)"
                       R"( "itls": [[0.02, 0.03], [], []], "errors": ["", "", "boom"]})")
         << "vllm-bench"
-        << "0|ok|client|1|NULL|150000000|50000000|100000000|100000000|25000000|150000000|10|3\n"
-           "1|ok|client|1|NULL|250000000|0|250000000|250000000|NULL|250000000|20|1\n"
-           "2|error|NULL|1|NULL|NULL|NULL|NULL|NULL|NULL|NULL|30|0"
+        << "0|ok|client|1|0|150000000|50000000|100000000|100000000|25000000|150000000|10|3\n"
+           "1|ok|client|1|0|250000000|0|250000000|250000000|NULL|250000000|20|1\n"
+           "2|error|NULL|1|0|NULL|NULL|NULL|NULL|NULL|NULL|30|0"
         << "0|[100000000 120000000 150000000]\n1|[250000000]";
     // A BOM, CRLF, no final newline, bare NaN/Infinity (absent), e2els given, no input_lens or errors.
     // Record 1 has no TTFT and no e2e: its decode and TPOT stand, nothing is made up for the rest.
@@ -82,6 +89,17 @@ void TestBenchmarkReaders::fixtures_data()
         << "0|ok|client|1|NULL|500000000|20000000|480000000|100000000|20000000|120000000|NULL|2\n"
            "1|ok|NULL|1|NULL|NULL|10000000|NULL|NULL|10000000|NULL|NULL|2"
         << "0|[100000000 120000000]";
+    // Current vLLM: start_times (perf_counter s) become the send, token times absolute from it; "latencies"
+    // is the e2e; a failed request keeps its send and nothing else.
+    QTest::newRow("vllm start_times latencies")
+        << QByteArray(R"({"backend": "vllm", "request_rate": 4.0, "start_times": [1200.5, 1200.75, 1201.0],)"
+                      R"( "ttfts": [0.1, 0.2, 0.0], "itls": [[0.02], [], []], "latencies": [0.13, 0.2, 0.0],)"
+                      R"( "input_lens": [5, 6, 7], "output_lens": [2, 1, 0], "errors": ["", "", "timeout"]})")
+        << "vllm-bench"
+        << "0|ok|client|1|1200500000000|130000000|20000000|110000000|100000000|20000000|120000000|5|2\n"
+           "1|ok|client|1|1200750000000|200000000|0|200000000|200000000|NULL|200000000|6|1\n"
+           "2|error|NULL|1|1201000000000|NULL|NULL|NULL|NULL|NULL|NULL|7|0"
+        << "0|[1200600000000 1200620000000]\n1|[1200950000000]";
     // request_latency in s, the rest in ms: start = timestamp_ns, token times absolute from it.
     QTest::newRow("aiperf CRLF unterminated")
         << QByteArray(R"({"metadata":{"x_request_id":"a1","timestamp_ns":1000000000},"metrics":{"input_sequence_length":)"
@@ -288,6 +306,10 @@ void TestBenchmarkReaders::relativeTimes_data()
     QTest::newRow("vllm bench") << QByteArray(R"({"backend": "vllm", "ttfts": [0.1, 0.2, 0], "itls": [[0.02], null, []],)"
                                               R"( "output_lens": [2, 1, 0], "errors": ["", "", "boom"]})")
                                 << "0|1\n1|0\n2|0" << qint64(1);
+    // vLLM's start_times are perf_counter() seconds: ordered, but without a date.
+    QTest::newRow("vllm start_times") << QByteArray(R"({"backend": "vllm", "start_times": [10.0, 10.5], "ttfts": [0.1, 0.2],)"
+                                                    R"( "itls": [[0.02], []], "output_lens": [2, 1], "errors": ["", "x"]})")
+                                      << "0|1\n1|1" << qint64(2);
     // AIPerf's timestamp_ns is wall-clock: nothing relative.
     QTest::newRow("aiperf") << QByteArray(R"({"metadata":{"x_request_id":"a1","timestamp_ns":1000000000},"metrics":)"
                                           R"({"ttft":{"value":100,"unit":"ms"},"request_latency":{"value":0.5,"unit":"s"},)"
@@ -318,6 +340,74 @@ void TestBenchmarkReaders::relativeTimes()
     lx::RequestFilter filter;
     filter.expression = std::get<lx::SqlCondition>(compiled);
     QCOMPARE(lx::analyze(*imported.store, filter).total, relative);
+}
+
+/// A vLLM result without start_times: the sends rebuilt from its settings, and the import says how.
+void TestBenchmarkReaders::rebuiltSends_data()
+{
+    QTest::addColumn<QByteArray>("settings");
+    QTest::addColumn<QString>("starts");
+    QTest::addColumn<QString>("notice");
+    // Latencies 1 s, 2 s, none (failed: 0) and none saved (ttft + itls: 0.5 s).
+    QTest::newRow("inf: all at once") << QByteArray(R"("request_rate": "inf", "max_concurrency": null)") << "0|0|0|0"
+                                      << "all at once (request_rate inf)";
+    QTest::newRow("Infinity (json.dump's inf)") << QByteArray(R"("request_rate": Infinity)") << "0|0|0|0" << "all at once";
+    // Two in flight: the third waits for the first's end (1 s), the fourth for the third's (it failed: 1 s).
+    QTest::newRow("inf, max_concurrency 2") << QByteArray(R"("request_rate": "inf", "max_concurrency": 2)")
+                                            << "0|0|1000000000|1000000000" << "fewer than 2 were in flight (max_concurrency)";
+    QTest::newRow("no request_rate: no sends") << QByteArray(R"("burstiness": 1.0)") << "NULL|NULL|NULL|NULL" << "";
+    QTest::newRow("rate 0: no sends") << QByteArray(R"("request_rate": 0)") << "NULL|NULL|NULL|NULL" << "";
+}
+
+void TestBenchmarkReaders::rebuiltSends()
+{
+    QFETCH(QByteArray, settings);
+    QFETCH(QString, starts);
+    QFETCH(QString, notice);
+    const QByteArray content = "{\"backend\": \"vllm\", " + settings
+                               + R"(, "ttfts": [0.1, 0.2, 0, 0.1], "itls": [[0.9], [1.8], [], [0.2, 0.2]], "latencies": [1.0, 2.0, 0, null],)"
+                                 R"( "output_lens": [2, 2, 0, 3], "errors": ["", "", "boom", ""]})";
+    QTemporaryDir dir;
+    const Imported imported = importPaths({lxtest::writeFile(dir, QStringLiteral("serving.json"), content)});
+    QVERIFY2(imported.store, imported.error.c_str());
+    QCOMPARE(imported.files.at(0).accepted, qint64(4));
+    QCOMPARE(dump(imported.store->db(), "SELECT start_ns FROM requests_readable ORDER BY source_line").replace(QLatin1Char('\n'), QLatin1Char('|')), starts);
+    QCOMPARE(QString::fromStdString(imported.files[0].notice).contains(notice), true);
+    QCOMPARE(imported.files[0].notice.empty(), notice.isEmpty());
+}
+
+/// Paced sends: gaps of mean 1 / rate and the burstiness's spread, the same on every import.
+void TestBenchmarkReaders::rebuiltSendsDrawn_data()
+{
+    QTest::addColumn<double>("rate");
+    QTest::addColumn<double>("burstiness");
+    QTest::newRow("Poisson at 4 req/s") << 4.0 << 1.0;
+    QTest::newRow("bursty (0.25) at 10 req/s") << 10.0 << 0.25;
+    QTest::newRow("smooth (4) at 0.5 req/s") << 0.5 << 4.0;
+}
+
+void TestBenchmarkReaders::rebuiltSendsDrawn()
+{
+    QFETCH(double, rate);
+    QFETCH(double, burstiness);
+    const std::vector<std::int64_t> durations(20000, 1'000'000'000);
+    const lx::bench::VllmSendPlan plan{rate, burstiness, std::nullopt};
+    const std::vector<std::int64_t> sends = lx::bench::rebuildVllmSends(plan, durations);
+    QCOMPARE(sends, lx::bench::rebuildVllmSends(plan, durations));
+    QCOMPARE(sends.front(), std::int64_t(0));
+    double sum = 0, squares = 0;
+    for (std::size_t i = 1; i < sends.size(); ++i) {
+        const double gap = static_cast<double>(sends[i] - sends[i - 1]) / 1e9;
+        QVERIFY(gap >= 0);
+        sum += gap;
+        squares += gap * gap;
+    }
+    const double n = static_cast<double>(sends.size() - 1), mean = sum / n;
+    const double cv = std::sqrt(squares / n - mean * mean) / mean;
+    // Gamma(k, 1 / (rate k)): mean 1 / rate, coefficient of variation 1 / sqrt(k); 20,000 gaps put both
+    // within a few percent.
+    QVERIFY2(std::abs(mean * rate - 1) < 0.03, qPrintable(QString::number(mean * rate)));
+    QVERIFY2(std::abs(cv * std::sqrt(burstiness) - 1) < 0.06, qPrintable(QString::number(cv * std::sqrt(burstiness))));
 }
 
 QTEST_GUILESS_MAIN(TestBenchmarkReaders)

@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `latency-explorer-cli whatif` as a process: the side-by-side text and JSON on a generated trace, the
 // simulated store of --out that `report` reads and `whatif` refuses to fit, an Azure workload as arrivals,
-// and the exit statuses and messages of bad options and inputs the model cannot be fitted from.
+// vLLM bench results with and without their send times, a filter on the observed requests, and the exit
+// statuses and messages of bad options and inputs the model cannot be fitted from.
 
 #include "test_support.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <algorithm>
+#include <limits>
 
 namespace {
 
@@ -23,6 +28,48 @@ QStringList L(std::initializer_list<const char *> items)
     for (const char *item : items)
         out << QString::fromUtf8(item);
     return out;
+}
+
+/// Rewrites a generated client trace (AIPerf's shape) as a `vllm bench serve --save-detailed` result: column
+/// arrays in seconds, start_times on a perf_counter-like clock (or none, as before 2025), request_rate 8 (or
+/// none), a failed request with TTFT 0 and its error.
+bool writeVllmResult(const QString &clientJsonl, const QString &out, bool withStartTimes, bool withRate)
+{
+    QFile in(clientJsonl);
+    if (!in.open(QIODevice::ReadOnly))
+        return false;
+    QJsonArray starts, ttfts, itls, latencies, inputs, outputs, errors;
+    qint64 origin = -1;
+    for (const QByteArray &line : in.readAll().split('\n')) {
+        if (line.trimmed().isEmpty())
+            continue;
+        const QJsonObject record = QJsonDocument::fromJson(line).object();
+        const QJsonObject metrics = record[QLatin1String("metrics")].toObject();
+        const auto value = [&](const char *name) { return metrics[QLatin1String(name)].toObject()[QLatin1String("value")]; };
+        const qint64 send = record[QLatin1String("metadata")].toObject()[QLatin1String("timestamp_ns")].toInteger();
+        origin = origin < 0 ? send : origin;
+        const bool failed = record[QLatin1String("error")].isObject();
+        starts.append(5000.0 + static_cast<double>(send - origin) / 1e9);
+        inputs.append(value("input_sequence_length").toInt());
+        outputs.append(failed ? 0 : value("output_sequence_length").toInt());
+        ttfts.append(failed ? 0.0 : value("ttft").toDouble() / 1e9);
+        latencies.append(failed ? 0.0 : value("request_latency").toDouble() / 1e9);
+        QJsonArray gaps;
+        for (const QJsonValue gap : value("inter_chunk_latency").toArray())
+            gaps.append(gap.toDouble() / 1e9);
+        itls.append(failed ? QJsonArray() : gaps);
+        errors.append(failed ? QStringLiteral("simulated failure") : QString());
+    }
+    // QJsonDocument writes the keys sorted, as json.dump(sort_keys=True) would: the long "errors" first.
+    QJsonObject result{{QStringLiteral("backend"), QStringLiteral("vllm")}, {QStringLiteral("burstiness"), 1.0},
+                       {QStringLiteral("ttfts"), ttfts}, {QStringLiteral("itls"), itls}, {QStringLiteral("latencies"), latencies},
+                       {QStringLiteral("input_lens"), inputs}, {QStringLiteral("output_lens"), outputs}, {QStringLiteral("errors"), errors}};
+    if (withStartTimes)
+        result[QStringLiteral("start_times")] = starts;
+    if (withRate)
+        result[QStringLiteral("request_rate")] = 8.0;
+    QFile file(out);
+    return file.open(QIODevice::WriteOnly) && file.write(QJsonDocument(result).toJson(QJsonDocument::Compact)) > 0;
 }
 
 } // namespace
@@ -165,6 +212,80 @@ private slots:
         const Run run = cli(L({"whatif", "--replicas", "2"}) << file);
         QVERIFY2(run.exitCode == 0, run.err.constData());
         QVERIFY2(run.out.contains("server stamps inferred from the client's times"), run.out.constData());
+    }
+
+    void vllmBenchResult_data()
+    {
+        QTest::addColumn<bool>("withStartTimes");
+        QTest::addColumn<bool>("withRate");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("expected");
+        // Current vLLM writes each request's send (start_times): the server stamps are inferred as for AIPerf.
+        QTest::newRow("with start_times") << true << true << 0 << "server stamps inferred from the client's times";
+        // Older results have none: the sends are rebuilt from the run's request_rate, and the import says so.
+        QTest::newRow("rebuilt from request_rate") << false << true << 0 << "each request's send is rebuilt";
+        // Neither: no in-flight level can be known.
+        QTest::newRow("no sends at all") << false << false << 2 << "no server stamps: no queue can be fitted";
+    }
+    void vllmBenchResult()
+    {
+        QFETCH(bool, withStartTimes);
+        QFETCH(bool, withRate);
+        QFETCH(int, exitCode);
+        QFETCH(QString, expected);
+        // A constant 8 req/s, the request_rate the file then says; the chunk gaps of every request, as vLLM
+        // saves them.
+        const QString client = path("vllm-source.jsonl");
+        QCOMPARE(cli(L({"generate", "--form", "client", "--token-times-every", "1", "--requests", "1500", "--slots", "16", "--start-rate",
+                        "8", "--end-rate", "8", "-o"})
+                     << client).exitCode, 0);
+        const QString file = m_dir.filePath(QStringLiteral("vllm-%1-%2.json").arg(int(withStartTimes)).arg(int(withRate)));
+        QVERIFY(writeVllmResult(client, file, withStartTimes, withRate));
+        const Run run = cli(L({"whatif", "--replicas", "2"}) << file);
+        QVERIFY2(run.exitCode == exitCode, run.err.constData());
+        QVERIFY2((run.out + run.err).contains(expected.toUtf8()), (run.out + run.err).constData());
+        if (exitCode == 0) {
+            QVERIFY2(run.out.contains("server stamps inferred from the client's times"), run.out.constData());
+            QVERIFY2(run.out.contains("Requests: 1500 observed"), run.out.constData());
+        }
+    }
+
+    void filterNarrowsTheFit()
+    {
+        // The first half of the ramp's requests by start: the fit, the replayed arrivals and the observed side.
+        QFile trace(m_trace);
+        QVERIFY(trace.open(QIODevice::ReadOnly));
+        qint64 first = std::numeric_limits<qint64>::max(), last = 0;
+        for (const QByteArray &line : trace.readAll().split('\n')) {
+            if (line.isEmpty())
+                continue;
+            const qint64 send = QJsonDocument::fromJson(line).object()[QLatin1String("t_client_send_ns")].toInteger();
+            first = std::min(first, send);
+            last = std::max(last, send);
+        }
+        QVERIFY(last > first);
+        const QString range = QString::number(first) + QLatin1String("..") + QString::number(first + (last - first) / 2);
+        const Run part = cli(L({"report", "--json", "--time-range"}) << range << m_trace);
+        const qint64 kept = QJsonDocument::fromJson(part.out).object()[QLatin1String("requests")].toObject()[QLatin1String("total")].toInteger();
+        QVERIFY2(kept > 100 && kept < 1500, part.out.left(300).constData());
+
+        const Run run = cli(L({"whatif", "--json", "--time-range"}) << range << m_trace);
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QJsonObject json = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(json[QLatin1String("filter")].toString(), QLatin1String("--time-range ") + range);
+        QCOMPARE(json[QLatin1String("observed")].toObject()[QLatin1String("requests")].toObject()[QLatin1String("total")].toInteger(), kept);
+        QCOMPARE(json[QLatin1String("predicted")].toObject()[QLatin1String("requests")].toObject()[QLatin1String("total")].toInteger(), kept);
+        QCOMPARE(json[QLatin1String("model")].toObject()[QLatin1String("requests")].toInteger(), kept);
+        const Run text = cli(L({"whatif", "--time-range"}) << range << m_trace);
+        QVERIFY2(text.out.contains((QStringLiteral("Observed requests: --time-range ") + range).toUtf8()), text.out.constData());
+
+        // A filter that keeps nothing is refused as a model without requests; a bad expression as a bad filter.
+        const Run none = cli(L({"whatif", "--filter", "e2e > 1000h"}) << m_trace);
+        QCOMPARE(none.exitCode, 2);
+        QVERIFY2(none.err.contains("no requests: nothing to fit"), none.err.constData());
+        const Run bad = cli(L({"whatif", "--filter", "e2e >"}) << m_trace);
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("whatif: --filter:") && bad.err.contains("^"), bad.err.constData());
     }
 
     void usageErrors_data()

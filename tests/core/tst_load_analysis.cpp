@@ -332,7 +332,7 @@ private slots:
     void noArrivalTimesInBenchmarkFiles_data()
     {
         QTest::addColumn<QString>("file");
-        QTest::newRow("vLLM bench") << QStringLiteral("vllm_bench/serving_result.json");
+        // (A vLLM result's sends are rebuilt from its request_rate when it saved none: it has arrivals.)
         QTest::newRow("LLMPerf") << QStringLiteral("llmperf/model_550_150_individual_responses.json");
     }
     void noArrivalTimesInBenchmarkFiles()

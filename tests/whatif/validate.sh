@@ -4,9 +4,12 @@
 #   1. simulated ramps: fit on the first half of the arrivals, replay every arrival through that model and
 #      compare the second half's p50 and p99 per segment (and the whole trace's knee) with what the
 #      generator did;
-#   2. real benchmark sweeps (vLLM bench result files at several request rates), when present: fit on one
-#      rate, predict another's TTFT p50.
-# Usage: tests/whatif/validate.sh [CLI] [REALDATA_DIR]   (needs bash and python3; prints Markdown tables)
+#   2. simulated sweeps at constant rates: fit at one rate, predict another's TTFT p50, with server stamps,
+#      with client times only, and as vLLM bench result files;
+#   3. real benchmark sweeps: each folder given (vLLM bench result files of one server at several request
+#      rates) fitted at each rate and every other rate predicted from it.
+# Usage: tests/whatif/validate.sh [CLI] [REALDATA_DIR] [SWEEP_DIR...]   (needs bash and python3; prints
+# Markdown tables)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cli=${1:-$here/../../build/release/app/cli/latency-explorer-cli}
@@ -87,20 +90,28 @@ echo "## Simulated sweeps: fit at one constant rate, predict another's TTFT p50"
 echo
 echo "32 slots (capacity about 9.1 req/s), 3000 requests per rate, seed 5; \`--arrivals x(B/A)\` on the trace at"
 echo "rate A, compared with the trace generated at rate B. 'server' traces carry the server stamps; 'client'"
-echo "traces (AIPerf-like: send time, TTFT, end-to-end time) get them inferred."
+echo "traces (AIPerf-like: send time, TTFT, end-to-end time) get them inferred; 'vllm-bench' are the client"
+echo "traces rewritten as vLLM bench result files (to_vllm_bench.py), read by the vLLM reader."
 echo
 echo "| form | fit at | predict | TTFT p50 observed | predicted | error |"
 echo "|---|---|---|---|---|---|"
-for form in timestamps client; do
+for form in timestamps client vllm; do
+    ext=$([ "$form" = vllm ] && echo json || echo jsonl)
     for rate in 3 6 8 8.5; do
-        "$cli" generate --form "$form" --requests 3000 --seed 5 --start-rate "$rate" --end-rate "$rate" -o "$work/$form-$rate.jsonl" >/dev/null 2>&1
+        if [ "$form" = vllm ]; then
+            # vLLM saves every request's chunk gaps: the client trace with the token times of every request.
+            "$cli" generate --form client --token-times-every 1 --requests 3000 --seed 5 --start-rate "$rate" --end-rate "$rate" -o "$work/vllm-$rate.jsonl" >/dev/null 2>&1
+            python3 "$here/to_vllm_bench.py" "$work/vllm-$rate.jsonl" "$rate" "$work/vllm-$rate.json"
+        else
+            "$cli" generate --form "$form" --requests 3000 --seed 5 --start-rate "$rate" --end-rate "$rate" -o "$work/$form-$rate.jsonl" >/dev/null 2>&1
+        fi
     done
     for pair in "3 6" "3 8" "6 8" "6 8.5" "8 8.5" "8.5 3"; do
         read -r a b <<<"$pair"
         factor=$(python3 -c "import sys; print(float(sys.argv[2]) / float(sys.argv[1]))" "$a" "$b")
-        observed=$("$cli" report --json "$work/$form-$b.jsonl" 2>/dev/null | python3 -c 'import json, sys; print(json.load(sys.stdin)["tokens"]["ttft"]["p50"])')
-        predicted=$("$cli" whatif --json --arrivals "x$factor" "$work/$form-$a.jsonl" 2>/dev/null | python3 -c 'import json, sys; print(json.load(sys.stdin)["predicted"]["tokens"]["ttft"]["p50"])')
-        label=$([ "$form" = timestamps ] && echo server || echo client)
+        observed=$("$cli" report --json "$work/$form-$b.$ext" 2>/dev/null | python3 -c 'import json, sys; print(json.load(sys.stdin)["tokens"]["ttft"]["p50"])')
+        predicted=$("$cli" whatif --json --arrivals "x$factor" "$work/$form-$a.$ext" 2>/dev/null | python3 -c 'import json, sys; print(json.load(sys.stdin)["predicted"]["tokens"]["ttft"]["p50"])')
+        case $form in timestamps) label=server ;; client) label=client ;; *) label=vllm-bench ;; esac
         python3 -c "import sys; o, p = float(sys.argv[4]), float(sys.argv[5]); print('| %s | %s req/s | %s req/s | %.1f ms | %.1f ms | %+.1f%% |' % (sys.argv[1], sys.argv[2], sys.argv[3], o, p, (p - o) / o * 100))" \
             "$label" "$a" "$b" "$observed" "$predicted"
     done
@@ -109,19 +120,33 @@ done
 echo
 echo "## Real benchmark sweeps (vLLM bench result files)"
 echo
-bench="$realdata/llm-k8s-vllm-bench"
-if [ ! -d "$bench" ]; then
-    echo "No vLLM bench files at $bench: skipped."
+# A sweep is a folder of vLLM bench result files of one server at several request rates: each file is fitted
+# and every other one predicted from it, with that file's own arrivals and token counts (--arrivals FILE).
+# Files without start_times (vLLM before 2025) cannot be fitted and say so.
+sweeps=("${@:3}")
+[ ${#sweeps[@]} -eq 0 ] && [ -d "$realdata/llm-k8s-vllm-bench" ] && sweeps=("$realdata/llm-k8s-vllm-bench")
+if [ ${#sweeps[@]} -eq 0 ]; then
+    echo "No sweep given and none at $realdata: skipped."
     exit 0
 fi
-echo "| file | request rate | fit |"
-echo "|---|---|---|"
-find "$bench" -name 'serving_*.json' | sort | while read -r f; do
-    rate=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("request_rate"))' "$f")
-    if "$cli" whatif "$f" >"$work/out.txt" 2>"$work/err.txt"; then
-        fit="fitted"
-    else
-        fit=$(sed -n 's/^whatif: //p' "$work/err.txt" | head -n 1)
-    fi
-    echo "| $(basename "$f") | $rate | $fit |"
+echo "| sweep | fit at | predict | TTFT p50 observed | predicted | error |"
+echo "|---|---|---|---|---|---|"
+rate_of='import json, sys; print(json.load(open(sys.argv[1])).get("request_rate"))'
+for sweep in "${sweeps[@]}"; do
+    mapfile -t files < <(find "$sweep" -name '*.json' | sort)
+    for a in "${files[@]}"; do
+        python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if isinstance(d, dict) and "ttfts" in d else 1)' "$a" 2>/dev/null || continue
+        if ! "$cli" whatif "$a" >"$work/out.txt" 2>"$work/err.txt"; then
+            echo "| $(basename "$sweep") | $(basename "$a") ($(python3 -c "$rate_of" "$a") req/s) | – | – | – | $(sed -n 's/^whatif: //p' "$work/err.txt" | head -n 1) |"
+            continue
+        fi
+        for b in "${files[@]}"; do
+            [ "$a" = "$b" ] && continue
+            python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if isinstance(d, dict) and "ttfts" in d else 1)' "$b" 2>/dev/null || continue
+            observed=$("$cli" report --json "$b" 2>/dev/null | python3 -c 'import json, sys; print(json.load(sys.stdin)["tokens"]["ttft"]["p50"])') || continue
+            predicted=$("$cli" whatif --json --arrivals "$b" "$a" 2>/dev/null | python3 -c 'import json, sys; print(json.load(sys.stdin)["predicted"]["tokens"]["ttft"]["p50"])') || continue
+            python3 -c "import sys; o, p = float(sys.argv[4]), float(sys.argv[5]); print('| %s | %s | %s | %.1f ms | %.1f ms | %+.1f%% |' % (sys.argv[1], sys.argv[2], sys.argv[3], o, p, (p - o) / o * 100))" \
+                "$(basename "$sweep")" "$(python3 -c "$rate_of" "$a") req/s" "$(python3 -c "$rate_of" "$b") req/s" "$observed" "$predicted"
+        done
+    done
 done

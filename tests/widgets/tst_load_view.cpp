@@ -195,7 +195,8 @@ private slots:
     {
         QTest::addColumn<QString>("file"); // a golden input, or empty for the simulated trace with a knee
         QTest::addColumn<bool>("noArrivals");
-        QTest::newRow("vLLM bench") << QStringLiteral("vllm_bench/serving_result.json") << true;
+        // vLLM's sends, saved or rebuilt from its request_rate (here inf: all at once), are arrivals.
+        QTest::newRow("vLLM bench") << QStringLiteral("vllm_bench/serving_result.json") << false;
         QTest::newRow("LLMPerf") << QStringLiteral("llmperf/model_550_150_individual_responses.json") << true;
         QTest::newRow("a trace with arrivals") << QString() << false;
     }

@@ -3,7 +3,8 @@
 // sentence names the changes and the p99 e2e, its table holds observed and predicted percentiles, and the
 // load view then draws the prediction dashed; a trace without server stamps shows core's reason, and a
 // cancelled run (button or Esc) leaves no result. On the Load tab, the prediction goes when the filter or
-// the store changes. With LX_TEST_GRAB_DIR set, the panel beside the load view
+// the store changes. The SLO targets' verdicts show on both sides; the filter narrows the fit only when its
+// box is ticked. With LX_TEST_GRAB_DIR set, the panel beside the load view
 // is written there as whatif_panel.png, to look at.
 
 #include "chart.h"
@@ -170,6 +171,41 @@ private slots:
         QVERIFY(!view.prediction());
         QCOMPARE(dashedPredictionGraphs(view), 0);
         QVERIFY(!view.decompositionChart()->legend->hasItemWithPlottable(view.predictedP95Line()));
+    }
+
+    void filteredRequestsAndSlos_data()
+    {
+        QTest::addColumn<bool>("filterGiven");
+        QTest::addColumn<bool>("ticked");
+        QTest::addColumn<bool>("narrowed");
+        QTest::newRow("no filter: the box is off") << false << true << false;
+        QTest::newRow("filter, box unticked: the whole trace") << true << false << false;
+        QTest::newRow("filter, box ticked: its requests only") << true << true << true;
+    }
+    void filteredRequestsAndSlos()
+    {
+        QFETCH(bool, filterGiven);
+        QFETCH(bool, ticked);
+        QFETCH(bool, narrowed);
+        // The first 1000 requests by row: a third of the ramp, before its knee.
+        lx::RequestFilter firstThird;
+        firstThird.expression = lx::SqlCondition{"r.id <= 1000", {}};
+        WhatIfPanel panel;
+        panel.setStoreFile(ramp().store->fileName());
+        panel.setSloTargets({QStringLiteral("e2e.p95<=2s"), QStringLiteral("not a target"), QStringLiteral("ttft.p99<=500ms")});
+        panel.setFilter(filterGiven ? firstThird : lx::RequestFilter{}, filterGiven ? QStringLiteral("the first third") : QString());
+        QCOMPARE(panel.onlyFilteredBox()->isEnabled(), filterGiven);
+        panel.onlyFilteredBox()->setChecked(ticked);
+        panel.run();
+        QVERIFY(waitFinished(panel));
+        QVERIFY2(panel.result(), qPrintable(panel.message()));
+        const lx::whatif::WhatIfOutcome &outcome = panel.result()->outcome;
+        QCOMPARE(outcome.observed->report.total, narrowed ? std::int64_t(1000) : std::int64_t(3000));
+        QCOMPARE(outcome.fit.requests, narrowed ? std::int64_t(1000) : std::int64_t(3000));
+        // Each parsable target with its verdict on both sides, as the CLI prints them.
+        QCOMPARE(outcome.observed->slos.size(), std::size_t(2));
+        for (const char *line : {"SLO e2e.p95<=2s: observed ", "SLO ttft.p99<=500ms: observed ", ", predicted "})
+            QVERIFY2(panel.message().contains(QLatin1String(line)), qPrintable(panel.message()));
     }
 
     void refusalShowsReason_data()

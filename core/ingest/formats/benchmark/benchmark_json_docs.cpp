@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The benchmark outputs that are one JSON document: vLLM `bench serve --save-detailed` (column arrays,
 // one request per index) and LLMPerf `*_individual_responses.json` (an array of objects). Neither has
-// request ids or start times: the id is the 0-based index, the start stays not measured. Their sniffers
-// are at the end.
+// request ids: the id is the 0-based index. LLMPerf has no start times; vLLM writes `start_times` since
+// 2025 (its client's time.perf_counter() at the send: a monotonic clock without a date); for an older
+// result the sends are rebuilt from its request_rate, burstiness and max_concurrency (vllm_sends.h), and
+// the import says so. Their sniffers are at the end.
 
 #include "ingest/formats/benchmark/benchmark_common.h"
 #include "ingest/formats/benchmark/benchmark_json_util.h"
 #include "ingest/formats/benchmark/benchmark_readers_impl.h"
+#include "ingest/formats/benchmark/vllm_sends.h"
 #include "ingest/line_reader.h"
 
 #include "model/decompose.h"
+
+#include <algorithm>
+#include <limits>
 
 namespace lx::bench {
 
@@ -91,6 +97,14 @@ public:
         auto e2es = elementsOf(member(root, "e2els"));
         if (e2es.empty())
             e2es = elementsOf(member(root, "latencies"));
+        const auto starts = elementsOf(member(root, "start_times"));
+        std::vector<std::int64_t> rebuilt;
+        if (starts.empty()) {
+            if (std::optional<VllmSendPlan> plan = sendPlanOf(root)) {
+                rebuilt = rebuildVllmSends(*plan, durations(ttfts, itls, e2es, errors));
+                m_notice = rebuiltSendsNotice(*plan);
+            }
+        }
         std::vector<std::int64_t> gaps;
         for (std::size_t i = 0; i < ttfts.size(); ++i) {
             if (!sink.keepGoing())
@@ -108,6 +122,7 @@ public:
             ClientMeasures m;
             std::string outOfRange;
             // vLLM leaves a failed request's ttft at 0 and its itls empty: those are no measurements.
+            m.start = i < rebuilt.size() ? rebuilt[i] : secondsAt(starts, i, "start_times", outOfRange);
             if (r.status == Status::Ok) {
                 m.ttft = secondsAt(ttfts, i, "ttfts", outOfRange);
                 if (gapsOf(at(itls, i), gaps, outOfRange)) {
@@ -121,15 +136,68 @@ public:
                     && m.decode <= kMaxRecordSpanNs)
                     m.e2e = m.ttft + m.decode; // vLLM's own e2e when it saved none: the last chunk's arrival
             }
-            finish(sink, r, outOfRange.empty() ? buildClientRecord(r, m) : outOfRange, recordText(i));
+            std::string why = outOfRange.empty() ? buildClientRecord(r, m) : outOfRange;
+            if (why.empty() && isMeasured(m.start))
+                r.metrics.flags |= kFlagRelativeTime; // perf_counter(): the sends' order and gaps, no date
+            finish(sink, r, why, recordText(i));
         }
         return {};
     }
 
+    std::string notice() const override { return m_notice; }
+
 private:
+    /// How the run sent its requests, from its request_rate ("inf" or a number), burstiness and
+    /// max_concurrency; nullopt without a request_rate (not a result of vLLM's serving benchmark).
+    static std::optional<VllmSendPlan> sendPlanOf(dom::object root)
+    {
+        dom::element rate;
+        if (root.at_key("request_rate").get(rate))
+            return std::nullopt;
+        VllmSendPlan plan;
+        std::string_view text;
+        if (rate.is_null()) // json.dump writes a float inf as Infinity, which reads as null (nullifyNonFinite)
+            plan.rate = std::numeric_limits<double>::infinity();
+        else if (!rate.get_string().get(text))
+            plan.rate = text == "inf" || text == "Infinity" ? std::numeric_limits<double>::infinity() : 0;
+        else if (auto r = numberOf(rate))
+            plan.rate = *r;
+        if (!(plan.rate > 0))
+            return std::nullopt;
+        if (const auto b = member(root, "burstiness"); b && numberOf(*b) && *numberOf(*b) > 0)
+            plan.burstiness = *numberOf(*b);
+        if (const auto c = member(root, "max_concurrency"); c && integerOf(*c) && *integerOf(*c) > 0)
+            plan.maxConcurrency = static_cast<int>(std::min<std::int64_t>(*integerOf(*c), 1'000'000));
+        return plan;
+    }
+
+    /// Each request's time from its send to its end, as the client's semaphore saw it: the saved latency,
+    /// else TTFT plus the chunk gaps; 0 for a failed or unmeasured one.
+    static std::vector<std::int64_t> durations(const std::vector<dom::element> &ttfts, const std::vector<dom::element> &itls,
+                                               const std::vector<dom::element> &e2es, const std::vector<dom::element> &errors)
+    {
+        std::vector<std::int64_t> out(ttfts.size(), 0), gaps;
+        for (std::size_t i = 0; i < ttfts.size(); ++i) {
+            std::string_view error;
+            if (auto e = at(errors, i); e && !e->get_string().get(error) && !error.empty())
+                continue;
+            std::string outOfRange;
+            std::int64_t e2e = secondsAt(e2es, i, "e2els", outOfRange);
+            if (!isMeasured(e2e) || e2e <= 0) {
+                const std::int64_t ttft = secondsAt(ttfts, i, "ttfts", outOfRange);
+                const std::int64_t decode = gapsOf(at(itls, i), gaps, outOfRange) ? sumOfGaps(gaps) : kNotMeasured;
+                const bool fits = isMeasured(ttft) && isMeasured(decode) && ttft <= kMaxRecordSpanNs && decode <= kMaxRecordSpanNs;
+                e2e = fits ? ttft + decode : 0;
+            }
+            out[i] = outOfRange.empty() && e2e > 0 && e2e <= kMaxRecordSpanNs ? e2e : 0;
+        }
+        return out;
+    }
+
     std::size_t m_maxBytes;
     std::string m_text;
     dom::parser m_parser;
+    std::string m_notice;
 };
 
 class LlmperfReader final : public TraceReader {
@@ -222,10 +290,11 @@ void finish(ImportSink &sink, RequestRecord &record, const std::string &why, std
 bool vllmDetailedCanRead(std::string_view head)
 {
     // json.dump writes the whole result on one line; the column arrays may start past the head when the
-    // run had many prompts, so the run's own keys count too.
+    // run had many prompts (or its keys were sorted, "errors" first), so the run's own keys count too.
     return startsWith(head, '{')
            && (hasKey(head, "ttfts") || hasKey(head, "input_lens")
-               || (hasKey(head, "backend") && hasKey(head, "num_prompts") && hasKey(head, "model_id")));
+               || (hasKey(head, "backend") && hasKey(head, "num_prompts") && hasKey(head, "model_id"))
+               || (hasKey(head, "backend") && (hasKey(head, "burstiness") || hasKey(head, "request_rate"))));
 }
 
 bool llmperfCanRead(std::string_view head)
