@@ -7,6 +7,7 @@
 #include "simulation/sim_random.h" // for its pragmas: no fused multiply-add, the same fit on every platform
 
 #include <algorithm>
+#include <cmath>
 #include <locale>
 #include <sstream>
 
@@ -52,6 +53,34 @@ void writeDistribution(std::ostream &out, const char *name, const EmpiricalDistr
             out << ",\"" << label << "\":" << d.at(u) / scale;
     }
     out << '}';
+}
+
+/// A line that does not rise (or has one x only) replaced by the mean of y without growth; the slope
+/// says why.
+void flatWhenNotRising(Estimate &base, Estimate &slope, const std::vector<double> &y, const std::string &falling,
+                       double unitNs, const char *unit)
+{
+    if (y.empty() || (slope.ok() && slope.value >= 0))
+        return;
+    if (slope.ok()) {
+        std::ostringstream why;
+        why.imbue(std::locale::classic());
+        why.precision(3);
+        why << falling << " (" << slope.value / unitNs << unit << "): no growth is fitted";
+        slope.refused = why.str();
+    }
+    double mean = 0;
+    for (double v : y)
+        mean += v;
+    base.value = mean / static_cast<double>(y.size());
+    base.n = static_cast<std::int64_t>(y.size());
+    double squares = 0;
+    for (double v : y)
+        squares += (v - base.value) * (v - base.value);
+    base.stdError = y.size() > 1 ? std::sqrt(squares / static_cast<double>(y.size() - 1) / static_cast<double>(y.size())) : 0;
+    base.refused.clear();
+    slope.value = 0;
+    slope.stdError = 0;
 }
 
 } // namespace
@@ -174,17 +203,14 @@ ServerFit fitServer(std::span<const StampRow> rows)
     fit.prefillPerTokenNs = prefill.slope;
     fit.tpotBaseNs = tpot.intercept;
     fit.tpotPerRequestNs = tpot.slope;
-    if (!tpot.slope.ok() && !ty.empty()) {
-        // One batch size only (a server never loaded, or always full): TPOT is its mean, without growth.
-        double mean = 0;
-        for (double v : ty)
-            mean += v;
-        fit.tpotBaseNs.value = mean / static_cast<double>(ty.size());
-        fit.tpotBaseNs.n = static_cast<std::int64_t>(ty.size());
-        fit.tpotBaseNs.refused.clear();
-        fit.tpotPerRequestNs.value = 0;
-    }
-    if (!fit.prefillBaseNs.ok() || !fit.prefillPerTokenNs.ok()) {
+    // Neither grows less with more work: a line that falls (a burst whose batch shrank while its longest
+    // answers were still decoding, noise over prompts of one length) would extrapolate to times no server
+    // takes. One x only (a benchmark of one prompt length, a server never loaded or always full), or a
+    // falling line: the mean, without growth, and the model says why.
+    flatWhenNotRising(fit.prefillBaseNs, fit.prefillPerTokenNs, py, "prefill fell as the prompts grew", 1e3, " ms per 1000 tokens");
+    flatWhenNotRising(fit.tpotBaseNs, fit.tpotPerRequestNs, ty, "time per output token fell as the batch grew", 1e6,
+                      " ms per request");
+    if (!fit.prefillBaseNs.ok()) {
         fit.refused = fit.prefillBaseNs.refused;
         return fit;
     }

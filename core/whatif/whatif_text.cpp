@@ -115,8 +115,12 @@ std::string modelToText(const ServerFit &fit)
         << (fit.limitReached ? " (reached: requests waited on a full server)"
                             : " (not reached: " + fit.concurrencyLimit.refused + "; the replay puts no limit)")
         << '\n';
-    out << "  prefill            " << plusMinus(fit.prefillBaseNs, kMs, " ms", 2) << " + "
-        << plusMinus(fit.prefillPerTokenNs, kMs / 1000, " ms per 1000 input tokens", 2) << "  (n " << fit.prefillBaseNs.n << ")\n";
+    out << "  prefill            " << plusMinus(fit.prefillBaseNs, kMs, " ms", 2) << " + ";
+    if (fit.prefillPerTokenNs.ok())
+        out << plusMinus(fit.prefillPerTokenNs, kMs / 1000, " ms per 1000 input tokens", 2);
+    else
+        out << "0 (" << fit.prefillPerTokenNs.refused << ")";
+    out << "  (n " << fit.prefillBaseNs.n << ")\n";
     out << "  time per token     " << plusMinus(fit.tpotBaseNs, kMs, " ms", 2) << " + ";
     if (fit.tpotPerRequestNs.ok())
         out << plusMinus(fit.tpotPerRequestNs, kMs, " ms per request in the batch", 3);

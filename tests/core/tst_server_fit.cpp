@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The what-if server model (core/whatif/server_fit.h) against traces of known constants
 // (core/simulation/sim_model.h): the fit recovers the slots, prefill's base and slope and TPOT's growth with
-// the batch within its stated standard errors; what a trace cannot give is refused with its reason.
+// the batch within its stated standard errors; a line that cannot rise is a flat mean; what a trace cannot
+// give is refused with its reason.
 
 #include "simulation/sim_model.h"
 #include "whatif/client_fit.h"
@@ -177,6 +178,40 @@ private slots:
         const ServerFit fit = fitServer(rows);
         QVERIFY(!fit.ok());
         QVERIFY2(fit.refused.find(reason.toStdString()) != std::string::npos, fit.refused.c_str());
+    }
+
+    void flatWhereNothingGrows_data()
+    {
+        QTest::addColumn<QString>("prompts");
+        QTest::addColumn<QString>("reason");
+        // A benchmark of one prompt length (vLLM's random dataset): no slope, a constant prefill.
+        QTest::newRow("one prompt length") << "same" << "every request has the same value (512)";
+        // Prompts whose lengths fall as their prefill grows: a falling line is no server's.
+        QTest::newRow("a falling line") << "falling" << "prefill fell as the prompts grew";
+    }
+    void flatWhereNothingGrows()
+    {
+        QFETCH(QString, prompts);
+        QFETCH(QString, reason);
+        auto rows = whatiftest::simulatedStampRows(whatiftest::rampConfig(8, 0.3, 1.2, 400, 9));
+        double sum = 0;
+        int n = 0;
+        for (StampRow &r : rows) {
+            const std::int64_t first = r.stamp(Stamp::FirstToken), sched = r.stamp(Stamp::Sched);
+            if (!isMeasured(first) || !isMeasured(sched))
+                continue;
+            r.inputTokens = prompts == QLatin1String("same") ? 512 : std::max<std::int64_t>(1, 100'000 - (first - sched) / 10'000);
+            sum += static_cast<double>(first - sched);
+            ++n;
+        }
+        const ServerFit fit = fitServer(rows);
+        QVERIFY2(fit.ok(), fit.refused.c_str());
+        QCOMPARE(fit.prefillPerTokenNs.value, 0.0);
+        QVERIFY2(fit.prefillPerTokenNs.refused.find(reason.toStdString()) != std::string::npos, fit.prefillPerTokenNs.refused.c_str());
+        // The mean prefill of the requests served, within a standard error or two of it.
+        QVERIFY2(fit.prefillBaseNs.ok() && fit.prefillBaseNs.stdError > 0, fit.prefillBaseNs.refused.c_str());
+        QVERIFY2(std::abs(fit.prefillBaseNs.value - sum / n) < 2 * fit.prefillBaseNs.stdError,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(fit.prefillBaseNs.value).arg(sum / n)));
     }
 
     void fitLine_data()

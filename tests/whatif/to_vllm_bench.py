@@ -6,7 +6,7 @@ request per index, times in seconds, `start_times` on a perf_counter-like clock 
 with TTFT and latency 0 and its error text, as vLLM writes them. Used by validate.sh to run the what-if's
 sweep validation through the vLLM reader.
 
-Usage: to_vllm_bench.py CLIENT.jsonl REQUEST_RATE OUT.json
+Usage: to_vllm_bench.py [--no-start-times] CLIENT.jsonl REQUEST_RATE OUT.json
 (CLIENT.jsonl made with --token-times-every 1: vLLM saves every request's chunk gaps, and an empty list
 would read as a one-chunk answer)
 """
@@ -20,7 +20,10 @@ def value(metrics, name):
 
 
 def main():
-    source, rate, out = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+    args = sys.argv[1:]
+    with_starts = "--no-start-times" not in args  # as vLLM wrote its results before 2025
+    args = [a for a in args if a != "--no-start-times"]
+    source, rate, out = args[0], float(args[1]), args[2]
     records = [json.loads(line) for line in open(source) if line.strip()]
     origin = min(r["metadata"]["timestamp_ns"] for r in records)
     columns = {k: [] for k in ("start_times", "ttfts", "itls", "latencies", "input_lens", "output_lens", "errors")}
@@ -37,6 +40,8 @@ def main():
         columns["errors"].append(r["error"]["message"] if failed else "")
     result = {"backend": "vllm", "model_id": "simulated", "num_prompts": len(records), "request_rate": rate,
               "burstiness": 1.0, "max_concurrency": None, "completed": sum(1 for e in columns["errors"] if not e)}
+    if not with_starts:
+        del columns["start_times"]
     result.update(columns)
     with open(out, "w") as f:
         json.dump(result, f)

@@ -91,17 +91,18 @@ echo
 echo "32 slots (capacity about 9.1 req/s), 3000 requests per rate, seed 5; \`--arrivals x(B/A)\` on the trace at"
 echo "rate A, compared with the trace generated at rate B. 'server' traces carry the server stamps; 'client'"
 echo "traces (AIPerf-like: send time, TTFT, end-to-end time) get them inferred; 'vllm-bench' are the client"
-echo "traces rewritten as vLLM bench result files (to_vllm_bench.py), read by the vLLM reader."
+echo "traces rewritten as vLLM bench result files (to_vllm_bench.py), read by the vLLM reader; 'sends rebuilt'"
+echo "are the same files without start_times, as vLLM wrote them before 2025 (sends rebuilt from request_rate)."
 echo
 echo "| form | fit at | predict | TTFT p50 observed | predicted | error |"
 echo "|---|---|---|---|---|---|"
-for form in timestamps client vllm; do
-    ext=$([ "$form" = vllm ] && echo json || echo jsonl)
+for form in timestamps client vllm vllmold; do
+    ext=$(case $form in vllm*) echo json ;; *) echo jsonl ;; esac)
     for rate in 3 6 8 8.5; do
-        if [ "$form" = vllm ]; then
+        if [ "$form" = vllm ] || [ "$form" = vllmold ]; then
             # vLLM saves every request's chunk gaps: the client trace with the token times of every request.
-            "$cli" generate --form client --token-times-every 1 --requests 3000 --seed 5 --start-rate "$rate" --end-rate "$rate" -o "$work/vllm-$rate.jsonl" >/dev/null 2>&1
-            python3 "$here/to_vllm_bench.py" "$work/vllm-$rate.jsonl" "$rate" "$work/vllm-$rate.json"
+            "$cli" generate --form client --token-times-every 1 --requests 3000 --seed 5 --start-rate "$rate" --end-rate "$rate" -o "$work/$form-$rate.jsonl" >/dev/null 2>&1
+            python3 "$here/to_vllm_bench.py" $([ "$form" = vllmold ] && echo --no-start-times) "$work/$form-$rate.jsonl" "$rate" "$work/$form-$rate.json"
         else
             "$cli" generate --form "$form" --requests 3000 --seed 5 --start-rate "$rate" --end-rate "$rate" -o "$work/$form-$rate.jsonl" >/dev/null 2>&1
         fi
@@ -111,7 +112,7 @@ for form in timestamps client vllm; do
         factor=$(python3 -c "import sys; print(float(sys.argv[2]) / float(sys.argv[1]))" "$a" "$b")
         observed=$("$cli" report --json "$work/$form-$b.$ext" 2>/dev/null | python3 -c 'import json, sys; print(json.load(sys.stdin)["tokens"]["ttft"]["p50"])')
         predicted=$("$cli" whatif --json --arrivals "x$factor" "$work/$form-$a.$ext" 2>/dev/null | python3 -c 'import json, sys; print(json.load(sys.stdin)["predicted"]["tokens"]["ttft"]["p50"])')
-        case $form in timestamps) label=server ;; client) label=client ;; *) label=vllm-bench ;; esac
+        case $form in timestamps) label=server ;; client) label=client ;; vllm) label=vllm-bench ;; *) label="vllm-bench, sends rebuilt" ;; esac
         python3 -c "import sys; o, p = float(sys.argv[4]), float(sys.argv[5]); print('| %s | %s req/s | %s req/s | %.1f ms | %.1f ms | %+.1f%% |' % (sys.argv[1], sys.argv[2], sys.argv[3], o, p, (p - o) / o * 100))" \
             "$label" "$a" "$b" "$observed" "$predicted"
     done
@@ -136,10 +137,13 @@ for sweep in "${sweeps[@]}"; do
     mapfile -t files < <(find "$sweep" -name '*.json' | sort)
     for a in "${files[@]}"; do
         python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if isinstance(d, dict) and "ttfts" in d else 1)' "$a" 2>/dev/null || continue
-        if ! "$cli" whatif "$a" >"$work/out.txt" 2>"$work/err.txt"; then
+        if ! "$cli" whatif --json "$a" >"$work/out.json" 2>"$work/err.txt"; then
             echo "| $(basename "$sweep") | $(basename "$a") ($(python3 -c "$rate_of" "$a") req/s) | – | – | – | $(sed -n 's/^whatif: //p' "$work/err.txt" | head -n 1) |"
             continue
         fi
+        # The file replayed as it was: the model's own error on it.
+        python3 -c "import json, sys; d = json.load(open(sys.argv[1])); o, p = d['observed']['tokens']['ttft']['p50'], d['predicted']['tokens']['ttft']['p50']; print('| %s | %s | itself, replayed | %.1f ms | %.1f ms | %+.1f%% |' % (sys.argv[2], sys.argv[3], o, p, (p - o) / o * 100))" \
+            "$work/out.json" "$(basename "$sweep")" "$(python3 -c "$rate_of" "$a") req/s"
         for b in "${files[@]}"; do
             [ "$a" = "$b" ] && continue
             python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if isinstance(d, dict) and "ttfts" in d else 1)' "$b" 2>/dev/null || continue
