@@ -102,17 +102,36 @@ void FilterBar::setExpression(const QString &text)
     apply();
 }
 
-void FilterBar::setTimeBounds(qint64 firstNs, qint64 lastNs)
+void FilterBar::setTimeBounds(qint64 firstNs, qint64 lastNs, bool relative)
 {
     // Showing the data's span is no edit: it must not re-apply the filter (that re-ran every analysis).
     const QSignalBlocker blockFrom(m_from);
     const QSignalBlocker blockTo(m_to);
+    if (!m_originSet) {
+        m_originSet = true;
+        // Offsets are shown as hours, minutes and seconds: a relative trace of a day or more keeps the dates.
+        constexpr qint64 kDayNs = 86'400'000'000'000;
+        const bool offsets = relative && lastNs - firstNs < kDayNs;
+        m_originNs = offsets ? firstNs : 0;
+        const QString format = offsets ? QStringLiteral("'+'HH:mm:ss") : QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'");
+        const QString since = offsets ? tr(" (the time since the first request: this trace's times have no date)") : QString();
+        for (QDateTimeEdit *edit : {m_from, m_to}) {
+            edit->setDisplayFormat(format);
+            edit->setCalendarPopup(!offsets); // a calendar of 1970 says nothing of an offset
+        }
+        m_useFrom->setToolTip(tr("Only requests that started at or after this time") + since);
+        m_useTo->setToolTip(tr("Only requests that started before this time") + since);
+    }
     if (!m_useFrom->isChecked())
-        m_from->setDateTime(fromNs(firstNs));
+        setEditorNs(m_from, firstNs);
     if (!m_useTo->isChecked())
-        m_to->setDateTime(fromNs(lastNs + 1'000'000'000)); // the editors show whole seconds
+        setEditorNs(m_to, lastNs + 1'000'000'000); // the editors show whole seconds
     showTimeRange(true);
 }
+
+qint64 FilterBar::editorNs(const QDateTimeEdit *edit) const { return toNs(edit->dateTime()) + m_originNs; }
+
+void FilterBar::setEditorNs(QDateTimeEdit *edit, qint64 ns) { edit->setDateTime(fromNs(ns - m_originNs)); }
 
 void FilterBar::clear(bool silently)
 {
@@ -125,6 +144,8 @@ void FilterBar::clear(bool silently)
     m_to->setEnabled(false);
     if (silently) { // a new investigation: its history starts here, its span is not known yet
         showTimeRange(false);
+        m_originSet = false;
+        m_originNs = 0;
         m_history.clear();
         m_historyAt = -1;
         emit historyChanged();
@@ -166,9 +187,9 @@ void FilterBar::apply()
     lx::RequestFilter filter = std::get<lx::RequestFilter>(
         lx::filterFromExpression(std::string_view(text.constData(), std::size_t(text.size())))); // valid: checked above
     if (m_useFrom->isChecked())
-        filter.fromNs = toNs(m_from->dateTime());
+        filter.fromNs = editorNs(m_from);
     if (m_useTo->isChecked())
-        filter.toNs = toNs(m_to->dateTime());
+        filter.toNs = editorNs(m_to);
     m_filter = filter;
     if (!m_restoring) {
         const State now = state();
@@ -185,7 +206,7 @@ void FilterBar::apply()
 FilterBar::State FilterBar::state() const
 {
     return {m_expression->text().trimmed(), m_useFrom->isChecked(), m_useTo->isChecked(),
-            toNs(m_from->dateTime()), toNs(m_to->dateTime())};
+            editorNs(m_from), editorNs(m_to)};
 }
 
 void FilterBar::restore(const State &state)
@@ -200,8 +221,8 @@ void FilterBar::restore(const State &state)
         m_useTo->setChecked(state.useTo);
         m_from->setEnabled(state.useFrom);
         m_to->setEnabled(state.useTo);
-        m_from->setDateTime(fromNs(state.fromNs));
-        m_to->setDateTime(fromNs(state.toNs));
+        setEditorNs(m_from, state.fromNs);
+        setEditorNs(m_to, state.toNs);
     }
     setExpression(state.expression);
     m_restoring = false;

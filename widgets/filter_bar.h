@@ -27,8 +27,17 @@ public:
     void setExpression(const QString &text);
     /// The span of the data, for the time-range editors' defaults; shows them. Until it is called for an
     /// investigation the time range is hidden: a store without start times (a benchmark result) has no
-    /// dates to offer, and the editors would show 2000-01-01.
-    void setTimeBounds(qint64 firstNs, qint64 lastNs);
+    /// dates to offer, and the editors would show 2000-01-01. With \a relative (times without a date: a
+    /// Mooncake trace, vLLM's perf_counter sends) the editors show the time from the first request, "+00:01:30",
+    /// as the load view's axis does, instead of a day of 1970; the first bounds of an investigation set that
+    /// origin, so that a filter's narrower span does not move it.
+    void setTimeBounds(qint64 firstNs, qint64 lastNs, bool relative = false);
+    /// The origin the editors count from: the first request's start for relative times, else 0 (the epoch).
+    qint64 timeOrigin() const { return m_originNs; }
+    QDateTimeEdit *fromEdit() const { return m_from; }
+    QDateTimeEdit *toEdit() const { return m_to; }
+    QCheckBox *fromBox() const { return m_useFrom; }
+    QCheckBox *toBox() const { return m_useTo; }
     /// Whether the time-range boxes are shown (setTimeBounds() since the last silent clear()).
     bool timeRangeShown() const;
     /// Back to no filter; `silently` does not announce it (a new investigation starts unfiltered anyway)
@@ -61,6 +70,9 @@ private:
     void validate();
     void apply();
     void showTimeRange(bool shown);
+    /// An editor's time in ns since the epoch, and back: the editors hold the time since m_originNs.
+    qint64 editorNs(const QDateTimeEdit *edit) const;
+    void setEditorNs(QDateTimeEdit *edit, qint64 ns);
 
     QLineEdit *m_expression;
     QLabel *m_error;
@@ -74,4 +86,6 @@ private:
     QList<State> m_history; ///< filters applied, oldest first; m_historyAt is the one in force
     qsizetype m_historyAt = -1;
     bool m_restoring = false;
+    qint64 m_originNs = 0;       ///< see timeOrigin()
+    bool m_originSet = false;    ///< the bounds of this investigation were given once
 };

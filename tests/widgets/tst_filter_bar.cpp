@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The filter bar's history: a chart's click narrows the filter, and back/forward walk the filters applied
-// like a browser's history.
+// like a browser's history; its time range shows a trace's times without a date as offsets.
 
 #include "filter_bar.h"
 
+#include <QCheckBox>
+#include <QDateTimeEdit>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTest>
@@ -18,6 +20,8 @@ private slots:
     void silentClearForgetsHistory();
     void timeRangeOnlyWithBounds_data();
     void timeRangeOnlyWithBounds();
+    void relativeTimesAsOffsets_data();
+    void relativeTimesAsOffsets();
 };
 
 void TestFilterBar::narrowAndWalk_data()
@@ -119,6 +123,56 @@ void TestFilterBar::timeRangeOnlyWithBounds()
     if (!clear.isEmpty())
         bar.clear(clear == QLatin1String("silent"));
     QCOMPARE(bar.timeRangeShown(), shown);
+}
+
+/// Times without a date (a Mooncake trace, vLLM's perf_counter sends) show as the time since the first
+/// request, and the filter still holds the store's own times; dated ones show as UTC dates.
+void TestFilterBar::relativeTimesAsOffsets_data()
+{
+    QTest::addColumn<bool>("relative");
+    QTest::addColumn<qint64>("firstNs");
+    QTest::addColumn<qint64>("lastNs");
+    QTest::addColumn<QString>("fromText");
+    QTest::addColumn<QString>("toText");
+    // vLLM's perf_counter: 8123.25 s of uptime, a run of 90 s.
+    QTest::newRow("relative: offsets") << true << qint64(8'123'250'000'000) << qint64(8'213'250'000'000) << "+00:00:00" << "+00:01:31";
+    QTest::newRow("dated: UTC") << false << qint64(1'700'000'000'000'000'000) << qint64(1'700'000'060'000'000'000)
+                                << "2023-11-14 22:13:20 UTC" << "2023-11-14 22:14:21 UTC";
+    // A day or more of relative times keeps the dates: hours alone would wrap.
+    QTest::newRow("relative over two days: dates") << true << qint64(0) << qint64(2 * 86'400'000'000'000) << "1970-01-01 00:00:00 UTC"
+                                                   << "1970-01-03 00:00:01 UTC";
+}
+
+void TestFilterBar::relativeTimesAsOffsets()
+{
+    QFETCH(bool, relative);
+    QFETCH(qint64, firstNs);
+    QFETCH(qint64, lastNs);
+    QFETCH(QString, fromText);
+    QFETCH(QString, toText);
+    FilterBar bar;
+    bar.setTimeBounds(firstNs, lastNs, relative);
+    QCOMPARE(bar.fromEdit()->text(), fromText);
+    QCOMPARE(bar.toEdit()->text(), toText);
+    // A narrower span (a filter applied) moves neither the origin nor what the checked editors hold.
+    QSignalSpy changed(&bar, &FilterBar::filterChanged);
+    bar.fromBox()->setChecked(true);
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(bar.filter().fromNs, firstNs - firstNs % 1'000'000); // the editors hold milliseconds
+    const qint64 origin = bar.timeOrigin();
+    bar.setTimeBounds(firstNs + 5'000'000'000, lastNs, relative);
+    QCOMPARE(bar.timeOrigin(), origin);
+    QCOMPARE(bar.fromEdit()->text(), fromText);
+    // Five seconds later in the editor is five seconds later in the filter.
+    bar.fromEdit()->setDateTime(bar.fromEdit()->dateTime().addSecs(5));
+    bar.toBox()->setChecked(true);
+    QCOMPARE(bar.filter().fromNs, firstNs - firstNs % 1'000'000 + 5'000'000'000);
+    QVERIFY(bar.filter().toNs > lastNs);
+    // Back in the history restores the store's times too: the start alone, at the first request.
+    bar.back();
+    QCOMPARE(bar.filter().fromNs, firstNs - firstNs % 1'000'000);
+    QCOMPARE(bar.filter().toNs, lx::kNotMeasured);
+    QCOMPARE(bar.fromEdit()->text(), fromText);
 }
 
 QTEST_MAIN(TestFilterBar)
