@@ -8,8 +8,18 @@
 #include "interrupt_signal.h"
 #include "terminal_progress.h"
 
+bool OpenedInvestigation::sound(std::ostream &err) const
+{
+    if (!integrity)
+        return true;
+    const std::string problem = integrity->wait();
+    if (!problem.empty())
+        err << storePath << ": " << problem << '\n';
+    return problem.empty();
+}
+
 OpenedInvestigation openInvestigation(const std::vector<std::string> &inputs, const std::string &spanMapping,
-                                      const char *command, std::ostream &err)
+                                      const char *command, std::ostream &err, bool deferIntegrityCheck)
 {
     OpenedInvestigation opened;
     const lx::OpenPlan plan = lx::planOpenInputs(inputs);
@@ -28,7 +38,12 @@ OpenedInvestigation openInvestigation(const std::vector<std::string> &inputs, co
     if (plan.target == lx::OpenPlan::Target::ResumeStore) {
         // A store given alone is only read: it is opened read-only, so that nothing a command does (or a
         // store crafted to make it) can change the file (docs/ARCHITECTURE.md, "Opening a store").
-        result.store = lx::Store::openReadOnly(plan.resumePath, &result.error);
+        const auto check = deferIntegrityCheck ? lx::IntegrityCheck::Deferred : lx::IntegrityCheck::Now;
+        result.store = lx::Store::openReadOnly(plan.resumePath, &result.error, check);
+        if (result.store && deferIntegrityCheck) {
+            opened.integrity = std::make_unique<lx::BackgroundIntegrityCheck>(result.store->fileName());
+            opened.storePath = plan.resumePath;
+        }
     } else {
         result = lx::openInputs(plan, options);
     }

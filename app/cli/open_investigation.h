@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "store/integrity_check.h"
 #include "store/store.h"
 
 #include <memory>
@@ -18,8 +19,17 @@ struct OpenedInvestigation {
     bool inputFailed = false;         ///< an input could not be read or was cut off, or no input gave a request:
                                       ///< exit 2 after the output
     int exitStatus = 0;               ///< with no store: 2 unreadable, 130 cancelled
+    /// A store read as it is, opened with its integrity check deferred: the check running beside the command.
+    std::unique_ptr<lx::BackgroundIntegrityCheck> integrity;
+    std::string storePath;            ///< that store's path, for the message when the check fails
+
+    /// Waits for the deferred check, if any: true when there was none or the file is sound; else writes
+    /// `<store>: the store is damaged (...)` to \a err, and the command exits 2 without its output.
+    bool sound(std::ostream &err) const;
 };
 
-/// Opens the inputs, printing import summaries and problems to `err` under the command's name.
+/// Opens the inputs, printing import summaries and problems to `err` under the command's name. With
+/// \a deferIntegrityCheck a single store read as it is gets its quick_check on a thread beside the command
+/// (integrity_check.h), which must call sound() before it writes anything of what it read.
 OpenedInvestigation openInvestigation(const std::vector<std::string> &inputs, const std::string &spanMapping,
-                                      const char *command, std::ostream &err);
+                                      const char *command, std::ostream &err, bool deferIntegrityCheck = false);

@@ -76,7 +76,7 @@ std::string stem(const std::string &path)
 } // namespace
 
 int writeDiagnosedReport(const lx::Store &store, const lx::RequestFilter &filter, const lx::AnalysisOptions &options,
-                         const DiagnosisRequest &request, std::ostream &out, std::ostream &err)
+                         const DiagnosisRequest &request, std::ostream &out, std::ostream &err, const std::function<bool()> &sound)
 {
     std::vector<lx::SloTarget> targets;
     for (const std::string &text : request.slos) {
@@ -94,6 +94,8 @@ int writeDiagnosedReport(const lx::Store &store, const lx::RequestFilter &filter
     diagnosisOptions.windowNs = request.windowNs;
     diagnosisOptions.bucketBy = request.bucketBy;
     const lx::Diagnosis diagnosis = lx::diagnose(store, filter, diagnosisOptions);
+    if (sound && !sound())
+        return 2; // what was read of a damaged file is not said
     const lx::Report &report = diagnosis.report;
     const lx::LoadAnalysis &load = diagnosis.load;
     const std::vector<lx::Finding> &findings = diagnosis.findings;

@@ -5,6 +5,7 @@
 #include "cli_args.h"
 #include "analysis/load_analysis.h"
 
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -38,6 +39,9 @@ struct DiagnosisRequest {
 bool parseDiagnosisOption(CliArgs &args, DiagnosisRequest &request, std::string &error);
 
 /// Analyses the store (one scan for the report and the load), finds the findings, evaluates the SLOs and
-/// writes the chosen form. Returns 0, 1 for a bad SLO, 2 when the output cannot be written.
+/// writes the chosen form. \a sound, when given, is asked after the analysis and before anything is
+/// written (the store's deferred integrity check: OpenedInvestigation::sound()). Returns 0, 1 for a bad
+/// SLO, 2 when the store is not sound or the output cannot be written.
 int writeDiagnosedReport(const lx::Store &store, const lx::RequestFilter &filter, const lx::AnalysisOptions &options,
-                         const DiagnosisRequest &request, std::ostream &out, std::ostream &err);
+                         const DiagnosisRequest &request, std::ostream &out, std::ostream &err,
+                         const std::function<bool()> &sound = {});

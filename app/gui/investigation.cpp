@@ -2,6 +2,7 @@
 #include "investigation.h"
 
 #include "ingest/open_inputs.h"
+#include "store/integrity_check.h"
 #include "store/request_scan.h"
 #include "store/store.h"
 
@@ -86,15 +87,30 @@ void Investigation::add(const QStringList &paths)
 void Investigation::resume(const lx::OpenPlan &plan, const QString &path)
 {
     // Opening a saved investigation checks it (store_trust.h): the first `PRAGMA quick_check` of a file reads
-    // all of it, 0.4 s for a million requests, so it runs on a worker and the window stays live. The import
-    // flag holds other opens off until it lands.
+    // all of it, 0.4 s for a million requests, so it runs on a worker and the window stays live. The summary's
+    // analysis, as long again, runs beside the check on a read-only connection of its own
+    // (integrity_check.h); neither the store nor the summary is shown before the check says the file is
+    // sound. The import flag holds other opens off until it lands.
     setBusy(true, m_analysing);
     emit resumeStarted(path);
-    const auto open = [plan](const std::atomic<bool> &) {
+    const auto open = [plan, filter = m_filter, generation = m_filterGeneration](const std::atomic<bool> &) {
         auto resumed = std::make_shared<ResumedStore>();
+        resumed->filterGeneration = generation;
         std::string why;
-        resumed->store = lx::openPlanTarget(plan, {}, &why);
+        {
+            lx::BackgroundIntegrityCheck check(plan.resumePath);
+            if (auto reader = lx::Store::openReadOnly(plan.resumePath, &why, lx::IntegrityCheck::Deferred))
+                resumed->report = std::make_shared<lx::Report>(lx::analyze(*reader, filter));
+            if (const std::string problem = check.wait(); !problem.empty()) {
+                resumed->report.reset();
+                resumed->why = QString::fromStdString(problem);
+                return resumed;
+            }
+        }
+        resumed->store = lx::openPlanTarget(plan, {}, &why); // checked now: it is not read twice
         resumed->why = QString::fromStdString(why);
+        if (!resumed->store)
+            resumed->report.reset();
         return resumed;
     };
     m_resume.start(open, [this, path](const std::shared_ptr<ResumedStore> &resumed) {
@@ -108,7 +124,13 @@ void Investigation::resume(const lx::OpenPlan &plan, const QString &path)
         m_store = std::move(resumed->store);
         m_firstInput = path;
         emit storeChanged();
-        analyse();
+        if (!resumed->report || resumed->filterGeneration != m_filterGeneration) {
+            analyse(); // none, or one of a filter the user has changed since
+            return;
+        }
+        m_report = *resumed->report;
+        m_hasReport = true;
+        emit reportChanged();
     });
 }
 
@@ -183,6 +205,7 @@ void Investigation::startImport(const lx::OpenPlan &plan)
 void Investigation::setFilter(const lx::RequestFilter &filter)
 {
     m_filter = filter;
+    ++m_filterGeneration;
     emit filterChanged();
     analyse();
 }

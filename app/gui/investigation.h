@@ -90,6 +90,7 @@ private:
     lx::RequestFilter m_filter;
     lx::Report m_report;
     bool m_hasReport = false;
+    quint64 m_filterGeneration = 0; ///< counts setFilter(): a summary of an older filter is not shown
     std::vector<lx::FileImport> m_lastImports;
     bool m_importing = false;
     bool m_analysing = false;
@@ -105,6 +106,8 @@ private:
     /// A store opened on a worker (its schema and integrity checks read the whole file), or why it was not.
     struct ResumedStore {
         std::unique_ptr<lx::Store> store;
+        std::shared_ptr<lx::Report> report; ///< the summary, computed beside the store's check
+        quint64 filterGeneration = 0;        ///< of the filter it was computed with
         QString why;
     };
     BackgroundJob<std::shared_ptr<ResumedStore>> m_resume{this};

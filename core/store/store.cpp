@@ -30,9 +30,9 @@ std::unique_ptr<Store> Store::openExisting(const std::string &path, std::string 
     return openPath(path, false, Mode::Existing, error);
 }
 
-std::unique_ptr<Store> Store::openReadOnly(const std::string &path, std::string *error)
+std::unique_ptr<Store> Store::openReadOnly(const std::string &path, std::string *error, IntegrityCheck check)
 {
-    return openPath(path, false, Mode::ReadOnly, error);
+    return openPath(path, false, Mode::ReadOnly, error, check);
 }
 
 namespace {
@@ -97,7 +97,7 @@ ReadConnection Store::openReader() const
 
 std::string Store::lastError() const { return sqlite3_errmsg(m_db); }
 
-std::unique_ptr<Store> Store::openPath(const std::string &path, bool temporary, Mode mode, std::string *error)
+std::unique_ptr<Store> Store::openPath(const std::string &path, bool temporary, Mode mode, std::string *error, IntegrityCheck check)
 {
     std::unique_ptr<Store> store(new Store);
     store->m_path = temporary ? std::string("(temporary)") : path;
@@ -107,7 +107,7 @@ std::unique_ptr<Store> Store::openPath(const std::string &path, bool temporary, 
     // A file this open creates is removed again if the store cannot be made in it (a full disk, a folder
     // that refuses writes); an existing file is never removed.
     const bool creating = mode == Mode::Create && !std::filesystem::exists(utf8Path(path), ec);
-    if (!store->openConnection(mode, error) || !store->initialize(mode, error)) {
+    if (!store->openConnection(mode, error) || !store->initialize(mode, check, error)) {
         if (store->m_db)
             sqlite3_close_v2(store->m_db);
         store->m_db = nullptr;
@@ -193,7 +193,7 @@ bool Store::exec(const char *sql, std::string *error)
     return false;
 }
 
-bool Store::initialize(Mode mode, std::string *error)
+bool Store::initialize(Mode mode, IntegrityCheck check, std::string *error)
 {
     // A large page cache and in-memory temporaries: bulk loads and index builds are this store's work.
     // The page cache is kept small: a bulk load appends, and a larger cache measured slower (more fresh
@@ -214,7 +214,7 @@ bool Store::initialize(Mode mode, std::string *error)
     case SchemaCheck::Valid:
         break;
     }
-    if (!checkIntegrityOnce(m_db, m_fileName, error))
+    if (check == IntegrityCheck::Now && !checkIntegrityOnce(m_db, m_fileName, error))
         return false;
     if (mode == Mode::ReadOnly) {
         if (!addTemporaryStandIns(error))

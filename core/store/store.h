@@ -20,6 +20,10 @@ namespace lx {
 
 inline constexpr int kSchemaVersion = 1;
 
+/// When a read-only open runs the once-a-session `PRAGMA quick_check` (store_trust.h): before it returns,
+/// or never (the caller runs a BackgroundIntegrityCheck).
+enum class IntegrityCheck { Now, Deferred };
+
 class Store {
 public:
     /// Opens an investigation to write to, creating it when the file does not exist. Refuses a file that is
@@ -31,8 +35,11 @@ public:
     static std::unique_ptr<Store> openExisting(const std::string &path, std::string *error);
     /// Opens an investigation to read only (report, compare, plot, a merge's source): the file is opened
     /// read-only, so nothing is ever written to it; a store made before the join's tables gets empty
-    /// temporary ones. Refuses what open() refuses.
-    static std::unique_ptr<Store> openReadOnly(const std::string &path, std::string *error);
+    /// temporary ones. Refuses what open() refuses; with IntegrityCheck::Deferred all but the damage that
+    /// `PRAGMA quick_check` finds, which the caller then checks beside its reads (integrity_check.h) and
+    /// must await before it says anything of what it read.
+    static std::unique_ptr<Store> openReadOnly(const std::string &path, std::string *error,
+                                               IntegrityCheck check = IntegrityCheck::Now);
     /// A private on-disk store that disappears when closed: what `report FILE...` imports into.
     static std::unique_ptr<Store> openTemporary(std::string *error);
     ~Store();
@@ -73,9 +80,10 @@ public:
 private:
     Store() = default;
     enum class Mode { Create, Existing, ReadOnly };
-    static std::unique_ptr<Store> openPath(const std::string &path, bool temporary, Mode mode, std::string *error);
+    static std::unique_ptr<Store> openPath(const std::string &path, bool temporary, Mode mode, std::string *error,
+                                           IntegrityCheck check = IntegrityCheck::Now);
     bool openConnection(Mode mode, std::string *error);
-    bool initialize(Mode mode, std::string *error);
+    bool initialize(Mode mode, IntegrityCheck check, std::string *error);
     bool createSchema(std::string *error);
     bool addMissingTables(std::string *error);
     bool addTemporaryStandIns(std::string *error);

@@ -229,12 +229,8 @@ SchemaCheck checkSchema(sqlite3 *db, std::string *why)
 
 bool checkIntegrityOnce(sqlite3 *db, const std::string &fileName, std::string *why)
 {
-    const std::string key = fileKey(fileName);
-    {
-        std::lock_guard lock(trustedMutex);
-        if (trustedFiles().count(key))
-            return true;
-    }
+    if (isTrusted(fileName))
+        return true;
     // quick_check reads every page and checks the b-trees' structure (not the indexes against their tables:
     // that is integrity_check, several times slower). Three problems are enough to name the damage.
     Statement check(db, "PRAGMA main.quick_check(3)");
@@ -252,6 +248,12 @@ bool checkIntegrityOnce(sqlite3 *db, const std::string &fileName, std::string *w
     }
     rememberTrusted(fileName);
     return true;
+}
+
+bool isTrusted(const std::string &fileName)
+{
+    std::lock_guard lock(trustedMutex);
+    return trustedFiles().count(fileKey(fileName)) > 0;
 }
 
 void rememberTrusted(const std::string &fileName)

@@ -48,6 +48,9 @@ bool isLaterAddition(std::string_view name);
 /// naming the damage. `fileName` is the file SQLite opened.
 bool checkIntegrityOnce(sqlite3 *db, const std::string &fileName, std::string *why);
 
+/// True when this process made or checked `fileName` already: it needs no check in this session.
+bool isTrusted(const std::string &fileName);
+
 /// Remembers that this process made `fileName` (a new store): it needs no check in this session.
 void rememberTrusted(const std::string &fileName);
 

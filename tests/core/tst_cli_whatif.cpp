@@ -45,7 +45,10 @@ bool writeVllmResult(const QString &clientJsonl, const QString &out, bool withSt
             continue;
         const QJsonObject record = QJsonDocument::fromJson(line).object();
         const QJsonObject metrics = record[QLatin1String("metrics")].toObject();
-        const auto value = [&](const char *name) { return metrics[QLatin1String(name)].toObject()[QLatin1String("value")]; };
+        // By value: a reference into the temporary object toObject() returns would dangle.
+        const auto value = [&](const char *name) -> QJsonValue {
+            return metrics.value(QLatin1String(name)).toObject().value(QLatin1String("value"));
+        };
         const qint64 send = record[QLatin1String("metadata")].toObject()[QLatin1String("timestamp_ns")].toInteger();
         origin = origin < 0 ? send : origin;
         const bool failed = record[QLatin1String("error")].isObject();
