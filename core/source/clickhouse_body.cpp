@@ -14,6 +14,30 @@ bool startsException(std::string_view line)
     return line.starts_with("Code: ") && line.find("DB::Exception") != std::string_view::npos;
 }
 
+/// With http_write_exception_in_output_format (JSON formats), ClickHouse writes the exception as a row of
+/// its own, {"exception": "Code: ..."}. Its text, or empty when the line is no such row.
+std::string jsonException(std::string_view line)
+{
+    constexpr std::string_view kPrefix = "{\"exception\":";
+    if (!line.starts_with(kPrefix))
+        return {};
+    std::string_view rest = line.substr(kPrefix.size());
+    while (rest.starts_with(' '))
+        rest.remove_prefix(1);
+    if (!rest.starts_with('"'))
+        return {};
+    std::string text;
+    for (std::size_t i = 1; i < rest.size() && rest[i] != '"'; ++i) {
+        if (rest[i] == '\\' && i + 1 < rest.size()) {
+            const char escaped = rest[++i];
+            text += escaped == 'n' ? '\n' : escaped == 't' ? '\t' : escaped;
+        } else {
+            text += rest[i];
+        }
+    }
+    return startsException(text) ? text : std::string();
+}
+
 /// The number after `"key":` in a flat JSON object, quoted or not.
 std::optional<std::uint64_t> jsonNumber(std::string_view json, std::string_view key)
 {
@@ -111,6 +135,11 @@ bool ClickHouseLineSplitter::line(std::string_view text)
         m_inException = true;
         if (!text.starts_with(kExceptionMarker))
             m_exception.assign(text);
+        return true;
+    }
+    if (std::string json = jsonException(text); !json.empty()) {
+        m_inException = true;
+        m_exception = std::move(json);
         return true;
     }
     if (text.empty())

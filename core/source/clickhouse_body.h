@@ -30,8 +30,9 @@ int exceptionCode(std::string_view text);
 
 /// Splits a body of one record per line (JSONEachRow, TSV) into its lines as the bytes arrive, and tells an
 /// exception that ClickHouse appended mid-body from a row: a line that starts with "Code: NNN. DB::Exception"
-/// or the "__exception__" marker of newer versions, which wraps the same text. After an exception nothing
-/// more is a row.
+/// or the "__exception__" marker of newer versions, which wraps the same text, or (JSON formats with
+/// http_write_exception_in_output_format) a row {"exception": "Code: ..."}. After an exception nothing more
+/// is a row.
 class ClickHouseLineSplitter {
 public:
     /// Takes each complete line (without its newline); returning false stops (push() returns false).

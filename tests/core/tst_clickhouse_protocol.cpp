@@ -202,6 +202,11 @@ void TestClickHouseProtocol::splitsRowsAndFindsExceptions_data()
     QTest::newRow("new mid-body exception with tag")
         << QByteArray("{\"a\":1}\n__exception__\r\nk7r2mx9qa1b2c3d4\r\nCode: 60. DB::Exception: Unknown table. (UNKNOWN_TABLE)\n52 k7r2mx9qa1b2c3d4\r\n__exception__\r\n")
         << QStringList{u"{\"a\":1}"_qs} << u"Code: 60. DB::Exception: Unknown table. (UNKNOWN_TABLE)"_qs << 60;
+    QTest::newRow("exception as a JSON row")
+        << QByteArray("{\"a\":1}\n{\"exception\": \"Code: 395. DB::Exception: \\\"boom\\\". (FUNCTION_THROW_IF_VALUE_IS_NON_ZERO)\"}\n")
+        << QStringList{u"{\"a\":1}"_qs} << u"Code: 395. DB::Exception: \"boom\". (FUNCTION_THROW_IF_VALUE_IS_NON_ZERO)"_qs << 395;
+    QTest::newRow("a row with an exception column that is no exception")
+        << QByteArray("{\"exception\":\"none\"}\n") << QStringList{u"{\"exception\":\"none\"}"_qs} << u""_qs << 0;
     QTest::newRow("a row that mentions Code: is a row") << QByteArray("{\"msg\":\"Code: 1. DB::Exception\"}\n")
                                                         << QStringList{u"{\"msg\":\"Code: 1. DB::Exception\"}"_qs} << u""_qs << 0;
 }
