@@ -149,8 +149,10 @@ std::string readOtelTracesRow(std::string_view row, const otlp::AttributeFilter 
     thread_local simdjson::dom::parser parser;
     const simdjson::padded_string padded(row);
     element object;
-    if (parser.parse(padded).get(object) || !object.is_object())
-        return "not a JSON object: " + std::string(simdjson::error_message(parser.parse(padded).error()));
+    if (const simdjson::error_code error = parser.parse(padded).get(object); error)
+        return "not a JSON object: " + std::string(simdjson::error_message(error));
+    if (!object.is_object())
+        return "not a JSON object";
     std::int64_t start = 0;
     std::int64_t duration = 0;
     std::string_view traceId, spanId, parentId, name, kind, service, status;

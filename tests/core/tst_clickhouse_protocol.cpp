@@ -7,6 +7,7 @@
 #include "source/clickhouse_body.h"
 #include "source/clickhouse_client.h"
 #include "source/clickhouse_endpoint.h"
+#include "source/otel_traces_rows.h"
 #include "source/zstd_stream_decoder.h"
 #include "test_support.h"
 
@@ -30,6 +31,9 @@ private slots:
     void splitsRowsAndFindsExceptions();
     void splitterStopsWhenTheRowCallbackSaysSo();
     void readsProgressHeaders();
+    void readsOtelTracesRows();
+    void rejectsOtelTracesRows_data();
+    void rejectsOtelTracesRows();
 };
 
 void TestClickHouseProtocol::parsesUrls_data()
@@ -255,6 +259,87 @@ void TestClickHouseProtocol::readsProgressHeaders()
     QCOMPARE(bare->readRows, 7u);
     QCOMPARE(bare->totalRowsToRead, 0u);
     QVERIFY(!lx::source::parseProgressHeader("not json"));
+}
+
+namespace {
+
+/// A row of otelTracesQuery() with `replace` applied to the good one ("key" → "key" of another value).
+QByteArray otelRow(const QByteArray &from = {}, const QByteArray &to = {})
+{
+    QByteArray row = R"({"StartNs":"1735732800323466172","DurationNs":"3791941538","TraceId":"5B8EFFF798038103D269B633813FC60C",)"
+                     R"("SpanId":"eee19b7ec3c1b174","ParentSpanId":"","SpanName":"llm_request","SpanKind":"Server",)"
+                     R"("ServiceName":"vllm","StatusCode":"Error","SpanAttributes":{"gen_ai.request.id":"cmpl-1",)"
+                     R"("gen_ai.usage.completion_tokens":"11","gen_ai.latency.e2e":"3.5","http.route":"/v1/x"}})";
+    if (!from.isEmpty())
+        row.replace(from, to);
+    return row;
+}
+
+lx::otlp::AttributeFilter genAiFilter()
+{
+    lx::otlp::AttributeFilter filter;
+    filter.prefixes = {"gen_ai.latency."};
+    return filter;
+}
+
+} // namespace
+
+void TestClickHouseProtocol::readsOtelTracesRows()
+{
+    const QByteArray row = otelRow();
+    lx::otlp::Span span;
+    const std::string why = lx::source::readOtelTracesRow(row.toStdString(), genAiFilter(), span);
+    QVERIFY2(why.empty(), why.c_str());
+    QCOMPARE(QString::fromStdString(span.traceId), u"5b8efff798038103d269b633813fc60c"_qs);
+    QCOMPARE(QString::fromStdString(span.spanId), u"eee19b7ec3c1b174"_qs);
+    QVERIFY(span.parentId.empty());
+    QCOMPARE(span.startNs, 1735732800323466172);
+    QCOMPARE(span.endNs, 1735732800323466172 + 3791941538);
+    QCOMPARE(span.kind, 2);
+    QVERIFY(span.error);
+    QCOMPARE(QString::fromStdString(span.service), u"vllm"_qs);
+    QCOMPARE(QString::fromStdString(span.requestId), u"cmpl-1"_qs);
+    QCOMPARE(span.outputTokens, 11);
+    // The Map's strings that spell numbers are numbers for the mappings; the filter keeps only what they read.
+    const lx::otlp::AttributeValue *e2e = span.attribute("gen_ai.latency.e2e");
+    QVERIFY(e2e && e2e->number);
+    QCOMPARE(*e2e->number, 3.5);
+    QVERIFY(!e2e->integer);
+    QVERIFY(!span.attribute("http.route"));
+
+    lx::otlp::Span older;
+    QVERIFY(lx::source::readOtelTracesRow(otelRow("\"Server\"", "\"SPAN_KIND_CLIENT\"").toStdString(), genAiFilter(), older).empty());
+    QCOMPARE(older.kind, 3);
+    lx::otlp::Span unquoted; // ClickHouse quotes 64-bit integers only when output_format_json_quote_64bit_integers says so
+    QVERIFY(lx::source::readOtelTracesRow(otelRow("\"1735732800323466172\"", "1735732800323466172").toStdString(), genAiFilter(), unquoted).empty());
+    QCOMPARE(unquoted.startNs, 1735732800323466172);
+}
+
+void TestClickHouseProtocol::rejectsOtelTracesRows_data()
+{
+    QTest::addColumn<QByteArray>("row");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("not JSON") << QByteArray("{\"StartNs\":") << u"not a JSON object"_qs;
+    QTest::newRow("an array") << QByteArray("[1]") << u"not a JSON object"_qs;
+    QTest::newRow("column missing") << otelRow("\"SpanKind\"", "\"Kind\"") << u"a column of the otel_traces query is missing"_qs;
+    QTest::newRow("trace id not hex") << otelRow("5B8EFFF798038103D269B633813FC60C", "5B8EFFF798038103D269B633813FC60Z")
+                                      << u"span \"llm_request\" (span id eee19b7ec3c1b174): TraceId '5B8EFFF798038103D269B633813FC60Z' is not 32 hex digits"_qs;
+    QTest::newRow("span id short") << otelRow("eee19b7ec3c1b174", "eee19b7e") << u"SpanId 'eee19b7e' is not 16 hex digits"_qs;
+    QTest::newRow("parent id not hex") << otelRow("\"ParentSpanId\":\"\"", "\"ParentSpanId\":\"xyz\"") << u"ParentSpanId 'xyz' is not 16 hex digits"_qs;
+    QTest::newRow("unknown kind") << otelRow("\"Server\"", "\"Sever\"") << u"SpanKind 'Sever' is not a span kind"_qs;
+    QTest::newRow("epoch start") << otelRow("\"1735732800323466172\"", "\"0\"") << u"no start time"_qs;
+    QTest::newRow("duration past 2262") << otelRow("\"3791941538\"", "\"9223372036854775807\"") << u"past what int64 ns can hold"_qs;
+    QTest::newRow("latency not a number") << otelRow("\"3.5\"", "\"fast\"") << u"gen_ai.latency.e2e is not a number"_qs;
+    QTest::newRow("tokens not an integer") << otelRow("\"11\"", "\"11.5\"") << u"gen_ai.usage.completion_tokens is not an integer"_qs;
+}
+
+void TestClickHouseProtocol::rejectsOtelTracesRows()
+{
+    QFETCH(QByteArray, row);
+    QFETCH(QString, reason);
+    lx::otlp::Span span;
+    const std::string why = lx::source::readOtelTracesRow(row.toStdString(), genAiFilter(), span);
+    QVERIFY2(QString::fromStdString(why).contains(reason), why.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestClickHouseProtocol)
