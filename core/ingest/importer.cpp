@@ -316,7 +316,8 @@ private:
                                             : fatal + "; nothing of it was kept";
             result.accepted = 0;
             result.rejected = 0;
-            result.firstRejections.clear();
+            if (!input) // a pull's rejections went with it; a file's first reasons still say what it held
+                result.firstRejections.clear();
             result.notice.clear();
             return;
         }
