@@ -70,6 +70,7 @@ private:
 
     QString m_node;
     std::unique_ptr<QTemporaryDir> m_dir;
+    QString m_generated; ///< an OTLP file of the simulated server (generate --form otlp)
     std::unique_ptr<QProcess> m_shim;
     int m_port = 0;
 };
@@ -106,6 +107,11 @@ void TestClickHouseSource::initTestCase()
     m_port = lineAfter(output, "port ").toInt();
     QVERIFY2(m_port > 0, output.constData());
     QVERIFY(exec("CREATE DATABASE IF NOT EXISTS otel"));
+    // A larger trace than the golden one: the simulated server's spans, many blocks of rows and many traces.
+    m_generated = m_dir->filePath(u"generated.otlp.jsonl"_qs);
+    const lxtest::CliRun generate = lxtest::runCli(QStringLiteral(LX_CLI_PATH), {u"generate"_qs, u"--form"_qs, u"otlp"_qs,
+                                                                                  u"--requests"_qs, u"3000"_qs, u"-o"_qs, m_generated});
+    QVERIFY2(generate.exitCode == 0, generate.err.constData());
 }
 
 void TestClickHouseSource::cleanupTestCase()
@@ -228,6 +234,7 @@ void TestClickHouseSource::pullEqualsFileImport_data()
                                        << QStringList{u"vllm"_qs} << u"auto"_qs << 16;
     QTest::newRow("golden vLLM spans, vllm preset") << QStringList{QStringLiteral(LX_SOURCE_DIR "/tests/golden/otlp_json/spans.otlp.jsonl")}
                                                     << QStringList{u"vllm"_qs} << u"vllm"_qs << 16;
+    QTest::newRow("generated 3000 requests") << QStringList{m_generated} << QStringList{} << u"auto"_qs << 3000;
     const QString realdata = QStringLiteral(LX_REALDATA_DIR "/otlp2parquet");
     if (QFileInfo::exists(realdata + u"/traces.jsonl"_qs)) {
         QTest::newRow("realdata otlp2parquet traces.jsonl") << QStringList{realdata + u"/traces.jsonl"_qs}
