@@ -10,6 +10,7 @@ packages=(
   libzstd-dev zstd                   # compressed traces (the zstd tool makes test fixtures)
   libsimdjson-dev                    # the JSON readers
   libprotobuf-dev                    # OTLP/protobuf traces (the wire-format reader of the lite runtime)
+  libcurl4-openssl-dev               # ClickHouse's HTTP interface (core/source, docs/CLICKHOUSE.md)
   libqcustomplot-dev qt6-svg-dev     # the charts (QCustomPlot, Qt 6 build), and their SVG export
   fonts-dejavu-core                  # text in offscreen renders (GUI tests, --screenshot)
 )

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Portability proved on this Linux machine, without a Windows or a Mac:
 #  1. the core (core/**/*.cpp) and the CLI's platform files compile for Windows: MinGW-w64's g++ in
-#     -fsyntax-only mode, against the same sqlite3, zstd, simdjson and protobuf headers as the Linux build;
+#     -fsyntax-only mode, against the same sqlite3, zstd, simdjson, protobuf and curl headers as the Linux build;
 #  2. the core library builds with clang and libc++ (what macOS has), which catches what only libstdc++
 #     accepts. Compile and archive only: nothing is linked, since Debian's simdjson and protobuf are built
 #     against libstdc++ and a libc++ program could not link them;
@@ -60,6 +60,10 @@ for header in sqlite3.h sqlite3ext.h zstd.h zstd_errors.h simdjson.h google; do
   [ -e "/usr/include/$header" ] || fail "/usr/include/$header is missing (libsqlite3-dev, libzstd-dev, libsimdjson-dev, libprotobuf-dev)"
   ln -s "/usr/include/$header" "$includes/$header"
 done
+# libcurl's headers (core/source) are in Debian's multiarch folder, not in /usr/include itself.
+curl_headers=$(dirname "$(find /usr/include -path '*/curl/curl.h' -print -quit)")
+[ -d "$curl_headers" ] || fail "curl/curl.h is missing (libcurl4-openssl-dev)"
+ln -s "$curl_headers" "$includes/curl"
 version=$(sed -n 's/^project(LatencyExplorer VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 [ -n "$version" ] || fail "no project(LatencyExplorer VERSION ...) in CMakeLists.txt"
 # The same warnings as the Linux build, as errors; the x86-64 flags the JSON readers are built with.
@@ -75,9 +79,9 @@ echo "   $count sources"
 done_step
 
 # --- 3. clang + libc++: the core library ------------------------------------------------------------------
-step libc++ "clang++-14 -stdlib=libc++: build lxcore and lxsimulation (compile and archive)"
+step libc++ "clang++-14 -stdlib=libc++: build lxcore, lxsource and lxsimulation (compile and archive)"
 # -k 0: every source that fails is named, not only the first.
-cmake --build "$work/libcxx" --target lxcore lxsimulation -j "$jobs" -- -k 0 >"$work/libcxx-build.log" 2>&1 \
+cmake --build "$work/libcxx" --target lxcore lxsource lxsimulation -j "$jobs" -- -k 0 >"$work/libcxx-build.log" 2>&1 \
   || {
     grep -E '^FAILED|error:' "$work/libcxx-build.log" | head -40
     if grep -q "deleted function 'from_chars'" "$work/libcxx-build.log"; then

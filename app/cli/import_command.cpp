@@ -2,6 +2,7 @@
 #include "import_command.h"
 
 #include "cli_args.h"
+#include "clickhouse_import.h"
 #include "import_summary.h"
 #include "no_request.h"
 #include "store/request_join.h"
@@ -12,21 +13,21 @@
 namespace {
 
 constexpr const char *kImportUsage =
-    "Usage: latency-explorer-cli import --db OUT.lxdb [--mapping NAME|FILE] FILE...\n"
     "Appends trace files (native JSONL or CSV, OTLP/JSON or OTLP/protobuf spans, benchmark outputs;\n"
     "optionally zstd-compressed) to an investigation store, creating it if needed. Prints per file the\n"
-    "accepted and rejected records, the first reasons and the time taken.\n"
-    "\n";
+    "accepted and rejected records, the first reasons and the time taken.\n";
 
 } // namespace
 
 int runImportCommand(const std::vector<std::string> &arguments, std::ostream &out, std::ostream &err)
 {
-    const std::string usage = std::string(kImportUsage) + kSpanMappingUsage;
+    const std::string usage = std::string("Usage: latency-explorer-cli import --db OUT.lxdb [--mapping NAME|FILE] FILE...\n")
+                              + kClickHouseImportSynopsis + kImportUsage + kClickHouseImportUsage + kSpanMappingUsage;
     CliArgs args(arguments);
     std::string db;
     std::string mapping;
     std::vector<std::string> files;
+    ClickHouseImportArgs pull; // --from and its options: a pull from a ClickHouse trace store
     while (!args.atEnd()) {
         std::string value;
         if (args.flag("--help") || args.flag("-h")) {
@@ -37,12 +38,36 @@ int runImportCommand(const std::vector<std::string> &arguments, std::ostream &ou
             db = value;
         } else if (args.option("--mapping", value)) {
             mapping = value;
+        } else if (args.option("--from", value)) {
+            pull.from = value;
+        } else if (args.option("--service", value)) {
+            pull.services.push_back(value);
+        } else if (args.option("--time-range", value)) {
+            pull.timeRange = value;
+        } else if (args.option("--user", value)) {
+            pull.user = value;
+        } else if (args.option("--timeout", value)) {
+            pull.timeoutSeconds = value;
         } else if (args.positional(value)) {
             files.push_back(value);
         } else {
             err << "import: " << (args.error().empty() ? "unknown option '" + args.current() + "'" : args.error()) << "\n" << usage;
             return 1;
         }
+    }
+    const bool pullOptions = !pull.services.empty() || !pull.timeRange.empty() || !pull.user.empty() || !pull.timeoutSeconds.empty();
+    if (!pull.from.empty() && !files.empty()) {
+        err << "import: --from pulls from a trace store: give no files with it\n" << usage;
+        return 1;
+    }
+    if (pull.from.empty() && pullOptions) {
+        err << "import: --service, --time-range, --user and --timeout go with --from\n" << usage;
+        return 1;
+    }
+    if (!db.empty() && !pull.from.empty()) {
+        pull.db = db;
+        pull.mapping = mapping;
+        return runClickHouseImport(pull, out, err);
     }
     if (db.empty() || files.empty()) {
         err << "import: " << (db.empty() ? "--db OUT.lxdb is required" : "no input file") << "\n" << usage;

@@ -28,6 +28,8 @@ const std::string kUsage =
     "\n"
     "Commands:\n"
     "  import --db OUT.lxdb FILE...     append trace files to an investigation store\n"
+    "  import --db OUT.lxdb --from clickhouse://HOST:8123/DB --service NAME --time-range A..B\n"
+    "                                   pull spans from a ClickHouse trace store (docs/CLICKHOUSE.md)\n"
     "  report [OPTIONS] FILE_OR_STORE...  the decomposition report (trace files and/or .lxdb stores)\n"
     "  compare [OPTIONS] BASELINE INCIDENT  which segment's change explains an incident (shift-share)\n"
     "  plot --chart NAME --out FILE FILE_OR_STORE...  draw a chart of the desktop app (png, svg, pdf)\n"

@@ -156,8 +156,8 @@ ImportRun runRow(const FileImport &result, std::int64_t startedNs)
 class FileImporter {
 public:
     FileImporter(Store &store, const ImportOptions &options, const ImportProgress &before,
-                 std::shared_ptr<const SpanMappings> mappings)
-        : m_store(store), m_options(options), m_before(before), m_mappings(std::move(mappings))
+                 std::shared_ptr<const SpanMappings> mappings, const StreamInput *stream = nullptr)
+        : m_store(store), m_options(options), m_before(before), m_mappings(std::move(mappings)), m_stream(stream)
     {
     }
 
@@ -180,6 +180,16 @@ public:
 private:
     void importInto(FileImport &result, std::int64_t startedNs)
     {
+        if (m_stream) {
+            // No file to open or sniff: the stream names its format and makes its reader, whose read()
+            // pulls the records itself and is handed an empty LineReader.
+            result.format = m_stream->format;
+            LineReader nothing(std::string_view(), 0);
+            Reading reading{nothing, nullptr, nullptr, m_stream->makeReader,
+                            m_stream->bytesRead ? m_stream->bytesRead : [] { return std::uint64_t{0}; }};
+            readInto(result, startedNs, reading);
+            return;
+        }
         std::string why;
         std::unique_ptr<InputFile> input = InputFile::open(result.path, &why);
         if (!input) {
@@ -203,6 +213,28 @@ private:
         result.format = std::string(format->name);
         if (format->shapes & kShapeJsonDocument) // json.dump writes a whole document on one line
             lines.setMaxLineBytes(std::max(maxLine, maxDocument));
+        Reading reading{lines, input.get(), format,
+                        [format](const ReaderOptions &readerOptions) { return format->create(readerOptions); },
+                        [file = input.get()] { return file->fileBytesRead(); }};
+        readInto(result, startedNs, reading);
+    }
+
+    /// What readInto() reads: a file's lines and format, or a stream's reader (input and format null).
+    struct Reading {
+        LineReader &lines;
+        InputFile *input;
+        const TraceFormat *format;
+        std::function<std::unique_ptr<TraceReader>(const ReaderOptions &)> make;
+        std::function<std::uint64_t()> bytesRead;
+    };
+
+    /// Reads the records into the store in one transaction, the parser on this thread and the writer on its own.
+    void readInto(FileImport &result, std::int64_t startedNs, Reading &reading)
+    {
+        std::string why;
+        LineReader &lines = reading.lines;
+        InputFile *input = reading.input;
+        const std::size_t maxDocument = m_options.maxDocumentBytes ? m_options.maxDocumentBytes : kMaxDocumentBytes;
         result.runId = insertImportRun(m_store, runRow(result, startedNs));
         // IMMEDIATE: the write lock from now to the commit is what tells others this import is alive (import_runs.h).
         if (result.runId == 0 || !m_store.exec("BEGIN IMMEDIATE", &why)) {
@@ -212,7 +244,7 @@ private:
         }
         std::atomic<bool> writerFailed = false;
         const unsigned parsers = m_options.parserThreads ? m_options.parserThreads : defaultParserThreads();
-        const bool parallel = format->independentLines && parsers > 1;
+        const bool parallel = reading.format && reading.format->independentLines && parsers > 1;
         BatchQueue queue(parallel ? batchesForParallelParse(parsers) : 3, m_options.batchSize);
         StoreWriter writer(m_store, result.runId);
         std::thread writerThread([&] { writerLoop(queue, writer, writerFailed); });
@@ -220,12 +252,12 @@ private:
             if (!m_options.progress)
                 return true;
             ImportProgress now = m_before;
-            now.bytesDone += input->fileBytesRead();
+            now.bytesDone += reading.bytesRead();
             now.records += result.accepted + result.rejected;
             return m_options.progress(now);
         };
         // About 400 bytes a record (5x less compressed): sizing the id set up front spares its rehashing.
-        const std::size_t expected = input->compressed() ? input->fileSize() / 80 : input->fileSize() / 400;
+        const std::size_t expected = !input ? 0 : input->compressed() ? input->fileSize() / 80 : input->fileSize() / 400;
         ReaderOptions readerOptions;
         readerOptions.spanMappings = m_mappings;
         readerOptions.maxDocumentBytes = maxDocument;
@@ -233,7 +265,7 @@ private:
         bool cancelled = false;
         if (parallel) {
             ParallelParse how;
-            how.format = format;
+            how.format = reading.format;
             how.readerOptions = &readerOptions;
             how.rejectionSamples = m_options.rejectionSamples;
             how.expectedRecords = expected;
@@ -249,11 +281,12 @@ private:
             }
         } else {
             BatchingSink sink(queue, result, m_options.rejectionSamples, tick, writerFailed);
-            sink.watchLines(lines);
+            if (input)
+                sink.watchLines(lines);
             const std::string tooLong = oversizedLineReason(lines.maxLineBytes());
             lines.setOversizedLineHandler([&](std::int64_t line, std::string_view head) { sink.reject(line, tooLong, head); });
             sink.expectRecords(expected);
-            std::unique_ptr<TraceReader> reader = format->create(readerOptions);
+            std::unique_ptr<TraceReader> reader = reading.make(readerOptions);
             try {
                 fatal = reader->read(lines, sink);
             } catch (const std::exception &e) {
@@ -268,26 +301,34 @@ private:
         }
         queue.close();
         writerThread.join();
-        result.bytes = input->fileBytesRead();
+        result.bytes = reading.bytesRead();
 
-        if (cancelled || writerFailed) {
+        // A stream that fails part way keeps nothing: unlike a file's start, what came before the failure
+        // is an arbitrary part of the query's answer (docs/CLICKHOUSE.md).
+        const bool streamFailed = !input && !fatal.empty();
+        if (cancelled || writerFailed || streamFailed) {
             m_store.exec("ROLLBACK");
-            result.outcome = cancelled ? FileImport::Outcome::Cancelled : FileImport::Outcome::StoreError;
-            result.message = cancelled ? "cancelled: this file's records were not kept"
-                                              : "cannot write the store: " + writer.error();
+            result.outcome = cancelled ? FileImport::Outcome::Cancelled
+                             : writerFailed ? FileImport::Outcome::StoreError
+                                            : FileImport::Outcome::ReadError;
+            result.message = cancelled ? (m_stream ? "cancelled: nothing of it was kept" : "cancelled: this file's records were not kept")
+                             : writerFailed ? "cannot write the store: " + writer.error()
+                                            : fatal + "; nothing of it was kept";
             result.accepted = 0;
             result.rejected = 0;
+            if (!input) // a pull's rejections went with it; a file's first reasons still say what it held
+                result.firstRejections.clear();
             result.notice.clear();
             return;
         }
         if (!fatal.empty()) {
             result.outcome = FileImport::Outcome::Unreadable;
             result.message = fatal;
-        } else if (input->truncated()) {
+        } else if (input && input->truncated()) {
             result.outcome = FileImport::Outcome::Truncated;
             result.message = "truncated: the zstd stream is cut off; the " + std::to_string(result.accepted)
                              + " records before the cut are kept";
-        } else if (!input->error().empty()) {
+        } else if (input && !input->error().empty()) {
             result.outcome = FileImport::Outcome::ReadError;
             result.message = input->error() + "; the " + std::to_string(result.accepted) + " records before it are kept";
         }
@@ -314,6 +355,7 @@ private:
     const ImportOptions &m_options;
     ImportProgress m_before; ///< the progress when this file started
     std::shared_ptr<const SpanMappings> m_mappings;
+    const StreamInput *m_stream; ///< the input when it is no file, else null
     std::chrono::steady_clock::time_point m_started;
     bool m_finished = false; ///< the run's final row was committed with its rows
 };
@@ -391,6 +433,29 @@ std::vector<FileImport> importFiles(Store &store, const std::vector<std::string>
         options.progress(progress);
     }
     return results;
+}
+
+FileImport importStream(Store &store, const StreamInput &input, const ImportOptions &options)
+{
+    ImportProgress progress;
+    progress.files = 1;
+    std::string mappingError;
+    const std::shared_ptr<const SpanMappings> mappings = loadSpanMappings(options.spanMapping, &mappingError);
+    if (!mappings) {
+        FileImport refused;
+        refused.path = input.label;
+        refused.outcome = FileImport::Outcome::Unreadable;
+        refused.message = mappingError;
+        return refused;
+    }
+    FileImporter importer(store, options, progress, mappings, &input);
+    FileImport result = importer.run(input.label);
+    if (options.joinClientServer && result.outcome == FileImport::Outcome::Complete) {
+        std::string why;
+        if (!joinClientServer(store, nullptr, &why, {}))
+            result.message += (result.message.empty() ? "" : "; ") + why;
+    }
+    return result;
 }
 
 } // namespace lx

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,8 @@
 namespace lx {
 
 class Store;
+class TraceReader;
+struct ReaderOptions;
 
 /// Where an import stands, over all its files.
 struct ImportProgress {
@@ -87,6 +90,22 @@ struct ImportOptions {
 /// Imports the files in order into the store, then joins client and server records unless the import
 /// was cancelled (ImportOptions::joinClientServer); a failed join is said in the last file's message.
 std::vector<FileImport> importFiles(Store &store, const std::vector<std::string> &paths, const ImportOptions &options = {});
+
+/// An input that is no file: the answer of a trace store's query (core/source), read by a reader that pulls
+/// its records itself.
+struct StreamInput {
+    std::string label;  ///< what the import_runs row and FileImport::path name it: no secret in it
+    std::string format; ///< the format's name in the import_runs row
+    /// Makes the reader. Its read() is handed an empty LineReader; an error it returns fails the whole input.
+    std::function<std::unique_ptr<TraceReader>(const ReaderOptions &)> makeReader;
+    /// Bytes received so far: the progress's bytesDone and the run's bytes (bytesTotal stays 0: unknown).
+    std::function<std::uint64_t()> bytesRead;
+};
+
+/// Imports one stream as importFiles() imports a file (the same sink, writer, rejections, import_runs row
+/// and progress, one transaction), except that an error part way rolls back all of it: nothing of a failed
+/// or cancelled pull is kept. Then joins client and server records as importFiles() does.
+FileImport importStream(Store &store, const StreamInput &input, const ImportOptions &options = {});
 
 std::string_view outcomeName(FileImport::Outcome outcome);
 
