@@ -9,7 +9,7 @@ namespace lx {
 
 BackgroundIntegrityCheck::BackgroundIntegrityCheck(std::string fileName) : m_fileName(std::move(fileName))
 {
-    if (isTrusted(m_fileName))
+    if (knownSound(m_fileName))
         return;
     m_thread = std::thread([this] {
         sqlite3 *db = nullptr;

@@ -2,6 +2,7 @@
 #include "store/store.h"
 
 #include "schema_sql.h"
+#include "store/checked_stores.h"
 #include "store/import_runs.h"
 #include "store/sqlite_util.h"
 #include "store/store_trust.h"
@@ -173,8 +174,13 @@ bool Store::openConnection(Mode mode, std::string *error)
 
 Store::~Store()
 {
+    // What this process wrote, into a file it trusted, is sound as it is now: the next session need not
+    // read it whole again (checked_stores.h). A temporary store is gone; a read-only one was not written.
+    const bool wroteTrusted = m_db && !m_readOnly && !m_removeOnClose && isTrusted(m_fileName);
     if (m_db)
         sqlite3_close_v2(m_db);
+    if (wroteTrusted)
+        rememberChecked(m_fileName);
     if (m_removeOnClose) {
         std::error_code ec;
         std::filesystem::remove(utf8Path(m_fileName), ec);

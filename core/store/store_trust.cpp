@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "store/store_trust.h"
 
+#include "platform/file_identity.h"
+#include "store/checked_stores.h"
+
 #include "schema_sql.h"
 #include "store/sqlite_util.h"
 #include "platform/utf8_path.h"
@@ -229,8 +232,9 @@ SchemaCheck checkSchema(sqlite3 *db, std::string *why)
 
 bool checkIntegrityOnce(sqlite3 *db, const std::string &fileName, std::string *why)
 {
-    if (isTrusted(fileName))
+    if (knownSound(fileName))
         return true;
+    const std::string before = fileIdentity(fileName).value_or(std::string());
     // quick_check reads every page and checks the b-trees' structure (not the indexes against their tables:
     // that is integrity_check, several times slower). Three problems are enough to name the damage.
     Statement check(db, "PRAGMA main.quick_check(3)");
@@ -246,6 +250,18 @@ bool checkIntegrityOnce(sqlite3 *db, const std::string &fileName, std::string *w
         *why = "the store is damaged (SQLite's quick_check: " + problems.substr(0, 400) + ")";
         return false;
     }
+    rememberTrusted(fileName);
+    if (!before.empty())
+        rememberChecked(fileName, before); // the next session need not read it again, unless it changes
+    return true;
+}
+
+bool knownSound(const std::string &fileName)
+{
+    if (isTrusted(fileName))
+        return true;
+    if (!checkedBefore(fileName))
+        return false;
     rememberTrusted(fileName);
     return true;
 }

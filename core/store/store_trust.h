@@ -15,7 +15,8 @@
 /// - the objects of schema.sql are there with their type (a view named `requests` is refused: a recursive
 ///   one would hang a scan) and their tables have exactly this version's columns; a store with a trigger
 ///   is refused; the schema version is read strictly;
-/// - a file not made by this process is checked once per session with `PRAGMA quick_check`.
+/// - a file not made by this process is checked once per session with `PRAGMA quick_check`, unless it is
+///   unchanged since this application checked or wrote it in an earlier session (checked_stores.h).
 
 struct sqlite3;
 
@@ -50,6 +51,10 @@ bool checkIntegrityOnce(sqlite3 *db, const std::string &fileName, std::string *w
 
 /// True when this process made or checked `fileName` already: it needs no check in this session.
 bool isTrusted(const std::string &fileName);
+
+/// isTrusted(), or the file is unchanged since an earlier session found it sound or wrote it
+/// (checked_stores.h), which makes it trusted for this session too.
+bool knownSound(const std::string &fileName);
 
 /// Remembers that this process made `fileName` (a new store): it needs no check in this session.
 void rememberTrusted(const std::string &fileName);
