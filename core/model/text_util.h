@@ -13,4 +13,16 @@ namespace lx {
 /// safe to print or put in JSON); "..." marks a cut.
 std::string excerptOf(std::string_view text, std::size_t maxBytes);
 
+/// The value of a hexadecimal digit (either case), -1 for any other character.
+constexpr int hexDigit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
 } // namespace lx

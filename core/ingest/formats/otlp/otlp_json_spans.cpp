@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ingest/formats/otlp/otlp_json_spans.h"
+#include "model/text_util.h"
 #include "platform/float_from_chars.h"
 
 #include "model/time_range.h"
@@ -13,17 +14,6 @@ namespace lx::otlp {
 namespace dom = simdjson::dom;
 
 namespace {
-
-int hexDigit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
 
 int base64Digit(char c)
 {
