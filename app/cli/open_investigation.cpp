@@ -19,13 +19,15 @@ bool OpenedInvestigation::sound(std::ostream &err) const
 }
 
 OpenedInvestigation openInvestigation(const std::vector<std::string> &inputs, const std::string &spanMapping,
-                                      const char *command, std::ostream &err, bool deferIntegrityCheck)
+                                      const char *command, std::ostream &err, bool deferIntegrityCheck,
+                                      lx::DetailRows detailRows)
 {
     OpenedInvestigation opened;
     const lx::OpenPlan plan = lx::planOpenInputs(inputs);
     const bool importing = !plan.imports.empty();
     lx::OpenOptions options;
     options.spanMapping = spanMapping;
+    options.detailRows = detailRows;
     options.onMerge = [&err](const lx::StoreMerge &merge) {
         if (!merge.merged)
             err << merge.path << ": " << merge.error << '\n';

@@ -3,6 +3,7 @@
 
 #include "store/integrity_check.h"
 #include "store/store.h"
+#include "store/store_writer.h"
 
 #include <memory>
 #include <ostream>
@@ -30,6 +31,8 @@ struct OpenedInvestigation {
 
 /// Opens the inputs, printing import summaries and problems to `err` under the command's name. With
 /// \a deferIntegrityCheck a single store read as it is gets its quick_check on a thread beside the command
-/// (integrity_check.h), which must call sound() before it writes anything of what it read.
+/// (integrity_check.h), which must call sound() before it writes anything of what it read. \a detailRows says
+/// which imported requests keep their request_details row in the temporary store (store_writer.h).
 OpenedInvestigation openInvestigation(const std::vector<std::string> &inputs, const std::string &spanMapping,
-                                      const char *command, std::ostream &err, bool deferIntegrityCheck = false);
+                                      const char *command, std::ostream &err, bool deferIntegrityCheck = false,
+                                      lx::DetailRows detailRows = lx::DetailRows::All);

@@ -246,7 +246,7 @@ private:
         const unsigned parsers = m_options.parserThreads ? m_options.parserThreads : defaultParserThreads();
         const bool parallel = reading.format && reading.format->independentLines && parsers > 1;
         BatchQueue queue(parallel ? batchesForParallelParse(parsers) : 3, m_options.batchSize);
-        StoreWriter writer(m_store, result.runId);
+        StoreWriter writer(m_store, result.runId, m_options.detailRows);
         std::thread writerThread([&] { writerLoop(queue, writer, writerFailed); });
         const auto tick = [&] {
             if (!m_options.progress)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "store/store_writer.h"
+
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -85,6 +87,9 @@ struct ImportOptions {
     /// then tgi), a preset name (vllm, sglang, tgi, http-gateway) or the path of a mapping file. One that
     /// cannot be loaded makes every file unreadable with the reason; check it first with loadSpanMappings().
     std::string spanMapping;
+    /// Which requests get a request_details row: all of them, or (a report's throw-away store) only those
+    /// the join may take (store_writer.h).
+    DetailRows detailRows = DetailRows::All;
 };
 
 /// Imports the files in order into the store, then joins client and server records unless the import

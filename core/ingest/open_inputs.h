@@ -59,6 +59,9 @@ struct OpenOptions {
     /// Told about each store as soon as it is merged or refused, so that a caller can say so before the
     /// import's progress starts.
     std::function<void(const StoreMerge &)> onMerge;
+    /// Passed to the import (ImportOptions::detailRows): JoinCandidates only for a store that is read once
+    /// by a report and thrown away.
+    DetailRows detailRows = DetailRows::All;
 };
 
 /// Opens the store the plan's target names: the resumed store, or a new one (OpenOptions::newStorePath).

@@ -5,6 +5,7 @@
 
 #include "model/decompose.h"
 #include "model/segments.h"
+#include "store/request_join.h"
 #include "store/request_join_ids.h"
 #include "store/segment_columns.h"
 #include "store/sqlite_util.h"
@@ -38,6 +39,22 @@ std::string serverSide(const char *r)
     const std::string a(r);
     return "((" + a + ".flags & 8) = 0 AND " + a + ".e2e_scope IN (2, 3))";
 }
+
+} // namespace
+
+bool mayBeJoined(const RequestMetrics &m)
+{
+    if (m.flags & kFlagJoined)
+        return false;
+    if (m.e2eScope == E2eScope::Server || m.e2eScope == E2eScope::Engine)
+        return true; // serverSide()
+    const bool clientClock = m.e2eScope == E2eScope::Client || m.tokenScope == E2eScope::Client;
+    return clientClock && std::none_of(kSegmentsNeedingAServer.begin(), kSegmentsNeedingAServer.end(), [&](Segment s) {
+               return isMeasured(m.segments[static_cast<std::size_t>(s)]);
+           }); // clientSide()
+}
+
+namespace {
 
 /// lx_dominant(e2e, network, ..., unattributed): the dominant segment as decompose() defines it, NULL
 /// when e2e is not measured. One definition, in C++, for imports and joins alike.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "model/request.h"
+
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -44,6 +46,11 @@ struct JoinSummary {
 /// when the store cannot be written; the store is then as before. `joining` is called when both sides
 /// have records, before the work that takes seconds for millions of them (a progress bar can say so).
 bool joinClientServer(Store &store, JoinSummary *summary, std::string *error, const std::function<void()> &joining = {});
+
+/// Whether a record, before it is stored, is on either side of a join: the SQL's test on the stored row
+/// (join_queries.cpp), in C++, for an import that writes request_details only for such records
+/// (DetailRows::JoinCandidates). tst_request_join checks that the two agree on every record of a store.
+bool mayBeJoined(const RequestMetrics &metrics);
 
 /// The counts as the store holds them (no join is run).
 JoinSummary readJoinSummary(const Store &store);

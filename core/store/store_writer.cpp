@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "store/store_writer.h"
 
+#include "store/request_join.h"
 #include "store/segment_columns.h"
 #include "store/sqlite_util.h"
 #include "store/store.h"
 
 #include <bit>
+#include <numeric>
 
 namespace lx {
 
@@ -50,9 +52,10 @@ std::int64_t orAbsent(std::int64_t count) { return count < 0 ? kNotMeasured : co
 
 } // namespace
 
-StoreWriter::StoreWriter(Store &store, std::int64_t runId)
+StoreWriter::StoreWriter(Store &store, std::int64_t runId, DetailRows details)
     : m_db(store.db())
     , m_runId(runId)
+    , m_detailRows(details)
     , m_requestsMany(std::make_unique<Statement>(m_db, insertSql(insertRequestsHead(), kRequestColumns, kRowsPerInsert)))
     , m_requestsOne(std::make_unique<Statement>(m_db, insertSql(insertRequestsHead(), kRequestColumns, 1)))
     , m_detailsMany(std::make_unique<Statement>(m_db, insertSql(kInsertDetails, kDetailColumns, kRowsPerInsert)))
@@ -138,23 +141,24 @@ void StoreWriter::bindDetails(Statement &s, int p, const RequestRecord &r, std::
 }
 
 bool StoreWriter::insertRows(std::span<const RequestRecord> records, std::span<const std::uint64_t> idHashes, std::int64_t firstRowId,
-                             bool details)
+                             bool details, std::span<const std::size_t> rows)
 {
     Statement &many = details ? *m_detailsMany : *m_requestsMany;
     Statement &one = details ? *m_detailsOne : *m_requestsOne;
     const int columns = details ? kDetailColumns : kRequestColumns;
-    const auto bind = [&](Statement &stmt, int first, std::size_t k) {
+    const auto bind = [&](Statement &stmt, int first, std::size_t i) {
+        const std::size_t k = rows[i];
         const std::int64_t rowId = firstRowId + static_cast<std::int64_t>(k);
         details ? bindDetails(stmt, first, records[k], idHashes[k], rowId) : bindRequest(stmt, first, records[k], rowId);
     };
     std::size_t i = 0;
-    for (; i + kRowsPerInsert <= records.size(); i += kRowsPerInsert) {
+    for (; i + kRowsPerInsert <= rows.size(); i += kRowsPerInsert) {
         for (int k = 0; k < kRowsPerInsert; ++k)
             bind(many, 1 + k * columns, i + static_cast<std::size_t>(k));
         if (!stepAndReset(many))
             return false;
     }
-    for (; i < records.size(); ++i) {
+    for (; i < rows.size(); ++i) {
         bind(one, 1, i);
         if (!stepAndReset(one))
             return false;
@@ -169,7 +173,13 @@ bool StoreWriter::insertRequests(std::span<const RequestRecord> records, std::sp
         return false;
     const std::int64_t firstRowId = m_nextRowId;
     m_nextRowId += static_cast<std::int64_t>(records.size());
-    if (!insertRows(records, idHashes, firstRowId, false) || !insertRows(records, idHashes, firstRowId, true))
+    m_rows.resize(records.size());
+    std::iota(m_rows.begin(), m_rows.end(), std::size_t{0});
+    if (!insertRows(records, idHashes, firstRowId, false, m_rows))
+        return false;
+    if (m_detailRows == DetailRows::JoinCandidates)
+        std::erase_if(m_rows, [&](std::size_t k) { return !mayBeJoined(records[k].metrics); });
+    if (!insertRows(records, idHashes, firstRowId, true, m_rows))
         return false;
     for (std::size_t k = 0; k < records.size(); ++k) {
         const auto &times = records[k].tokenTimes;

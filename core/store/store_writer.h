@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 /// \file store_writer.h
 /// Bulk inserts of one import run through prepared multi-row INSERT statements (the C API: Qt's SQL
@@ -27,10 +28,17 @@ struct Rejection {
 };
 inline constexpr std::size_t kExcerptBytes = 200;
 
+/// Which requests get their request_details row (source id, line, raw stamps, attributes).
+enum class DetailRows {
+    All,            ///< every request: what a kept investigation needs for its detail view, filters and what-if
+    JoinCandidates, ///< only the records a client/server join may take (mayBeJoined()): what a report's
+                    ///< throw-away store reads. The rest cost a third of an import's time and nothing read them.
+};
+
 class StoreWriter {
 public:
     /// Writes on the store's own connection, inside the caller's transaction.
-    StoreWriter(Store &store, std::int64_t runId);
+    StoreWriter(Store &store, std::int64_t runId, DetailRows details = DetailRows::All);
     ~StoreWriter();
 
     /// Inserts the records (already decomposed) with their id hashes; false on an SQLite error.
@@ -41,14 +49,17 @@ public:
 private:
     void bindRequest(Statement &stmt, int firstParam, const RequestRecord &r, std::int64_t rowId);
     void bindDetails(Statement &stmt, int firstParam, const RequestRecord &r, std::uint64_t idHash, std::int64_t rowId);
+    /// Inserts records[k] for each k of `rows` as row firstRowId + k, into requests or request_details.
     bool insertRows(std::span<const RequestRecord> records, std::span<const std::uint64_t> idHashes, std::int64_t firstRowId,
-                    bool details);
+                    bool details, std::span<const std::size_t> rows);
     /// The labels.id of a model or route name, inserting it the first time; kNotMeasured for none.
     std::int64_t labelId(const std::string &text);
     bool stepAndReset(Statement &stmt);
 
     sqlite3 *m_db;
     std::int64_t m_runId;
+    DetailRows m_detailRows;
+    std::vector<std::size_t> m_rows; ///< the indices of the batch that insertRows() writes, reused
     std::int64_t m_nextRowId = 1;
     std::unique_ptr<Statement> m_requestsMany;
     std::unique_ptr<Statement> m_requestsOne;

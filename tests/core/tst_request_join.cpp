@@ -6,6 +6,7 @@
 
 #include "analysis/analysis.h"
 #include "ingest/importer.h"
+#include "report/report_format.h"
 #include "store/request_join.h"
 #include "simulation/server_simulation.h"
 #include "simulation/trace_writers.h"
@@ -124,6 +125,8 @@ private Q_SLOTS:
     void cliReport();
     void progressSaysTheJoin_data();
     void progressSaysTheJoin();
+    void detailsOfJoinCandidatesOnly_data();
+    void detailsOfJoinCandidatesOnly();
 };
 
 void TestRequestJoin::progressSaysTheJoin_data()
@@ -484,6 +487,90 @@ void TestRequestJoin::cliReport()
              join);
     QCOMPARE(json.value(QStringLiteral("unmatched_sample")).toArray().size(), unmatchedSample);
     QCOMPARE(json.value(QStringLiteral("relative_time")).toInt(-1), 0);
+}
+
+void TestRequestJoin::detailsOfJoinCandidatesOnly_data()
+{
+    QTest::addColumn<QStringList>("files"); ///< forms of the generated files, in import order
+    QTest::addColumn<bool>("noDetails");    ///< no record of these files can be joined: no details row at all
+    QTest::newRow("timestamps") << QStringList{QStringLiteral("timestamps")} << true;
+    QTest::newRow("durations") << QStringList{QStringLiteral("durations")} << true;
+    QTest::newRow("client alone") << QStringList{QStringLiteral("client")} << false;
+    QTest::newRow("client and server") << QStringList{QStringLiteral("client"), QStringLiteral("otlp")} << false;
+    QTest::newRow("client twice and server")
+        << QStringList{QStringLiteral("client"), QStringLiteral("client"), QStringLiteral("otlp")} << false;
+    QTest::newRow("timestamps beside client and server")
+        << QStringList{QStringLiteral("timestamps"), QStringLiteral("client"), QStringLiteral("otlp")} << false;
+}
+
+/// A report's throw-away store writes request_details only for the records a join may take
+/// (DetailRows::JoinCandidates): the join, its unmatched list and the report must be those of a store with
+/// every details row, and the details kept must be exactly those of the records the join's SQL calls a side.
+void TestRequestJoin::detailsOfJoinCandidatesOnly()
+{
+    QFETCH(QStringList, files);
+    QFETCH(bool, noDetails);
+    lx::sim::SimConfig config;
+    config.requests = 300;
+    config.seed = 11;
+    config.tokenTimesEvery = 3;
+    config.skewRate = 0.02;
+    QTemporaryDir dir;
+    std::vector<std::string> paths;
+    for (const QString &form : files) {
+        std::string text;
+        lx::sim::simulate(config, [&](const lx::sim::SimRequest &r) {
+            // Every 9th client record and every 13th server record left out: some of each side stay unmatched.
+            if (form == QLatin1String("client") && r.index % 9 != 4)
+                lx::sim::appendClientLine(text, r);
+            else if (form == QLatin1String("otlp") && r.index % 13 != 6)
+                lx::sim::appendOtlpLine(text, r);
+            else if (form == QLatin1String("timestamps"))
+                lx::sim::appendTimestampsLine(text, r);
+            else if (form == QLatin1String("durations"))
+                lx::sim::appendDurationsLine(text, r);
+        });
+        paths.push_back(lxtest::writeFile(dir, QStringLiteral("%1-%2").arg(paths.size()).arg(form), QByteArray::fromStdString(text)));
+    }
+    const auto importWith = [&](lx::DetailRows details) -> std::unique_ptr<lx::Store> {
+        std::string why;
+        std::unique_ptr<lx::Store> store = lx::Store::openTemporary(&why);
+        lx::ImportOptions options;
+        options.detailRows = details;
+        for (const lx::FileImport &f : lx::importFiles(*store, paths, options)) {
+            if (f.outcome != lx::FileImport::Outcome::Complete || f.rejected > 0) {
+                qWarning("%s", lxtest::describe(f).constData());
+                return nullptr;
+            }
+        }
+        return store;
+    };
+    const std::unique_ptr<lx::Store> all = importWith(lx::DetailRows::All);
+    const std::unique_ptr<lx::Store> some = importWith(lx::DetailRows::JoinCandidates);
+    QVERIFY(all && some);
+    const auto unmatched = [](const lx::Store &store) {
+        QStringList list;
+        for (const lx::UnmatchedRecord &u : lx::listUnmatched(store))
+            list << QStringLiteral("%1 %2 %3 %4").arg(u.requestId).arg(int(u.side)).arg(u.ambiguous).arg(QString::fromStdString(u.sourceId));
+        return list;
+    };
+    QCOMPARE(summaryText(lx::readJoinSummary(*some)), summaryText(lx::readJoinSummary(*all)));
+    QCOMPARE(unmatched(*some), unmatched(*all));
+    QCOMPARE(dump(some->db(), kJoinedSql), dump(all->db(), kJoinedSql));
+    QCOMPARE(lx::reportToJson(lx::analyze(*some)), lx::reportToJson(lx::analyze(*all)));
+
+    // The details kept: those of the records on a side of the join, nothing else. With both sides present,
+    // the join's own lists say which (the joined rows, their server records and the unmatched ones); with
+    // one side only no join ran, and the sides are counted by their definition in docs/JOIN.md.
+    const QString kept = dump(some->db(), "SELECT count(*) FROM request_details");
+    const QString sides = lx::readJoinSummary(*all).active
+                              ? dump(all->db(), "SELECT (SELECT count(*) FROM request_joins) * 2 + (SELECT count(*) FROM join_unmatched)")
+                              : dump(all->db(), "SELECT count(*) FROM requests WHERE e2e_scope IN (2, 3) OR ((e2e_scope = 1 OR token_scope = 1)"
+                                                " AND network_ns IS NULL AND preprocess_ns IS NULL AND queue_ns IS NULL"
+                                                " AND prefill_ns IS NULL AND postprocess_ns IS NULL)");
+    QCOMPARE(kept, sides);
+    QCOMPARE(kept == QLatin1String("0"), noDetails);
+    QVERIFY(dump(all->db(), "SELECT count(*) FROM request_details").toLongLong() > kept.toLongLong() || !noDetails);
 }
 
 QTEST_GUILESS_MAIN(TestRequestJoin)
