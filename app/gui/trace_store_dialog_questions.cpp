@@ -99,9 +99,10 @@ void TraceStoreDialog::refreshServices()
         endBusy();
         return;
     }
-    // What is checked now stays checked in the new list.
-    for (const std::string &service : range.services) {
-        if (!m_wanted.contains(QString::fromStdString(service)))
+    // What is checked now stays checked in the new list (before the first list: the remembered services).
+    if (m_services->count() > 0) {
+        m_wanted.clear();
+        for (const std::string &service : range.services)
             m_wanted << QString::fromStdString(service);
     }
     startBusy(tr("Listing the services with spans in the range…"));

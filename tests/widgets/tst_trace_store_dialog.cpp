@@ -26,6 +26,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -101,7 +102,9 @@ private slots:
     void init();
     void listsTheServicesOfTheRange();
     void wrongPasswordIsSaid();
+    void environmentPasswordIsHonoured();
     void enterTestsEscCloses();
+    void escStopsAQuestion();
     void warnsAboveTheThreshold_data();
     void warnsAboveTheThreshold();
     void pullMakesAnInvestigation();
@@ -140,6 +143,7 @@ void TestTraceStoreDialog::initTestCase()
 void TestTraceStoreDialog::init()
 {
     QSettings().clear();
+    qunsetenv("LX_CLICKHOUSE_PASSWORD"); // only the test of it sets it
 }
 
 void TestTraceStoreDialog::connectTo(TraceStoreDialog &dialog, const QString &password)
@@ -194,6 +198,13 @@ void TestTraceStoreDialog::listsTheServicesOfTheRange()
     }
     QCOMPARE(listed, expected);
     QVERIFY(!child<QPushButton>(dialog, "pull")->isEnabled());
+
+    // Another range is asked again: a day before the spans holds none.
+    QSignalSpy settled(&dialog, &TraceStoreDialog::settled);
+    dialog.setTimeRange(QDateTime(QDate(2024, 12, 31), QTime(12, 0), Qt::UTC), QDateTime(QDate(2024, 12, 31), QTime(12, 30), Qt::UTC));
+    QVERIFY(settled.wait(60000));
+    QCOMPARE(services->count(), 0);
+    QCOMPARE(child<QLabel>(dialog, "count")->text(), QStringLiteral("No span starts in this range."));
 }
 
 void TestTraceStoreDialog::wrongPasswordIsSaid()
@@ -204,6 +215,16 @@ void TestTraceStoreDialog::wrongPasswordIsSaid()
     QVERIFY2(status.startsWith(QStringLiteral("authentication failed for user default")), qPrintable(status));
     QCOMPARE(child<QListWidget>(dialog, "services")->count(), 0);
     QVERIFY(!child<QPushButton>(dialog, "pull")->isEnabled());
+}
+
+void TestTraceStoreDialog::environmentPasswordIsHonoured()
+{
+    qputenv("LX_CLICKHOUSE_PASSWORD", lxtest::ClickHouseShim::kPassword);
+    TraceStoreDialog dialog(QString{});
+    QCOMPARE(child<QLineEdit>(dialog, "password")->placeholderText(), QStringLiteral("from LX_CLICKHOUSE_PASSWORD"));
+    connectTo(dialog, QString()); // nothing typed: the environment's password is sent
+    QVERIFY2(child<QLabel>(dialog, "status")->text().startsWith(QStringLiteral("Connected")),
+             qPrintable(child<QLabel>(dialog, "status")->text()));
 }
 
 void TestTraceStoreDialog::enterTestsEscCloses()
@@ -225,6 +246,29 @@ void TestTraceStoreDialog::enterTestsEscCloses()
     QTest::keyClick(&dialog, Qt::Key_Escape); // nothing running: Esc closes
     QVERIFY(!dialog.isVisible());
     QCOMPARE(dialog.result(), int(QDialog::Rejected));
+}
+
+void TestTraceStoreDialog::escStopsAQuestion()
+{
+    // A server that takes the connection and never answers: the question runs until it is stopped.
+    QTcpServer silent;
+    QVERIFY(silent.listen(QHostAddress::LocalHost));
+    TraceStoreDialog dialog(QString{});
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    child<QComboBox>(dialog, "url")->setEditText(QStringLiteral("clickhouse://127.0.0.1:%1/otel").arg(silent.serverPort()));
+    QTest::mouseClick(child<QPushButton>(dialog, "test"), Qt::LeftButton);
+    QVERIFY(dialog.busy());
+    QTest::qWait(300); // the window still runs its event loop meanwhile
+    QVERIFY(dialog.busy());
+    QVERIFY(child<QWidget>(dialog, "busy")->isVisible());
+    QSignalSpy settled(&dialog, &TraceStoreDialog::settled);
+    QTest::keyClick(&dialog, Qt::Key_Escape); // a question running: Esc stops it and leaves the dialog open
+    QVERIFY(!dialog.busy());
+    QCOMPARE(settled.count(), 1);
+    QVERIFY(dialog.isVisible());
+    QVERIFY(!child<QWidget>(dialog, "busy")->isVisible());
+    QCOMPARE(child<QLabel>(dialog, "status")->text(), QStringLiteral("Stopped."));
 }
 
 void TestTraceStoreDialog::warnsAboveTheThreshold_data()
@@ -283,10 +327,17 @@ void TestTraceStoreDialog::pullMakesAnInvestigation()
     QFile file(settings.fileName());
     QVERIFY(file.open(QIODevice::ReadOnly));
     QVERIFY(!file.readAll().contains(lxtest::ClickHouseShim::kPassword));
-    // A new dialog offers it, with its services checked once listed.
+    // A new dialog offers it, without a password, with its services checked once listed.
     TraceStoreDialog again(QString{});
     QCOMPARE(child<QComboBox>(again, "url")->currentText(), m_shim.url());
     QVERIFY(child<QLineEdit>(again, "password")->text().isEmpty());
+    connectTo(again);
+    auto *services = child<QListWidget>(again, "services");
+    QVERIFY(services->count() > 1);
+    for (int i = 0; i < services->count(); ++i) {
+        const bool vllm = services->item(i)->data(Qt::UserRole).toString() == QStringLiteral("vllm");
+        QCOMPARE(services->item(i)->checkState(), vllm ? Qt::Checked : Qt::Unchecked);
+    }
 
     MainWindow window;
     QSignalSpy finished(window.investigation(), &Investigation::importFinished);
