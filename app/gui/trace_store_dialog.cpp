@@ -24,6 +24,8 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace {
 
 QDateTimeEdit *utcEdit(QWidget *parent)
@@ -110,9 +112,12 @@ QWidget *TraceStoreDialog::buildServerBox()
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto *testRow = new QHBoxLayout;
-    testRow->addWidget(m_test, 0, Qt::AlignTop);
-    testRow->addWidget(m_status, 1);
+    testRow->addWidget(m_test);
+    testRow->addStretch(1);
     form->addRow(testRow);
+    // A row of its own, the form's width: ClickHouse's messages are long, and a label wrapped beside a
+    // button is not given the height its lines need.
+    form->addRow(m_status);
 
     connect(m_url, &QComboBox::activated, this, &TraceStoreDialog::applyRemembered);
     connect(m_url, &QComboBox::editTextChanged, this, &TraceStoreDialog::connectionEdited);
@@ -266,7 +271,7 @@ void TraceStoreDialog::connectionEdited()
     m_services->clear();
     m_count->clear();
     m_warning->hide();
-    m_status->clear();
+    showStatus(QString(), false);
     updateButtons();
 }
 
@@ -281,7 +286,10 @@ void TraceStoreDialog::updateButtons()
 
 void TraceStoreDialog::showStatus(const QString &text, bool error)
 {
-    m_status->setText(text);
+    // ClickHouse's messages can run to a stack trace: the label shows their start, the tooltip all of it.
+    constexpr int kShown = 400;
+    m_status->setText(text.size() > kShown ? text.left(kShown) + QStringLiteral("…") : text);
+    m_status->setToolTip(text.size() > kShown ? text : QString());
     m_status->setStyleSheet(error ? QStringLiteral("QLabel { color: #c0392b; }") : QString());
 }
 

@@ -4,7 +4,8 @@
 // the range listed with the span counts of the files loaded, the count of the services checked and the
 // warning above the configured threshold, the connection remembered without its password, and the pull
 // made an investigation with the requests of importing the same file. With LX_TEST_GRAB_DIR set, the
-// dialog is written there as trace_store_dialog.png, to look at. Skips, saying why, without node or chdb.
+// dialog is written there as trace_store_dialog.png (and as a wrong password leaves it,
+// trace_store_dialog_error.png), to look at. Skips, saying why, without node or chdb.
 
 #include "clickhouse_shim.h"
 #include "investigation.h"
@@ -27,6 +28,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTcpServer>
+#include <QTimeZone>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -156,8 +158,8 @@ void TestTraceStoreDialog::connectTo(TraceStoreDialog &dialog, const QString &pa
         last = std::max(last, span.second);
     }
     // Whole seconds, as the range's fields show them, around every span.
-    dialog.setTimeRange(QDateTime::fromSecsSinceEpoch(first / 1'000'000'000, Qt::UTC),
-                        QDateTime::fromSecsSinceEpoch(last / 1'000'000'000 + 1, Qt::UTC));
+    dialog.setTimeRange(QDateTime::fromSecsSinceEpoch(first / 1'000'000'000, QTimeZone::utc()),
+                        QDateTime::fromSecsSinceEpoch(last / 1'000'000'000 + 1, QTimeZone::utc()));
     QSignalSpy settled(&dialog, &TraceStoreDialog::settled);
     QTest::mouseClick(child<QPushButton>(dialog, "test"), Qt::LeftButton);
     QVERIFY(settled.wait(60000));
@@ -201,7 +203,7 @@ void TestTraceStoreDialog::listsTheServicesOfTheRange()
 
     // Another range is asked again: a day before the spans holds none.
     QSignalSpy settled(&dialog, &TraceStoreDialog::settled);
-    dialog.setTimeRange(QDateTime(QDate(2024, 12, 31), QTime(12, 0), Qt::UTC), QDateTime(QDate(2024, 12, 31), QTime(12, 30), Qt::UTC));
+    dialog.setTimeRange(QDateTime(QDate(2024, 12, 31), QTime(12, 0), QTimeZone::utc()), QDateTime(QDate(2024, 12, 31), QTime(12, 30), QTimeZone::utc()));
     QVERIFY(settled.wait(60000));
     QCOMPARE(services->count(), 0);
     QCOMPARE(child<QLabel>(dialog, "count")->text(), QStringLiteral("No span starts in this range."));
@@ -381,6 +383,13 @@ void TestTraceStoreDialog::grabForALook()
     connectTo(dialog);
     check(dialog, QStringLiteral("vllm"));
     QVERIFY(dialog.grab().save(QDir(QString::fromLocal8Bit(out)).filePath(QStringLiteral("trace_store_dialog.png"))));
+    // And as a failure leaves it: ClickHouse's long message under the connection.
+    TraceStoreDialog failed(QString{});
+    failed.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&failed));
+    connectTo(failed, QStringLiteral("wrong"));
+    QTest::qWait(50); // the layout's request, posted by the message, is handled as the event loop runs
+    QVERIFY(failed.grab().save(QDir(QString::fromLocal8Bit(out)).filePath(QStringLiteral("trace_store_dialog_error.png"))));
 }
 
 QTEST_MAIN(TestTraceStoreDialog)
