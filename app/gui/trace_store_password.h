@@ -8,10 +8,10 @@
 class QObject;
 
 /// \file trace_store_password.h
-/// Where the password of a trace store comes from in the app (docs/CLICKHOUSE.md, "In the app"): what the
-/// user types for the session; else LX_CLICKHOUSE_PASSWORD, which the request reads itself; and, when the
-/// program was built with QtKeychain, the system keychain (Secret Service, macOS Keychain, Windows
-/// Credential Manager). Never the settings file: QtKeychain's insecure plain-text fallback stays off.
+/// Where the password of a trace store comes from in the app (docs/CLICKHOUSE.md, "In the app"): the field,
+/// typed for the session or filled from the system keychain when the program was built with QtKeychain
+/// (Secret Service, macOS Keychain, Windows Credential Manager); when it is empty, LX_CLICKHOUSE_PASSWORD,
+/// which the request reads itself. Never the settings file: QtKeychain's plain-text fallback stays off.
 
 /// Whether this build can keep passwords in the system keychain.
 bool keychainAvailable();
