@@ -3,7 +3,7 @@
 // ClickHouse engine (tests/clickhouse/clickhouse_shim.h). The spans are written by this suite: three services,
 // traces of one or two services, at known times; the services and counts of a window are worked out here
 // from the spans written and must be what ClickHouse answers. The failures (wrong password, refused
-// connection, unknown database or table, a table that is not the exporter's, a cancel) must be said as such.
+// connection, an unknown database or table, a table that is not the exporter's, a cancel) must be said as such.
 // Skips, saying why, without node or chdb.
 
 #include "clickhouse_shim.h"
@@ -223,6 +223,8 @@ void TestClickHouseCatalog::failures_data()
                              << QStringLiteral("cannot connect to 127.0.0.1:");
     QTest::newRow("unknown table") << QStringLiteral("missing") << QString::fromLatin1(lxtest::ClickHouseShim::kPassword) << false
                                    << QStringLiteral("no table otel.missing");
+    QTest::newRow("unknown database") << QStringLiteral("otel_traces") << QString::fromLatin1(lxtest::ClickHouseShim::kPassword)
+                                      << false << QStringLiteral("no database nodb on 127.0.0.1:");
     QTest::newRow("not the exporter's table") << QStringLiteral("other") << QString::fromLatin1(lxtest::ClickHouseShim::kPassword)
                                               << false << QStringLiteral("the table otel.other lacks a column");
 }
@@ -234,6 +236,8 @@ void TestClickHouseCatalog::failures()
     QFETCH(bool, refused);
     QFETCH(QString, error);
     lx::source::ClickHouseEndpoint endpoint = m_shim.endpoint(table);
+    if (error.startsWith(QStringLiteral("no database")))
+        endpoint.database = "nodb";
     if (refused) {
         endpoint.port = 1; // a privileged port nothing listens on here
     }
