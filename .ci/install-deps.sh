@@ -11,6 +11,7 @@ packages=(
   libsimdjson-dev                    # the JSON readers
   libprotobuf-dev                    # OTLP/protobuf traces (the wire-format reader of the lite runtime)
   libcurl4-openssl-dev               # ClickHouse's HTTP interface (core/source, docs/CLICKHOUSE.md)
+  qtkeychain-qt6-dev                 # trace store passwords in the system keychain (the app; optional to the build)
   libqcustomplot-dev qt6-svg-dev     # the charts (QCustomPlot, Qt 6 build), and their SVG export
   fonts-dejavu-core                  # text in offscreen renders (GUI tests, --screenshot)
 )

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "investigation.h"
 
+#include "import_progress_post.h"
+
 #include "ingest/open_inputs.h"
 #include "store/integrity_check.h"
 #include "store/request_scan.h"
@@ -146,60 +148,61 @@ void Investigation::startImport(const lx::OpenPlan &plan)
     const auto started = std::chrono::steady_clock::now();
 
     auto job = [self, fileName, plan, started, cancel = m_cancel, mapping = m_spanMapping.toStdString()]() {
-        ImportOutcome outcome;
-        std::string why;
-        auto store = lx::Store::openExisting(fileName, &why);
-        if (!store) {
-            outcome.errors << QString::fromStdString(why);
-            return outcome;
-        }
-        lx::OpenOptions options;
-        options.spanMapping = mapping;
-        options.onMerge = [&outcome](const lx::StoreMerge &merge) {
-            if (!merge.merged)
-                outcome.errors << QString::fromStdString(merge.path + ": " + merge.error);
-        };
-        auto lastPost = std::chrono::steady_clock::time_point{};
-        options.progress = [&](const lx::ImportProgress &p) {
-            const auto now = std::chrono::steady_clock::now();
-            // Ten updates a second are plenty for a progress bar, and keep the event queue short.
-            if (now - lastPost >= std::chrono::milliseconds(100) || p.bytesDone >= p.bytesTotal || p.joining) {
-                lastPost = now;
-                const double elapsed = std::chrono::duration<double>(now - started).count();
-                const double fraction = p.bytesTotal ? double(p.bytesDone) / double(p.bytesTotal) : 0.0;
-                const double rate = elapsed > 0 ? double(p.records) / elapsed : 0.0;
-                const double left = !p.joining && fraction > 0.02 ? elapsed * (1 - fraction) / fraction : -1.0;
-                const QString stage = p.joining      ? Investigation::tr("Joining client and server records")
-                    : p.files > 1                      ? Investigation::tr("Reading file %1 of %2").arg(p.file + 1).arg(p.files)
-                                                       : Investigation::tr("Reading");
-                // qApp as the context: a QPointer may only be read on its own thread, inside the call.
-                QMetaObject::invokeMethod(qApp, [self, stage, fraction, rate, left] {
-                    if (self)
-                        emit self->importProgress(stage, fraction, rate, left);
-                });
-            }
-            return !cancel->load();
-        };
-        outcome.imports = lx::fillStore(*store, plan, options).imports;
-        return outcome;
+        return importOnOwnStore(fileName, [&](lx::Store &store, ImportOutcome &outcome) {
+            lx::OpenOptions options;
+            options.spanMapping = mapping;
+            options.onMerge = [&outcome](const lx::StoreMerge &merge) {
+                if (!merge.merged)
+                    outcome.errors << QString::fromStdString(merge.path + ": " + merge.error);
+            };
+            ImportProgressPost progress(self, started);
+            options.progress = [&](const lx::ImportProgress &p) {
+                if (progress.due(p.bytesDone >= p.bytesTotal || p.joining)) {
+                    const double fraction = p.bytesTotal ? double(p.bytesDone) / double(p.bytesTotal) : 0.0;
+                    const QString stage = p.joining ? Investigation::tr("Joining client and server records")
+                        : p.files > 1               ? Investigation::tr("Reading file %1 of %2").arg(p.file + 1).arg(p.files)
+                                                    : Investigation::tr("Reading");
+                    progress.post(stage, fraction, p.records, !p.joining);
+                }
+                return !cancel->load();
+            };
+            outcome.imports = lx::fillStore(store, plan, options).imports;
+        });
     };
     // Cancelled by its own flag (cancelImport()), which lets the outcome land: the files before stay.
     const bool newStore = plan.target != lx::OpenPlan::Target::CurrentStore;
-    m_import.start([job](const std::atomic<bool> &) { return job(); }, [this, newStore](const ImportOutcome &outcome) {
-        m_lastImports = outcome.imports;
-        setBusy(false, m_analysing);
-        emit importFinished();
-        if (newStore && m_cancel->load() && lx::requestIdRange(*m_store).rows() == 0) {
-            close();
-            emit importCancelledEmpty();
-        } else {
-            emit storeChanged();
-            analyse();
-        }
-        // Last: an error may open a modal box, and the views should be back before it does.
-        if (!outcome.errors.isEmpty())
-            emit errorOccurred(outcome.errors.join(QLatin1Char('\n')));
-    });
+    m_import.start([job](const std::atomic<bool> &) { return job(); },
+                   [this, newStore](const ImportOutcome &outcome) { finishImport(outcome, newStore); });
+}
+
+Investigation::ImportOutcome Investigation::importOnOwnStore(const std::string &fileName,
+                                                            const std::function<void(lx::Store &, ImportOutcome &)> &fill)
+{
+    ImportOutcome outcome;
+    std::string why;
+    auto store = lx::Store::openExisting(fileName, &why);
+    if (!store)
+        outcome.errors << QString::fromStdString(why);
+    else
+        fill(*store, outcome);
+    return outcome;
+}
+
+void Investigation::finishImport(const ImportOutcome &outcome, bool newStore)
+{
+    m_lastImports = outcome.imports;
+    setBusy(false, m_analysing);
+    emit importFinished();
+    if (newStore && m_cancel->load() && lx::requestIdRange(*m_store).rows() == 0) {
+        close();
+        emit importCancelledEmpty();
+    } else {
+        emit storeChanged();
+        analyse();
+    }
+    // Last: an error may open a modal box, and the views should be back before it does.
+    if (!outcome.errors.isEmpty())
+        emit errorOccurred(outcome.errors.join(QLatin1Char('\n')));
 }
 
 void Investigation::setFilter(const lx::RequestFilter &filter)

@@ -10,6 +10,7 @@
 #include <QStringList>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -17,6 +18,7 @@ namespace lx {
 class Store;
 struct OpenPlan;
 }
+struct TraceStorePull;
 
 /// The investigation open in a window: its store, the filter every view follows, and the background jobs
 /// that import files and compute the report. Heavy work runs on worker threads with their own SQLite
@@ -40,6 +42,9 @@ public:
     void open(const QStringList &paths);
     /// Adds trace files and .lxdb stores to the current investigation (a new one when none is open).
     void add(const QStringList &paths);
+    /// Pulls spans from a trace store (ClickHouse) as a new investigation in a temporary store, in the
+    /// background, with the import's progress and cancel (investigation_pull.cpp).
+    void pull(const TraceStorePull &pull);
     /// Starts over with nothing open.
     void close();
     bool busy() const { return m_importing || m_analysing || m_saving; }
@@ -102,6 +107,11 @@ private:
         std::vector<lx::FileImport> imports;
         QStringList errors;
     };
+    /// On a worker: opens a connection of its own to the store `fileName` and runs fill(store, outcome).
+    static ImportOutcome importOnOwnStore(const std::string &fileName, const std::function<void(lx::Store &, ImportOutcome &)> &fill);
+    /// Back on this thread: the import's outcome shown, the store analysed (or closed again when a new one
+    /// was cancelled empty).
+    void finishImport(const ImportOutcome &outcome, bool newStore);
     BackgroundJob<ImportOutcome> m_import{this};
     /// A store opened on a worker (its schema and integrity checks read the whole file), or why it was not.
     struct ResumedStore {

@@ -197,6 +197,7 @@ void MainWindow::createActions()
     };
     m_openAction = make(tr("&Open…"), QKeySequence::Open, [this] { openDialog(false); });
     m_addAction = make(tr("&Add Files to Investigation…"), QKeySequence(tr("Ctrl+Shift+O")), [this] { openDialog(true); });
+    m_traceStoreAction = make(tr("Open from &Trace Store…"), QKeySequence(tr("Ctrl+Shift+T")), &MainWindow::openTraceStoreDialog);
     m_saveAsAction = make(tr("Sa&ve Investigation As…"), QKeySequence::SaveAs, &MainWindow::saveAsDialog);
     // An investigation is only ever saved under a new name, so Ctrl+S, the key users reach for, saves as too.
     m_saveAsAction->setShortcuts(QKeySequence::keyBindings(QKeySequence::Save) + QKeySequence::keyBindings(QKeySequence::SaveAs));
@@ -259,6 +260,7 @@ void MainWindow::createMenus()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_openAction);
     file->addAction(m_addAction);
+    file->addAction(m_traceStoreAction);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addMenu(m_spanMappingMenu);
     file->addAction(m_saveAsAction);

@@ -22,6 +22,7 @@ class RequestDetailView;
 class RequestsView;
 class SpanMappingMenu;
 class SummaryView;
+struct TraceStorePull;
 
 /// The window of one investigation: the filter bar on top, the views as tabs, the request detail docked
 /// at the side, the import progress in the status bar.
@@ -50,6 +51,9 @@ public:
     /// Opens the files as a new investigation (several at once form one), after asking what becomes of an
     /// unsaved one; `add` adds them to this one.
     void openFiles(const QStringList &paths, bool add = false);
+    /// File ▸ Open from Trace Store's pull, as a new investigation, after asking what becomes of an
+    /// unsaved one (main_window_trace_store.cpp).
+    void pullFromTraceStore(const TraceStorePull &pull);
     void showView(View view);
     Investigation *investigation() const { return m_investigation; }
     FilterBar *filterBar() const { return m_filterBar; }
@@ -81,6 +85,7 @@ private:
     void onReportChanged();
     void openDialog(bool add);
     void saveAsDialog();
+    void openTraceStoreDialog();
     QString askSavePath();
     UnsavedAnswer askAboutUnsaved(const QString &question);
     /// Before an unsaved investigation is thrown away: asks `question` (Save / Discard / Cancel). True when
@@ -116,6 +121,7 @@ private:
 
     QAction *m_openAction = nullptr;
     QAction *m_addAction = nullptr;
+    QAction *m_traceStoreAction = nullptr;
     QAction *m_saveAsAction = nullptr;
     QAction *m_exportAction = nullptr;
     QAction *m_reportAction = nullptr;

@@ -13,20 +13,20 @@ namespace {
 
 const QString kSettingsKey = QStringLiteral("import/spanMapping");
 
-QString presetTitle(const QString &name)
+} // namespace
+
+QString SpanMappingMenu::presetTitle(const QString &name)
 {
     if (name == QLatin1String("vllm"))
-        return SpanMappingMenu::tr("&vLLM");
+        return tr("&vLLM");
     if (name == QLatin1String("sglang"))
-        return SpanMappingMenu::tr("&SGLang");
+        return tr("&SGLang");
     if (name == QLatin1String("tgi"))
-        return SpanMappingMenu::tr("&TGI (Text Generation Inference)");
+        return tr("&TGI (Text Generation Inference)");
     if (name == QLatin1String("http-gateway"))
-        return SpanMappingMenu::tr("&HTTP Gateway in Front of a Server");
+        return tr("&HTTP Gateway in Front of a Server");
     return name;
 }
-
-} // namespace
 
 SpanMappingMenu::SpanMappingMenu(QWidget *parent)
     : QMenu(tr("OTLP &Span Mapping"), parent)

@@ -24,6 +24,9 @@ public:
     /// names the file) when it cannot be loaded, the choice unchanged. `remember`: keep it in the settings.
     bool setMapping(const QString &nameOrFile, QString *error, bool remember = true);
 
+    /// A preset's title in menus ("&vLLM"), for the other places that offer the presets.
+    static QString presetTitle(const QString &name);
+
 signals:
     void mappingChanged(const QString &mapping);
 

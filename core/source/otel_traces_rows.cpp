@@ -115,7 +115,7 @@ otlp::AttributeValue attributeValue(std::string_view text)
 
 } // namespace
 
-ClickHouseQuery otelTracesQuery(const ClickHouseEndpoint &endpoint, const SpanWindow &window)
+ClickHouseQuery otelTracesWindowSpans(const ClickHouseEndpoint &endpoint, const SpanWindow &window)
 {
     ClickHouseQuery query;
     query.params = {{"database", endpoint.database},
@@ -130,15 +130,26 @@ ClickHouseQuery otelTracesQuery(const ClickHouseEndpoint &endpoint, const SpanWi
         services += (i ? ", {" : "{") + name + ":String}";
         query.params.emplace_back(name, window.services[i]);
     }
-    const std::string table = "{database:Identifier}.{table:Identifier}";
+    query.sql = "FROM " + std::string(kOtelTracesTable) + "\n"
+                "WHERE Timestamp >= fromUnixTimestamp64Nano({from_ns:Int64})\n"
+                "  AND Timestamp < fromUnixTimestamp64Nano({to_ns:Int64})"
+                + (services.empty() ? std::string() : "\n  AND ServiceName IN (" + services + ")");
+    return query;
+}
+
+ClickHouseQuery otelTracesPulledSpans(const ClickHouseEndpoint &endpoint, const SpanWindow &window)
+{
+    ClickHouseQuery query = otelTracesWindowSpans(endpoint, window);
+    query.sql = "FROM " + std::string(kOtelTracesTable) + "\nWHERE TraceId IN (SELECT TraceId " + query.sql + ")";
+    return query;
+}
+
+ClickHouseQuery otelTracesQuery(const ClickHouseEndpoint &endpoint, const SpanWindow &window)
+{
+    ClickHouseQuery query = otelTracesPulledSpans(endpoint, window);
     query.sql = "SELECT toString(toUnixTimestamp64Nano(Timestamp)) AS StartNs, toString(Duration) AS DurationNs, TraceId, "
                 "SpanId, ParentSpanId, SpanName, SpanKind, ServiceName, StatusCode, SpanAttributes\n"
-                "FROM " + table + "\n"
-                "WHERE TraceId IN (SELECT TraceId FROM " + table + "\n"
-                "                  WHERE Timestamp >= fromUnixTimestamp64Nano({from_ns:Int64})\n"
-                "                    AND Timestamp < fromUnixTimestamp64Nano({to_ns:Int64})"
-                + (services.empty() ? std::string() : "\n                    AND ServiceName IN (" + services + ")") + ")\n"
-                "ORDER BY TraceId, Timestamp, SpanId";
+                + query.sql + "\nORDER BY TraceId, Timestamp, SpanId";
     query.format = "JSONEachRow";
     return query;
 }

@@ -23,6 +23,16 @@ struct SpanWindow {
     std::int64_t toNs = 0;             ///< exclusive
 };
 
+/// The table the queries read, as bound parameters: `database` and `table` (Identifier).
+inline constexpr const char *kOtelTracesTable = "{database:Identifier}.{table:Identifier}";
+
+/// The FROM and WHERE clauses of the spans of the window's services that start in the window, with their
+/// bound parameters (the table's too): what selects a pull's traces, and what the catalog counts by service.
+ClickHouseQuery otelTracesWindowSpans(const ClickHouseEndpoint &endpoint, const SpanWindow &window);
+/// The FROM and WHERE clauses of every span a pull of the window reads: all the spans of the traces that
+/// otelTracesWindowSpans() selects. otelTracesQuery() selects them; the catalog counts them before a pull.
+ClickHouseQuery otelTracesPulledSpans(const ClickHouseEndpoint &endpoint, const SpanWindow &window);
+
 /// The query over `endpoint`'s database and table. Every value (database, table, services, times) is a
 /// bound parameter; the SQL text holds only their placeholders. The rows come in trace order, each trace's
 /// spans together, so that a trace is whole when the next begins.
