@@ -115,13 +115,12 @@ otlp::AttributeValue attributeValue(std::string_view text)
 
 } // namespace
 
-ClickHouseQuery otelTracesQuery(const ClickHouseEndpoint &endpoint, const SpanWindow &window)
+std::string windowTraceIds(const ClickHouseEndpoint &endpoint, const SpanWindow &window, ClickHouseQuery &query)
 {
-    ClickHouseQuery query;
-    query.params = {{"database", endpoint.database},
-                    {"table", endpoint.table},
-                    {"from_ns", std::to_string(window.fromNs)},
-                    {"to_ns", std::to_string(window.toNs)}};
+    query.params.insert(query.params.end(), {{"database", endpoint.database},
+                                             {"table", endpoint.table},
+                                             {"from_ns", std::to_string(window.fromNs)},
+                                             {"to_ns", std::to_string(window.toNs)}});
     // Each service is a parameter of its own: an Array(String) parameter would need ClickHouse's quoting
     // inside the value, which is exactly what binding is there to avoid.
     std::string services;
@@ -130,14 +129,20 @@ ClickHouseQuery otelTracesQuery(const ClickHouseEndpoint &endpoint, const SpanWi
         services += (i ? ", {" : "{") + name + ":String}";
         query.params.emplace_back(name, window.services[i]);
     }
-    const std::string table = "{database:Identifier}.{table:Identifier}";
+    return std::string("SELECT TraceId FROM ") + kOtelTracesTable + "\n"
+           "                  WHERE Timestamp >= fromUnixTimestamp64Nano({from_ns:Int64})\n"
+           "                    AND Timestamp < fromUnixTimestamp64Nano({to_ns:Int64})"
+           + (services.empty() ? std::string() : "\n                    AND ServiceName IN (" + services + ")");
+}
+
+ClickHouseQuery otelTracesQuery(const ClickHouseEndpoint &endpoint, const SpanWindow &window)
+{
+    ClickHouseQuery query;
+    const std::string traceIds = windowTraceIds(endpoint, window, query);
     query.sql = "SELECT toString(toUnixTimestamp64Nano(Timestamp)) AS StartNs, toString(Duration) AS DurationNs, TraceId, "
                 "SpanId, ParentSpanId, SpanName, SpanKind, ServiceName, StatusCode, SpanAttributes\n"
-                "FROM " + table + "\n"
-                "WHERE TraceId IN (SELECT TraceId FROM " + table + "\n"
-                "                  WHERE Timestamp >= fromUnixTimestamp64Nano({from_ns:Int64})\n"
-                "                    AND Timestamp < fromUnixTimestamp64Nano({to_ns:Int64})"
-                + (services.empty() ? std::string() : "\n                    AND ServiceName IN (" + services + ")") + ")\n"
+                "FROM " + std::string(kOtelTracesTable) + "\n"
+                "WHERE TraceId IN (" + traceIds + ")\n"
                 "ORDER BY TraceId, Timestamp, SpanId";
     query.format = "JSONEachRow";
     return query;

@@ -23,6 +23,14 @@ struct SpanWindow {
     std::int64_t toNs = 0;             ///< exclusive
 };
 
+/// The table's name in the SQL: both parts bound as `Identifier` parameters.
+inline constexpr const char *kOtelTracesTable = "{database:Identifier}.{table:Identifier}";
+
+/// Adds the window's bound parameters (database, table, times, each service) to `query` and returns the
+/// subquery of its trace ids, `SELECT TraceId FROM ... WHERE` the window's condition: the traces with a
+/// span of one of the services starting in the window. What a pull reads, a count counts, a push-down reduces.
+std::string windowTraceIds(const ClickHouseEndpoint &endpoint, const SpanWindow &window, ClickHouseQuery &query);
+
 /// The query over `endpoint`'s database and table. Every value (database, table, services, times) is a
 /// bound parameter; the SQL text holds only their placeholders. The rows come in trace order, each trace's
 /// spans together, so that a trace is whole when the next begins.

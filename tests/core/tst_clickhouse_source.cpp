@@ -6,6 +6,7 @@
 // the failures (wrong password, unknown table, an exception mid-body, connection refused, a timeout, a
 // cancel) must be said and leave nothing in the store. Skips, saying why, without node or chdb.
 
+#include "clickhouse_engine.h"
 #include "source/clickhouse_client.h"
 #include "source/clickhouse_pull.h"
 #include "store/import_runs.h"
@@ -19,7 +20,6 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -29,28 +29,13 @@ using lx::source::ClickHouseEndpoint;
 using lx::source::ClickHouseQuery;
 using lx::source::ClickHouseResult;
 
-namespace {
-
-constexpr const char *kPassword = "test-password";
-
-/// The bytes after `prefix` until the end of the line, from a process's standard output.
-QByteArray lineAfter(const QByteArray &output, const QByteArray &prefix)
-{
-    for (const QByteArray &line : output.split('\n')) {
-        if (line.startsWith(prefix))
-            return line.mid(prefix.size()).trimmed();
-    }
-    return {};
-}
-
-} // namespace
+constexpr const char *kPassword = lxtest::kEnginePassword;
 
 class TestClickHouseSource : public QObject {
     Q_OBJECT
 
 private slots:
     void initTestCase();
-    void cleanupTestCase();
     void streamsCompressedAndPlainAlike();
     void pullEqualsFileImport_data();
     void pullEqualsFileImport();
@@ -60,119 +45,30 @@ private slots:
     void cancelledPullKeepsNothing();
 
 private:
-    ClickHouseEndpoint endpoint(const QString &table = u"otel_traces"_qs) const;
-    lx::source::ClickHouseRequestOptions withPassword() const;
-    /// Runs a statement that returns no rows; fails the test with ClickHouse's message.
-    bool exec(const std::string &sql, const std::vector<std::pair<std::string, std::string>> &params = {});
-    /// Creates the exporter's table `table` and loads the OTLP files into it.
-    bool load(const QString &table, const QStringList &files);
+    ClickHouseEndpoint endpoint(const QString &table = u"otel_traces"_qs) const { return m_engine.endpoint(table); }
+    lx::source::ClickHouseRequestOptions withPassword() const { return m_engine.withPassword(); }
+    bool load(const QString &table, const QStringList &files) { return m_engine.load(table, files); }
     QJsonObject reportOf(const QString &input);
 
-    QString m_node;
+    lxtest::ClickHouseEngine m_engine;
     std::unique_ptr<QTemporaryDir> m_dir;
     QString m_generated; ///< an OTLP file of the simulated server (generate --form otlp)
-    std::unique_ptr<QProcess> m_shim;
-    int m_port = 0;
 };
 
 void TestClickHouseSource::initTestCase()
 {
-    m_node = QStandardPaths::findExecutable(u"node"_qs);
-    const QString chdb = QStringLiteral(LX_CHDB_MODULE);
-    // QSKIP here skips the whole suite, with the reason.
-    if (m_node.isEmpty())
-        QSKIP("node is not installed: the ClickHouse engine (chdb) runs under it");
-    if (!QFileInfo::exists(chdb + u"/package.json"_qs)) {
-        const QString skip = u"chdb is not installed in the build folder (cmake --build --preset release --target chdb_engine; "
-                 "docs/CLICKHOUSE.md): "_qs + chdb;
-        QSKIP(qPrintable(skip));
-    }
+    bool skip = false;
+    const QString why = m_engine.start(skip);
+    if (skip)
+        QSKIP(qPrintable(why)); // QSKIP here skips the whole suite, with the reason
+    QVERIFY2(why.isEmpty(), qPrintable(why));
     m_dir = std::make_unique<QTemporaryDir>();
     QVERIFY(m_dir->isValid());
-    m_shim = std::make_unique<QProcess>();
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(u"LX_SHIM_PASSWORD"_qs, QString::fromLatin1(kPassword));
-    environment.remove(u"LX_CLICKHOUSE_PASSWORD"_qs);
-    m_shim->setProcessEnvironment(environment);
-    m_shim->setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    m_shim->start(m_node, {QStringLiteral(LX_SOURCE_DIR "/tests/clickhouse/shim.mjs"), chdb, m_dir->filePath(u"chdb"_qs)});
-    QVERIFY2(m_shim->waitForStarted(), qPrintable(m_shim->errorString()));
-    QByteArray output;
-    // Loading ClickHouse's engine takes a few seconds; a minute covers a loaded machine.
-    for (int i = 0; i < 600 && !output.contains('\n'); ++i) {
-        m_shim->waitForReadyRead(100);
-        output += m_shim->readAllStandardOutput();
-        QVERIFY2(m_shim->state() == QProcess::Running, "the ClickHouse shim stopped before it listened");
-    }
-    m_port = lineAfter(output, "port ").toInt();
-    QVERIFY2(m_port > 0, output.constData());
-    QVERIFY(exec("CREATE DATABASE IF NOT EXISTS otel"));
     // A larger trace than the golden one: the simulated server's spans, many blocks of rows and many traces.
     m_generated = m_dir->filePath(u"generated.otlp.jsonl"_qs);
     const lxtest::CliRun generate = lxtest::runCli(QStringLiteral(LX_CLI_PATH), {u"generate"_qs, u"--form"_qs, u"otlp"_qs,
                                                                                   u"--requests"_qs, u"3000"_qs, u"-o"_qs, m_generated});
     QVERIFY2(generate.exitCode == 0, generate.err.constData());
-}
-
-void TestClickHouseSource::cleanupTestCase()
-{
-    if (m_shim) {
-        m_shim->terminate();
-        if (!m_shim->waitForFinished(10000))
-            m_shim->kill();
-    }
-}
-
-ClickHouseEndpoint TestClickHouseSource::endpoint(const QString &table) const
-{
-    ClickHouseEndpoint endpoint;
-    std::string error;
-    const QString url = u"clickhouse://127.0.0.1:%1/otel?table=%2"_qs.arg(m_port).arg(table);
-    if (!lx::source::parseClickHouseUrl(url.toStdString(), endpoint, &error))
-        qWarning("%s", error.c_str());
-    return endpoint;
-}
-
-lx::source::ClickHouseRequestOptions TestClickHouseSource::withPassword() const
-{
-    lx::source::ClickHouseRequestOptions options;
-    options.password = kPassword;
-    options.totalTimeoutMs = 120'000; // a hung shim fails the test rather than hanging it
-    return options;
-}
-
-bool TestClickHouseSource::exec(const std::string &sql, const std::vector<std::pair<std::string, std::string>> &params)
-{
-    ClickHouseQuery query;
-    query.sql = sql;
-    query.params = params;
-    ClickHouseEndpoint server = endpoint();
-    server.database = "default"; // the statements name their database: it may not exist yet
-    const ClickHouseResult result = lx::source::runClickHouseQuery(server, query, [](std::string_view) { return true; }, withPassword());
-    if (!result.ok())
-        qWarning("%s", result.message.c_str());
-    return result.ok();
-}
-
-bool TestClickHouseSource::load(const QString &table, const QStringList &files)
-{
-    QFile ddlFile(QStringLiteral(LX_SOURCE_DIR "/tests/clickhouse/otel_traces.sql"));
-    if (!ddlFile.open(QIODevice::ReadOnly))
-        return false;
-    const std::string ddl = ddlFile.readAll().toStdString();
-    if (!exec(ddl, {{"database", "otel"}, {"table", table.toStdString()}}))
-        return false;
-    QProcess convert;
-    convert.start(m_node, QStringList{QStringLiteral(LX_SOURCE_DIR "/tests/clickhouse/otlp_to_rows.mjs")} + files);
-    if (!convert.waitForFinished(120000) || convert.exitCode() != 0) {
-        qWarning("otlp_to_rows.mjs failed: %s", convert.readAllStandardError().constData());
-        return false;
-    }
-    const QByteArray rows = convert.readAllStandardOutput();
-    // The timestamps are ISO-8601 with a Z: best_effort reads them in UTC whatever the engine's time zone.
-    return exec("INSERT INTO {database:Identifier}.{table:Identifier} SETTINGS date_time_input_format = 'best_effort' "
-                "FORMAT JSONEachRow\n" + rows.toStdString(),
-                {{"database", "otel"}, {"table", table.toStdString()}});
 }
 
 QJsonObject TestClickHouseSource::reportOf(const QString &input)
@@ -256,17 +152,8 @@ void TestClickHouseSource::pullEqualsFileImport()
     QVERIFY(load(table, files));
     // Which services are there: the window pulls them all when the row names none.
     std::vector<std::string> serviceList;
-    if (services.isEmpty()) {
-        ClickHouseQuery query;
-        query.sql = "SELECT DISTINCT ServiceName FROM {database:Identifier}.{table:Identifier} ORDER BY ServiceName";
-        query.params = {{"database", "otel"}, {"table", table.toStdString()}};
-        query.format = "TSV";
-        const auto result = lx::source::runClickHouseQuery(endpoint(), query, [&](std::string_view row) {
-            serviceList.emplace_back(row);
-            return true;
-        }, withPassword());
-        QVERIFY2(result.ok(), result.message.c_str());
-    }
+    if (services.isEmpty())
+        serviceList = m_engine.services(table);
     for (const QString &service : services)
         serviceList.push_back(service.toStdString());
 
@@ -292,7 +179,7 @@ void TestClickHouseSource::pullEqualsFileImport()
         QVERIFY2(pull.outcome == lx::FileImport::Outcome::Complete, lxtest::describe(pull).constData());
         QCOMPARE(pull.accepted, requests);
         QCOMPARE(QString::fromStdString(pull.format), u"clickhouse-otel_traces"_qs);
-        QVERIFY2(QString::fromStdString(pull.path).startsWith(u"clickhouse://127.0.0.1:%1/otel?table=%2&user=default services="_qs.arg(m_port).arg(table)),
+        QVERIFY2(QString::fromStdString(pull.path).startsWith(u"clickhouse://127.0.0.1:%1/otel?table=%2&user=default services="_qs.arg(m_engine.port()).arg(table)),
                  pull.path.c_str());
         QVERIFY(!QString::fromStdString(pull.path).contains(QString::fromLatin1(kPassword)));
         const std::vector<lx::ImportRun> runs = lx::listImportRuns(*store);
@@ -327,7 +214,7 @@ void TestClickHouseSource::cliPullPrintsTheSummary()
     const QString db = dir.filePath(u"cli.lxdb"_qs);
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(u"LX_CLICKHOUSE_PASSWORD"_qs, QString::fromLatin1(kPassword));
-    const QString url = u"clickhouse://127.0.0.1:%1/otel?table=cli"_qs.arg(m_port);
+    const QString url = u"clickhouse://127.0.0.1:%1/otel?table=cli"_qs.arg(m_engine.port());
     const lxtest::CliRun run = lxtest::runCli(QStringLiteral(LX_CLI_PATH),
                                               {u"import"_qs, u"--db"_qs, db, u"--from"_qs, url, u"--service"_qs, u"vllm"_qs,
                                                u"--time-range"_qs, u"2025-01-01T00:00:00Z..2025-01-02T00:00:00Z"_qs},
