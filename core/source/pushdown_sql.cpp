@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "source/pushdown_sql.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace lx::source {
+
+namespace {
+
+/// Adds bound parameters to a query and names their placeholders: every value of the mapping (attribute
+/// keys, span names) and of the spec (percentiles) goes through here, never into the SQL text.
+class Binder {
+public:
+    explicit Binder(ClickHouseQuery &query) : m_query(query) {}
+
+    std::string operator()(const std::string &value, const char *type = "String")
+    {
+        const std::string name = "v" + std::to_string(m_next++);
+        m_query.params.emplace_back(name, value);
+        return "{" + name + ":" + type + "}";
+    }
+
+private:
+    ClickHouseQuery &m_query;
+    int m_next = 0;
+};
+
+/// A number as ClickHouse reads it back to the same double (17 significant digits).
+std::string exactNumber(double value)
+{
+    char text[40];
+    std::snprintf(text, sizeof text, "%.17g", value);
+    return text;
+}
+
+const char *kindName(int kind)
+{
+    static constexpr const char *kNames[] = {"unspecified", "internal", "server", "client", "producer", "consumer"};
+    return kind >= 0 && kind < 6 ? kNames[kind] : "";
+}
+
+/// One root selector as a condition on a span of the `linked` rows (every condition it gives must hold).
+std::string selectorSql(const SpanSelector &s, Binder &bind)
+{
+    std::vector<std::string> all;
+    if (!s.names.empty()) {
+        std::string names;
+        for (const std::string &name : s.names)
+            names += (names.empty() ? "" : ", ") + bind(name);
+        all.push_back("SpanName IN (" + names + ")");
+    }
+    if (!s.attribute.empty())
+        all.push_back("mapContains(SpanAttributes, " + bind(s.attribute) + ")");
+    if (!s.attributePrefix.empty())
+        all.push_back("arrayExists(k -> startsWith(k, " + bind(s.attributePrefix) + "), mapKeys(SpanAttributes))");
+    if (s.kind >= 0) // the exporter writes "Server" (older versions "SPAN_KIND_SERVER"); read as the pull does
+        all.push_back("lower(replaceRegexpOne(SpanKind, '^SPAN_KIND_', '')) = " + bind(kindName(s.kind))
+                      + (s.kind == 0 ? " OR SpanKind = ''" : ""));
+    if (s.noParent)
+        all.push_back("is_root");
+    std::string out;
+    for (const std::string &condition : all)
+        out += (out.empty() ? "(" : " AND (") + condition + ")";
+    return out.empty() ? "1" : out;
+}
+
+std::string claimedSql(const SpanMapping &mapping, Binder &bind)
+{
+    std::string out;
+    for (const SpanSelector &s : mapping.root)
+        out += (out.empty() ? "(" : " OR (") + selectorSql(s, bind) + ")";
+    return out.empty() ? "0" : out;
+}
+
+const char *unitScale(ValueUnit unit)
+{
+    switch (unit) {
+    case ValueUnit::Seconds: return "1e9";
+    case ValueUnit::Milliseconds: return "1e6";
+    case ValueUnit::Microseconds: return "1e3";
+    default: return "1e0";
+    }
+}
+
+/// A list of sources as two expressions: the value (Nullable(Int64), the first source that measures) and
+/// whether the request is rejected by a source that was tried (an attribute that is no number, negative,
+/// not finite, or past int64 ns), as otlp_requests.cpp's MappedRequest::measure() does.
+struct SourcesSql {
+    std::string value = "CAST(NULL AS Nullable(Int64))";
+    std::string bad = "0";
+};
+
+SourcesSql sourcesSql(const std::vector<SegmentSource> &sources, Binder &bind)
+{
+    std::vector<std::pair<std::string, std::string>> each; // value, bad
+    for (const SegmentSource &source : sources) {
+        const std::string key = bind(source.attribute);
+        const std::string has = "mapContains(SpanAttributes, " + key + ")";
+        const std::string scaled = "(toFloat64OrNull(SpanAttributes[" + key + "]) * " + unitScale(source.unit) + ")";
+        // What scaledToNs() refuses; nearbyint() rounds half to even, as roundBankers does.
+        const std::string bad = "(" + has + " AND ifNull(NOT isFinite(" + scaled + ") OR " + scaled + " < 0 OR roundBankers(" + scaled
+                                + ") >= 9.2233720368547758e18, 1))";
+        const std::string good = "(" + has + " AND NOT " + bad + ")";
+        std::string value = "if(" + good + ", toInt64(roundBankers(if(" + good + ", " + scaled + ", 0))), NULL)";
+        if (!source.minus.empty()) {
+            // All the subtracted segments measured and the rest not negative, else nothing (a different clock).
+            std::string rest = "(" + value + ")";
+            std::string known = rest + " IS NOT NULL";
+            for (int s : source.minus) {
+                rest += " - m" + std::to_string(s);
+                known += " AND m" + std::to_string(s) + " IS NOT NULL";
+            }
+            value = "if(" + known + " AND " + rest + " >= 0, " + rest + ", NULL)";
+        }
+        each.emplace_back(value, bad);
+    }
+    SourcesSql out;
+    if (each.empty())
+        return out;
+    out.value = "coalesce(";
+    for (std::size_t i = 0; i < each.size(); ++i)
+        out.value += (i ? ", " : "") + each[i].first;
+    out.value += each.size() == 1 ? ", CAST(NULL AS Nullable(Int64)))" : ")";
+    // A later source is tried only when the ones before measured nothing.
+    out.bad = "0";
+    for (std::size_t i = each.size(); i-- > 0;)
+        out.bad = "(" + each[i].second + " OR (" + each[i].first + " IS NULL AND " + out.bad + "))";
+    return out;
+}
+
+/// An integer attribute (a token count) as applyAttribute() reads it: whole text, or a whole number.
+std::string integerAttribute(const std::string &key)
+{
+    const std::string text = "SpanAttributes[" + key + "]";
+    const std::string f = "toFloat64OrNull(" + text + ")";
+    return "if(mapContains(SpanAttributes, " + key + "), ifNull(toInt64OrNull(" + text + "), if(ifNull(isFinite(" + f + ") AND " + f
+           + " = trunc(" + f + ") AND abs(" + f + ") < 9.2e18, 0), toInt64(if(ifNull(isFinite(" + f + ") AND abs(" + f
+           + ") < 9.2e18, 0), " + f + ", 0)), NULL)), NULL)";
+}
+
+/// The spans of the window's traces, each with `is_root` (its parent is not among them), `claimed` (a root
+/// selector of the mapping matches it) and `claimed_in_trace`.
+std::string claimedSpansSql(const ClickHouseEndpoint &endpoint, const SpanWindow &window, const SpanMapping &mapping,
+                            ClickHouseQuery &query, Binder &bind)
+{
+    const std::string traceIds = windowTraceIds(endpoint, window, query);
+    const std::string linked =
+        "SELECT c.TraceId AS TraceId, c.SpanName AS SpanName, c.SpanKind AS SpanKind, c.StatusCode AS StatusCode,\n"
+        "       c.SpanAttributes AS SpanAttributes, toUnixTimestamp64Nano(c.Timestamp) AS start_ns, toInt64(c.Duration) AS duration_ns,\n"
+        "       p.SpanId = '' AS is_root\n"
+        "FROM " + std::string(kOtelTracesTable) + " AS c\n"
+        "LEFT JOIN (SELECT TraceId, SpanId FROM " + kOtelTracesTable + " WHERE TraceId IN (" + traceIds + ")) AS p\n"
+        "  ON c.TraceId = p.TraceId AND c.ParentSpanId = p.SpanId\n"
+        "WHERE c.TraceId IN (" + traceIds + ")";
+    return "SELECT *, countIf(claimed) OVER (PARTITION BY TraceId) AS claimed_in_trace\n"
+           "FROM (SELECT *, (" + claimedSql(mapping, bind) + ") AS claimed FROM (" + linked + "))";
+}
+
+/// One row per request of the window with what the OTLP reader would make of it: `bad` (rejected), `inc`
+/// (in the statistics), `is_error`, `start_ns`, the segments `m0`..`m6`, `e2e`, `ttft`, `tpot`, `ttlt`,
+/// `client` (e2e on the client's clock: network measured) and `dominant`.
+std::string requestsSql(const ClickHouseEndpoint &endpoint, const PushDownSpec &spec, const SpanMapping &mapping,
+                        ClickHouseQuery &query)
+{
+    Binder bind(query);
+    const std::string spans = claimedSpansSql(endpoint, spec.window, mapping, query, bind);
+    std::string select = "SELECT start_ns, StatusCode IN ('Error', 'STATUS_CODE_ERROR', 'ERROR') AS is_error";
+    std::string mappingBad = "0";
+    // Segments without subtractions first: the others subtract them (MappedRequest::measure()).
+    for (int pass = 0; pass < 2; ++pass) {
+        for (int s = 0; s < kMappedSegments; ++s) {
+            const auto &sources = mapping.segments[static_cast<std::size_t>(s)];
+            const bool subtracts = std::any_of(sources.begin(), sources.end(), [](const SegmentSource &x) { return !x.minus.empty(); });
+            if (subtracts != (pass == 1))
+                continue;
+            const SourcesSql sql = sourcesSql(sources, bind);
+            select += ",\n  if(claimed, " + sql.value + ", NULL) AS m" + std::to_string(s);
+            mappingBad += " OR " + sql.bad;
+        }
+    }
+    const SourcesSql e2e = sourcesSql(mapping.e2e, bind);
+    mappingBad += " OR " + e2e.bad;
+    select += ",\n  coalesce(if(claimed, " + e2e.value + ", NULL), duration_ns) AS e2e";
+    select += ",\n  ifNull(m0, 0) + ifNull(m1, 0) + ifNull(m2, 0) + ifNull(m3, 0) + ifNull(m4, 0) + ifNull(m5, 0) AS covered";
+    select += ",\n  e2e - covered AS m6";
+    const std::string out = "coalesce(" + integerAttribute(bind("gen_ai.usage.output_tokens")) + ", "
+                            + integerAttribute(bind("gen_ai.usage.completion_tokens")) + ")";
+    const std::string in = "coalesce(" + integerAttribute(bind("gen_ai.usage.input_tokens")) + ", "
+                           + integerAttribute(bind("gen_ai.usage.prompt_tokens")) + ")";
+    select += ",\n  " + out + " AS output_tokens,\n  " + in + " AS input_tokens";
+    // What the pull rejects: an attribute a source tried that is not a duration, the e2e short of the
+    // segments, a gen_ai.latency.* value that is no number or a token count that is no integer (any span's
+    // row: otlp_span.cpp's applyAttribute()), a negative token count.
+    const std::string noInteger = "(k, v) -> k IN ('gen_ai.usage.prompt_tokens', 'gen_ai.usage.input_tokens', "
+                                  "'gen_ai.usage.completion_tokens', 'gen_ai.usage.output_tokens') AND toInt64OrNull(v) IS NULL "
+                                  "AND NOT ifNull(toFloat64OrNull(v) = trunc(toFloat64OrNull(v)) AND abs(toFloat64OrNull(v)) < 9.2e18, 0)";
+    select += ",\n  (claimed AND (" + mappingBad + ")) OR e2e < covered"
+              " OR arrayExists((k, v) -> startsWith(k, 'gen_ai.latency.') AND toFloat64OrNull(v) IS NULL, mapKeys(SpanAttributes), mapValues(SpanAttributes))"
+              " OR arrayExists(" + noInteger + ", mapKeys(SpanAttributes), mapValues(SpanAttributes))"
+              " OR ifNull(output_tokens, -1) < -1 OR ifNull(input_tokens, -1) < -1 AS bad";
+    select += ",\n  NOT bad AND (NOT is_error OR " + bind(spec.includeErrors ? "1" : "0", "Bool") + ") AS inc";
+    // decomposeDurations(): TTFT is prefill with the preprocess and queue that were given.
+    select += ",\n  if(m3 IS NULL, NULL, m3 + ifNull(m1, 0) + ifNull(m2, 0)) AS ttft";
+    select += ",\n  if(ttft IS NULL OR m4 IS NULL, NULL, ttft + m4) AS ttlt";
+    select += ",\n  m4 / (output_tokens - 1) AS decode_per_token";
+    select += ",\n  if(m4 IS NULL OR ifNull(output_tokens, -1) < 2, NULL, " // llround() of a value >= 0
+              "toInt64(trunc(decode_per_token)) + (decode_per_token - trunc(decode_per_token) >= 0.5)) AS tpot";
+    select += ",\n  m0 IS NOT NULL AS client";
+    // dominantSegment(): the largest measured, ties to the earlier (indexOf finds the first).
+    select += ",\n  [ifNull(m0, -1), ifNull(m1, -1), ifNull(m2, -1), ifNull(m3, -1), ifNull(m4, -1), ifNull(m5, -1), m6] AS by_segment";
+    select += ",\n  indexOf(by_segment, arrayMax(by_segment)) - 1 AS dominant";
+    // A trace with one claimed span: that span is its request; with none: each root span, unattributed.
+    // (A trace with more than one is refused before, pushDownShapeQuery().)
+    return select + "\nFROM (" + spans + ")\nWHERE (claimed_in_trace = 1 AND claimed) OR (claimed_in_trace = 0 AND is_root)";
+}
+
+/// The levels (0..1) as bound Float64 parameters of a quantiles function.
+std::string levelsSql(const std::vector<double> &levels, ClickHouseQuery &query, const std::string &prefix)
+{
+    std::string out;
+    for (std::size_t i = 0; i < levels.size(); ++i) {
+        const std::string name = prefix + std::to_string(i);
+        query.params.emplace_back(name, exactNumber(levels[i]));
+        out += (i ? ", {" : "{") + name + ":Float64}";
+    }
+    return out;
+}
+
+std::vector<double> levelsOf(const std::vector<double> &percentiles)
+{
+    std::vector<double> levels;
+    for (double p : percentiles)
+        levels.push_back(p / 100.0);
+    return levels;
+}
+
+/// The attributes are parsed as the pull's from_chars does: correctly rounded (ClickHouse's default
+/// parser may be one ulp off, and a second times 1e9 would then differ by a nanosecond).
+constexpr const char *kExactParsing = "\nSETTINGS precise_float_parsing = 1";
+
+std::string quantilesFunction(QuantileMode mode)
+{
+    return mode == QuantileMode::Exact ? "quantilesExactInclusive" : "quantilesTDigest";
+}
+
+} // namespace
+
+std::string pushDownRefusal(const SpanMapping &mapping)
+{
+    const std::string who = "mapping \"" + mapping.name + "\": ";
+    for (int s = -1; s < kMappedSegments; ++s) {
+        const auto &sources = s < 0 ? mapping.e2e : mapping.segments[static_cast<std::size_t>(s)];
+        const std::string where = s < 0 ? std::string("e2e") : std::string(segmentName(static_cast<Segment>(s)));
+        for (const SegmentSource &source : sources) {
+            switch (source.kind) {
+            case SegmentSource::Kind::Spans:
+                return who + where + " sums spans named below the request at any depth (\"spans\"), which SQL over the table cannot follow";
+            case SegmentSource::Kind::BeforeInner:
+            case SegmentSource::Kind::AfterInner:
+                return who + where + " is a gap to the inner span (\"before\"/\"after\"), which SQL over the table cannot find";
+            case SegmentSource::Kind::Attribute:
+                if (source.unit == ValueUnit::DurationString)
+                    return who + where + " reads a duration string (" + source.attribute + "), which ClickHouse would parse otherwise";
+                for (int m : source.minus) {
+                    const auto &other = mapping.segments[static_cast<std::size_t>(m)];
+                    if (std::any_of(other.begin(), other.end(), [](const SegmentSource &x) { return !x.minus.empty(); }))
+                        return who + where + " subtracts a segment that subtracts in turn";
+                }
+                break;
+            }
+        }
+    }
+    // The sources first: what a user reads in the mapping file is which measurement cannot be made.
+    if (!mapping.inner.empty())
+        return who + "its inner span (found below the root at any depth) cannot be followed in SQL";
+    for (const SpanSelector &s : mapping.root) {
+        if (!s.childNames.empty())
+            return who + "a root selector by child span names (\"child\") cannot be computed in SQL";
+        if (s.otherService)
+            return who + "a root selector by another service cannot be computed in SQL";
+    }
+    return {};
+}
+
+ClickHouseQuery spanCountQuery(const ClickHouseEndpoint &endpoint, const SpanWindow &window)
+{
+    ClickHouseQuery query;
+    const std::string traceIds = windowTraceIds(endpoint, window, query);
+    query.sql = "SELECT count() AS spans FROM " + std::string(kOtelTracesTable) + " WHERE TraceId IN (" + traceIds + ")";
+    return query;
+}
+
+ClickHouseQuery pushDownShapeQuery(const ClickHouseEndpoint &endpoint, const SpanWindow &window, const SpanMapping &mapping)
+{
+    ClickHouseQuery query;
+    Binder bind(query);
+    const std::string spans = claimedSpansSql(endpoint, window, mapping, query, bind);
+    query.sql = "SELECT count() AS traces, countIf(claimed_spans > 1) AS nested, countIf(claimed_spans = 1 AND roots > 1) AS multi_root\n"
+                "FROM (SELECT TraceId, countIf(claimed) AS claimed_spans, countIf(is_root) AS roots FROM (" + spans + ") GROUP BY TraceId)";
+    return query;
+}
+
+ClickHouseQuery pushDownFiguresQuery(const ClickHouseEndpoint &endpoint, const PushDownSpec &spec, const SpanMapping &mapping)
+{
+    ClickHouseQuery query;
+    const std::string requests = requestsSql(endpoint, spec, mapping, query);
+    const std::string levels = levelsSql(levelsOf(spec.percentiles), query, "q");
+    std::string sql = "SELECT countIf(bad) AS rejected, countIf(NOT bad) AS total, countIf(NOT bad AND NOT is_error) AS ok, "
+                      "countIf(NOT bad AND is_error) AS error, minIf(start_ns, NOT bad) AS first_start, maxIf(start_ns, NOT bad) AS last_start, "
+                      "countIf(inc AND client) AS client_e2e";
+    for (int d = 0; d < kSegmentCount; ++d)
+        sql += ", countIf(inc AND dominant = " + std::to_string(d) + ") AS dom" + std::to_string(d);
+    std::vector<std::string> metrics;
+    for (int s = 0; s < kSegmentCount; ++s)
+        metrics.push_back("m" + std::to_string(s));
+    for (const char *m : {"e2e", "ttft", "tpot", "ttlt"})
+        metrics.emplace_back(m);
+    for (const std::string &m : metrics) {
+        sql += ",\n  countIf(inc AND " + m + " IS NOT NULL) AS " + m + "_count, toString(sumIf(toInt128(" + m + "), inc)) AS " + m
+               + "_sum, maxIf(" + m + ", inc) AS " + m + "_max, " + quantilesFunction(spec.mode) + "If(" + levels + ")(" + m + ", inc) AS "
+               + m + "_q";
+    }
+    query.sql = sql + "\nFROM (" + requests + ")" + kExactParsing;
+    return query;
+}
+
+ClickHouseQuery pushDownLoadQuery(const ClickHouseEndpoint &endpoint, const PushDownSpec &spec, const SpanMapping &mapping,
+                                  std::int64_t windowNs)
+{
+    ClickHouseQuery query;
+    const std::string requests = requestsSql(endpoint, spec, mapping, query);
+    const std::string levels = levelsSql(levelsOf(spec.percentiles), query, "q");
+    query.params.emplace_back("window_ns", std::to_string(windowNs));
+    query.sql = "SELECT toString(toUnixTimestamp64Nano(toStartOfInterval(fromUnixTimestamp64Nano(start_ns), "
+                "toIntervalNanosecond({window_ns:Int64})))) AS window_ns, count() AS requests, countIf(inc) AS in_statistics, "
+                + quantilesFunction(spec.mode) + "If(" + levels + ")(e2e, inc) AS e2e_q, toString(sumIf(toInt128(e2e), inc)) AS e2e_sum\n"
+                "FROM (" + requests + ")\nWHERE NOT bad GROUP BY window_ns ORDER BY window_ns" + kExactParsing;
+    return query;
+}
+
+ClickHouseQuery pushDownCdfQuery(const ClickHouseEndpoint &endpoint, const PushDownSpec &spec, const SpanMapping &mapping,
+                                 const std::vector<double> &points)
+{
+    ClickHouseQuery query;
+    const std::string requests = requestsSql(endpoint, spec, mapping, query);
+    const std::string levels = levelsSql(points, query, "c");
+    query.sql = "SELECT " + quantilesFunction(spec.mode) + "If(" + levels + ")(e2e, inc) AS cdf FROM (" + requests + ")" + kExactParsing;
+    return query;
+}
+
+} // namespace lx::source

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "ingest/span_mapping.h"
+#include "source/clickhouse_client.h"
+#include "source/otel_traces_rows.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+/// \file pushdown_sql.h
+/// A span mapping written as ClickHouse SQL (docs/CLICKHOUSE.md, "Push-down"): one row per request of a
+/// window, with the values the OTLP reader would give it (otlp_requests.cpp), and the queries that reduce
+/// those rows to the report's figures in ClickHouse. Every value (database, table, services, times,
+/// attribute keys, span names, percentiles) is a bound `{name:Type}` parameter, never SQL text.
+
+namespace lx::source {
+
+/// How the percentiles are computed in ClickHouse.
+enum class QuantileMode {
+    Exact,       ///< quantilesExactInclusive: R-7, numpy's rule, as the pulled report; the values gather in memory
+    Approximate, ///< quantilesTDigest: bounded memory, approximate (labelled so in the report)
+};
+
+/// Why `mapping` cannot be computed in ClickHouse with the figures a pull would give, naming the mapping and
+/// the source or selector at fault; empty when it can. Supported: root selectors by name, attribute,
+/// attribute prefix, kind and "no parent"; segment and e2e sources that read a number attribute of the
+/// request span (s, ms, us, ns), with `minus`. Refused: inner spans, child-name and other-service selectors,
+/// `spans` sums, `before`/`after` inner gaps and duration strings (docs/CLICKHOUSE.md says why).
+std::string pushDownRefusal(const SpanMapping &mapping);
+
+/// What a push-down computes.
+struct PushDownSpec {
+    SpanWindow window;
+    std::vector<double> percentiles; ///< 0..100, as the report's --percentiles
+    bool includeErrors = false;      ///< the statistics over error requests too
+    QuantileMode mode = QuantileMode::Exact;
+};
+
+/// The count a pull would read: the spans of the window's traces (otelTracesQuery()), as one row `{"spans"}`.
+ClickHouseQuery spanCountQuery(const ClickHouseEndpoint &endpoint, const SpanWindow &window);
+
+/// The shape of the window's traces as the mapping sees them, one row: `traces`, `nested` (traces with more
+/// than one span the mapping claims: which are requests depends on their nesting, which push-down does not
+/// follow), `multi_root` (traces with one claimed span and more than one root span: the pull makes the
+/// other roots requests of their own).
+ClickHouseQuery pushDownShapeQuery(const ClickHouseEndpoint &endpoint, const SpanWindow &window, const SpanMapping &mapping);
+
+/// The report's figures in one row (clickhouse_pushdown.cpp reads it): counts, and per metric (`m0`..`m6`
+/// the segments in pipeline order, `e2e`, `ttft`, `tpot`, `ttlt`) `<m>_count`, `<m>_sum`, `<m>_max`, `<m>_q`
+/// (the percentiles in the spec's order); `client_e2e` (requests whose e2e is the client's), the dominant
+/// counts `dom0`..`dom6`, `first_start`, `last_start`.
+ClickHouseQuery pushDownFiguresQuery(const ClickHouseEndpoint &endpoint, const PushDownSpec &spec, const SpanMapping &mapping);
+
+/// The load windows: per `toStartOfInterval` window of `windowNs` over the requests' starts, one row
+/// `window_ns` (its start), `requests`, `in_statistics`, `e2e_q` (the spec's percentiles) and `e2e_sum`.
+ClickHouseQuery pushDownLoadQuery(const ClickHouseEndpoint &endpoint, const PushDownSpec &spec, const SpanMapping &mapping,
+                                  std::int64_t windowNs);
+
+/// The e2e CDF: one row `cdf` of the e2e at each of `points` levels (0..1) over the requests in the statistics.
+ClickHouseQuery pushDownCdfQuery(const ClickHouseEndpoint &endpoint, const PushDownSpec &spec, const SpanMapping &mapping,
+                                 const std::vector<double> &points);
+
+} // namespace lx::source
