@@ -187,8 +187,8 @@ std::string readWindows(const std::vector<std::string> &rows, std::size_t percen
 std::shared_ptr<const SpanMapping> namedMapping(const std::string &name, std::string &error)
 {
     if (name.empty() || name == "auto") {
-        error = "push-down needs a named mapping (--mapping vllm or a mapping file): auto tries the presets in turn on each "
-                "span, and sglang's and tgi's fall back on spans summed below the request, which SQL over the table cannot follow";
+        error = "push-down needs a named mapping (--mapping vllm, sglang or a mapping file): auto tries the presets in turn on "
+                "each span, and tgi's duration strings cannot be read in SQL as the reader reads them";
         return nullptr;
     }
     const auto mappings = loadSpanMappings(name, &error);
@@ -249,11 +249,16 @@ PushDownResult pushDownReport(const ClickHouseEndpoint &endpoint, const SpanWind
         }
         const std::int64_t nested = integer(shape, "nested");
         const std::int64_t multiRoot = integer(shape, "multi_root");
-        if (nested > 0 || multiRoot > 0) {
+        const std::int64_t belowRoot = sumsSpans(*mapping) ? integer(shape, "below_root") : 0;
+        if (nested > 0 || multiRoot > 0 || belowRoot > 0) {
             result.error = "push-down refuses this window: " + std::to_string(nested) + " traces hold more than one span that mapping \""
                            + mapping->name + "\" claims and " + std::to_string(multiRoot)
                            + " have more than one root span; which of them are requests depends on how they nest, which push-down "
-                             "does not follow (pull the window instead)";
+                             "does not follow";
+            if (belowRoot > 0)
+                result.error += "; in " + std::to_string(belowRoot) + " the claimed span is below another, and the spans the mapping "
+                                "sums below it cannot be told from the trace's others";
+            result.error += " (pull the window instead)";
             return result;
         }
     }

@@ -59,6 +59,12 @@ std::string selectorSql(const SpanSelector &s, Binder &bind)
                       + (s.kind == 0 ? " OR SpanKind = ''" : ""));
     if (s.noParent)
         all.push_back("is_root");
+    if (!s.childNames.empty()) { // a direct child of one of these names: its trace's (parent, name) pairs
+        std::string names;
+        for (const std::string &name : s.childNames)
+            names += (names.empty() ? "" : ", ") + bind(name);
+        all.push_back("arrayExists(x -> x.1 = SpanId AND x.2 IN (" + names + "), trace_children)");
+    }
     std::string out;
     for (const std::string &condition : all)
         out += (out.empty() ? "(" : " AND (") + condition + ")";
@@ -91,10 +97,55 @@ struct SourcesSql {
     std::string bad = "0";
 };
 
-SourcesSql sourcesSql(const std::vector<SegmentSource> &sources, Binder &bind)
+/// The mapping's `spans` sources in the order sumsOfSpansSql() and sourcesSql() number them.
+std::vector<const SegmentSource *> spansSources(const SpanMapping &mapping)
+{
+    std::vector<const SegmentSource *> out;
+    for (const auto *sources : {&mapping.e2e, &mapping.segments[0], &mapping.segments[1], &mapping.segments[2],
+                                &mapping.segments[3], &mapping.segments[4], &mapping.segments[5]}) {
+        for (const SegmentSource &source : *sources) {
+            if (source.kind == SegmentSource::Kind::Spans)
+                out.push_back(&source);
+        }
+    }
+    return out;
+}
+
+bool hasChildSelector(const SpanMapping &mapping)
+{
+    return std::any_of(mapping.root.begin(), mapping.root.end(), [](const SpanSelector &s) { return !s.childNames.empty(); });
+}
+
+/// Per trace, the summed durations of the spans named by each `spans` source, and how many there are, but
+/// the root's own: `spans_sum_K`, `spans_n_K`. They are the request's descendants when the request is the
+/// trace's only root, which pushDownShapeQuery() makes sure of for a mapping that sums spans.
+std::string sumsOfSpansSql(const SpanMapping &mapping, Binder &bind)
+{
+    std::string out;
+    const auto sources = spansSources(mapping);
+    for (std::size_t k = 0; k < sources.size(); ++k) {
+        std::string names;
+        for (const std::string &name : sources[k]->spanNames)
+            names += (names.empty() ? "" : ", ") + bind(name);
+        const std::string named = "NOT is_root AND SpanName IN (" + names + ")";
+        out += ", sumIf(duration_ns, " + named + ") OVER (PARTITION BY TraceId) AS spans_sum_" + std::to_string(k) + ", countIf("
+               + named + ") OVER (PARTITION BY TraceId) AS spans_n_" + std::to_string(k);
+    }
+    if (hasChildSelector(mapping))
+        out += ", groupArray((ParentSpanId, SpanName)) OVER (PARTITION BY TraceId) AS trace_children";
+    return out;
+}
+
+SourcesSql sourcesSql(const std::vector<SegmentSource> &sources, const SpanMapping &mapping, Binder &bind)
 {
     std::vector<std::pair<std::string, std::string>> each; // value, bad
+    const auto numbered = spansSources(mapping);
     for (const SegmentSource &source : sources) {
+        if (source.kind == SegmentSource::Kind::Spans) {
+            const std::string k = std::to_string(std::find(numbered.begin(), numbered.end(), &source) - numbered.begin());
+            each.emplace_back("if(spans_n_" + k + " > 0, spans_sum_" + k + ", NULL)", "0");
+            continue;
+        }
         const std::string key = bind(source.attribute);
         const std::string has = "mapContains(SpanAttributes, " + key + ")";
         const std::string scaled = "(toFloat64OrNull(SpanAttributes[" + key + "]) * " + unitScale(source.unit) + ")";
@@ -146,15 +197,17 @@ std::string claimedSpansSql(const ClickHouseEndpoint &endpoint, const SpanWindow
 {
     const std::string traceIds = windowTraceIds(endpoint, window, query);
     const std::string linked =
-        "SELECT c.TraceId AS TraceId, c.SpanName AS SpanName, c.SpanKind AS SpanKind, c.StatusCode AS StatusCode,\n"
+        "SELECT c.TraceId AS TraceId, c.SpanId AS SpanId, c.ParentSpanId AS ParentSpanId, c.SpanName AS SpanName, c.SpanKind AS SpanKind, c.StatusCode AS StatusCode,\n"
         "       c.SpanAttributes AS SpanAttributes, toUnixTimestamp64Nano(c.Timestamp) AS start_ns, toInt64(c.Duration) AS duration_ns,\n"
         "       p.SpanId = '' AS is_root\n"
         "FROM " + std::string(kOtelTracesTable) + " AS c\n"
         "LEFT JOIN (SELECT TraceId, SpanId FROM " + kOtelTracesTable + " WHERE TraceId IN (" + traceIds + ")) AS p\n"
         "  ON c.TraceId = p.TraceId AND c.ParentSpanId = p.SpanId\n"
         "WHERE c.TraceId IN (" + traceIds + ")";
-    return "SELECT *, countIf(claimed) OVER (PARTITION BY TraceId) AS claimed_in_trace\n"
-           "FROM (SELECT *, (" + claimedSql(mapping, bind) + ") AS claimed FROM (" + linked + "))";
+    const std::string family = "SELECT *" + sumsOfSpansSql(mapping, bind) + " FROM (" + linked + ")";
+    return "SELECT *, countIf(claimed) OVER (PARTITION BY TraceId) AS claimed_in_trace, countIf(is_root) OVER (PARTITION BY TraceId) "
+           "AS roots_in_trace\n"
+           "FROM (SELECT *, (" + claimedSql(mapping, bind) + ") AS claimed FROM (" + family + "))";
 }
 
 /// One row per request of the window with what the OTLP reader would make of it: `bad` (rejected), `inc`
@@ -174,12 +227,12 @@ std::string requestsSql(const ClickHouseEndpoint &endpoint, const PushDownSpec &
             const bool subtracts = std::any_of(sources.begin(), sources.end(), [](const SegmentSource &x) { return !x.minus.empty(); });
             if (subtracts != (pass == 1))
                 continue;
-            const SourcesSql sql = sourcesSql(sources, bind);
+            const SourcesSql sql = sourcesSql(sources, mapping, bind);
             select += ",\n  if(claimed, " + sql.value + ", NULL) AS m" + std::to_string(s);
             mappingBad += " OR " + sql.bad;
         }
     }
-    const SourcesSql e2e = sourcesSql(mapping.e2e, bind);
+    const SourcesSql e2e = sourcesSql(mapping.e2e, mapping, bind);
     mappingBad += " OR " + e2e.bad;
     select += ",\n  coalesce(if(claimed, " + e2e.value + ", NULL), duration_ns) AS e2e";
     select += ",\n  ifNull(m0, 0) + ifNull(m1, 0) + ifNull(m2, 0) + ifNull(m3, 0) + ifNull(m4, 0) + ifNull(m5, 0) AS covered";
@@ -210,9 +263,11 @@ std::string requestsSql(const ClickHouseEndpoint &endpoint, const PushDownSpec &
     // dominantSegment(): the largest measured, ties to the earlier (indexOf finds the first).
     select += ",\n  [ifNull(m0, -1), ifNull(m1, -1), ifNull(m2, -1), ifNull(m3, -1), ifNull(m4, -1), ifNull(m5, -1), m6] AS by_segment";
     select += ",\n  indexOf(by_segment, arrayMax(by_segment)) - 1 AS dominant";
-    // A trace with one claimed span: that span is its request; with none: each root span, unattributed.
-    // (A trace with more than one is refused before, pushDownShapeQuery().)
-    return select + "\nFROM (" + spans + ")\nWHERE (claimed_in_trace = 1 AND claimed) OR (claimed_in_trace = 0 AND is_root)";
+    // A trace with no claimed span: each root span is a request, unattributed. With one root: that root when
+    // it is claimed (the claimed spans below it are nested in it, not requests), else the one claimed span.
+    // (Any other shape is refused before: pushDownShapeQuery().)
+    return select + "\nFROM (" + spans + ")\nWHERE (claimed_in_trace = 0 AND is_root)"
+                    " OR (claimed AND roots_in_trace = 1 AND (is_root OR claimed_in_trace = 1))";
 }
 
 /// The levels (0..1) as bound Float64 parameters of a quantiles function.
@@ -255,7 +310,7 @@ std::string pushDownRefusal(const SpanMapping &mapping)
         for (const SegmentSource &source : sources) {
             switch (source.kind) {
             case SegmentSource::Kind::Spans:
-                return who + where + " sums spans named below the request at any depth (\"spans\"), which SQL over the table cannot follow";
+                break; // the trace's other spans, when the request is its only root (pushDownShapeQuery())
             case SegmentSource::Kind::BeforeInner:
             case SegmentSource::Kind::AfterInner:
                 return who + where + " is a gap to the inner span (\"before\"/\"after\"), which SQL over the table cannot find";
@@ -275,13 +330,13 @@ std::string pushDownRefusal(const SpanMapping &mapping)
     if (!mapping.inner.empty())
         return who + "its inner span (found below the root at any depth) cannot be followed in SQL";
     for (const SpanSelector &s : mapping.root) {
-        if (!s.childNames.empty())
-            return who + "a root selector by child span names (\"child\") cannot be computed in SQL";
         if (s.otherService)
             return who + "a root selector by another service cannot be computed in SQL";
     }
     return {};
 }
+
+bool sumsSpans(const SpanMapping &mapping) { return !spansSources(mapping).empty(); }
 
 ClickHouseQuery spanCountQuery(const ClickHouseEndpoint &endpoint, const SpanWindow &window)
 {
@@ -296,8 +351,10 @@ ClickHouseQuery pushDownShapeQuery(const ClickHouseEndpoint &endpoint, const Spa
     ClickHouseQuery query;
     Binder bind(query);
     const std::string spans = claimedSpansSql(endpoint, window, mapping, query, bind);
-    query.sql = "SELECT count() AS traces, countIf(claimed_spans > 1) AS nested, countIf(claimed_spans = 1 AND roots > 1) AS multi_root\n"
-                "FROM (SELECT TraceId, countIf(claimed) AS claimed_spans, countIf(is_root) AS roots FROM (" + spans + ") GROUP BY TraceId)";
+    query.sql = "SELECT count() AS traces, countIf(claimed_spans > 1 AND NOT (roots = 1 AND claimed_roots = 1)) AS nested, "
+                "countIf(claimed_spans >= 1 AND roots > 1) AS multi_root, countIf(claimed_spans >= 1 AND claimed_roots = 0) AS below_root\n"
+                "FROM (SELECT TraceId, countIf(claimed) AS claimed_spans, countIf(is_root) AS roots, countIf(claimed AND is_root) AS claimed_roots "
+                "FROM (" + spans + ") GROUP BY TraceId)";
     return query;
 }
 

@@ -25,10 +25,14 @@ enum class QuantileMode {
 
 /// Why `mapping` cannot be computed in ClickHouse with the figures a pull would give, naming the mapping and
 /// the source or selector at fault; empty when it can. Supported: root selectors by name, attribute,
-/// attribute prefix, kind and "no parent"; segment and e2e sources that read a number attribute of the
-/// request span (s, ms, us, ns), with `minus`. Refused: inner spans, child-name and other-service selectors,
-/// `spans` sums, `before`/`after` inner gaps and duration strings (docs/CLICKHOUSE.md says why).
+/// attribute prefix, kind, "no parent" and child names; segment and e2e sources that read a number
+/// attribute of the request span (s, ms, us, ns), with `minus`, and `spans` sums (exact when the request is
+/// its trace's only root: pushDownShapeQuery() counts the traces where it is not). Refused: inner spans,
+/// other-service selectors, `before`/`after` inner gaps and duration strings (docs/CLICKHOUSE.md says why).
 std::string pushDownRefusal(const SpanMapping &mapping);
+
+/// True when the mapping sums spans below the request (`spans` sources).
+bool sumsSpans(const SpanMapping &mapping);
 
 /// What a push-down computes.
 struct PushDownSpec {
@@ -41,10 +45,12 @@ struct PushDownSpec {
 /// The count a pull would read: the spans of the window's traces (otelTracesQuery()), as one row `{"spans"}`.
 ClickHouseQuery spanCountQuery(const ClickHouseEndpoint &endpoint, const SpanWindow &window);
 
-/// The shape of the window's traces as the mapping sees them, one row: `traces`, `nested` (traces with more
-/// than one span the mapping claims: which are requests depends on their nesting, which push-down does not
-/// follow), `multi_root` (traces with one claimed span and more than one root span: the pull makes the
-/// other roots requests of their own).
+/// The shape of the window's traces as the mapping sees them, one row: `traces`; `nested`, traces with more
+/// than one span the mapping claims whose root is not one of them (which are requests depends on how they
+/// nest, which push-down does not follow; under a claimed root, the others are nested in it); `multi_root`,
+/// traces with a claimed span and more than one root span (the pull makes the other roots requests of their
+/// own); `below_root`, traces whose claimed span is not their root (its descendants cannot be told from the
+/// trace's other spans, which matters to a mapping that sumsSpans()).
 ClickHouseQuery pushDownShapeQuery(const ClickHouseEndpoint &endpoint, const SpanWindow &window, const SpanMapping &mapping);
 
 /// The report's figures in one row (clickhouse_pushdown.cpp reads it): counts, and per metric (`m0`..`m6`

@@ -143,6 +143,8 @@ void TestClickHousePushDown::initTestCase()
     QVERIFY(m_engine.load(u"golden"_qs, {QStringLiteral(LX_SOURCE_DIR "/tests/golden/otlp_json/spans.otlp.jsonl")}));
     QVERIFY(m_engine.load(u"generated"_qs, {generated}));
     QVERIFY(m_engine.load(u"cases"_qs, {QStringLiteral(LX_SOURCE_DIR "/tests/clickhouse/pushdown_cases.otlp.jsonl")}));
+    QVERIFY(m_engine.load(u"sglang"_qs, {QStringLiteral(LX_SOURCE_DIR "/tests/clickhouse/pushdown_sglang.otlp.jsonl")}));
+    QVERIFY(m_engine.load(u"sglang_below"_qs, {QStringLiteral(LX_SOURCE_DIR "/tests/clickhouse/pushdown_sglang_below.otlp.jsonl")}));
     QVERIFY(m_engine.load(u"nested"_qs, {QStringLiteral(LX_SOURCE_DIR "/tests/clickhouse/pushdown_nested.otlp.jsonl")}));
 }
 
@@ -192,11 +194,18 @@ void TestClickHousePushDown::equalsThePull_data()
     QTest::newRow("3000 generated requests, errors included") << u"generated"_qs << u"vllm"_qs << u"50,95"_qs << true << 3000;
     // A gateway root above the request, a trace no span of which is claimed, a latency that is no number,
     // an e2e short of its segments, an error, a time to first token short of queue and prefill, a token
-    // count that is no integer: the pull's rejections and its unattributed requests, counted alike.
-    QTest::newRow("edge cases, vllm") << u"cases"_qs << u"vllm"_qs << u""_qs << false << 5;
-    QTest::newRow("edge cases, errors included") << u"cases"_qs << u"vllm"_qs << u"50"_qs << true << 5;
+    // count that is no integer, a claimed root with a claimed span nested in it: the pull's rejections and
+    // its unattributed requests, counted alike.
+    QTest::newRow("edge cases, vllm") << u"cases"_qs << u"vllm"_qs << u""_qs << false << 6;
+    QTest::newRow("edge cases, errors included") << u"cases"_qs << u"vllm"_qs << u"50"_qs << true << 6;
+    // SGLang's stage spans summed at any depth below the request (tokenize twice, decode_loop under
+    // another span), its attributes winning over them, a root with only a decode loop, an unclaimed trace,
+    // an error, stage spans longer than their request.
+    QTest::newRow("sglang stage spans") << u"sglang"_qs << u"sglang"_qs << u""_qs << false << 5;
+    QTest::newRow("sglang stage spans, errors included") << u"sglang"_qs << u"sglang"_qs << u"50,90"_qs << true << 5;
+    QTest::newRow("golden spans, sglang") << u"golden"_qs << u"sglang"_qs << u""_qs << false << 16;
     QTest::newRow("edge cases, a mapping file in ms") << u"cases"_qs << QStringLiteral(LX_SOURCE_DIR "/tests/clickhouse/pushdown_ms.json")
-                                                      << u""_qs << false << 5;
+                                                      << u""_qs << false << 6;
 }
 
 void TestClickHousePushDown::equalsThePull()
@@ -292,10 +301,11 @@ void TestClickHousePushDown::refusals_data()
     QTest::addColumn<QString>("message");
     QTest::newRow("auto") << u"golden"_qs << u"auto"_qs << u"push-down needs a named mapping"_qs;
     QTest::newRow("no mapping") << u"golden"_qs << u""_qs << u"push-down needs a named mapping"_qs;
-    QTest::newRow("sglang: spans summed") << u"golden"_qs << u"sglang"_qs << u"mapping \"sglang\": preprocess sums spans"_qs;
+    QTest::newRow("sglang: a request below another span") << u"sglang_below"_qs << u"sglang"_qs
+                                                         << u"in 1 the claimed span is below another"_qs;
     QTest::newRow("tgi: duration strings") << u"golden"_qs << u"tgi"_qs << u"mapping \"tgi\": e2e reads a duration string"_qs;
     QTest::newRow("http-gateway: inner span") << u"golden"_qs << u"http-gateway"_qs << u"mapping \"http-gateway\": network is a gap to the inner span"_qs;
-    QTest::newRow("nested claimed spans") << u"nested"_qs << u"vllm"_qs << u"1 traces hold more than one span that mapping \"vllm\" claims"_qs;
+    QTest::newRow("claimed siblings under a root") << u"nested"_qs << u"vllm"_qs << u"1 traces hold more than one span that mapping \"vllm\" claims"_qs;
     QTest::newRow("unknown table") << u"missing"_qs << u"vllm"_qs << u"UNKNOWN_TABLE"_qs;
     QTest::newRow("unknown mapping") << u"golden"_qs << u"no-such-mapping"_qs << u"no-such-mapping"_qs;
 }
