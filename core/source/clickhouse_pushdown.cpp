@@ -187,8 +187,8 @@ std::string readWindows(const std::vector<std::string> &rows, std::size_t percen
 std::shared_ptr<const SpanMapping> namedMapping(const std::string &name, std::string &error)
 {
     if (name.empty() || name == "auto") {
-        error = "push-down needs a named mapping (--mapping vllm, sglang or a mapping file): auto tries the presets in turn on "
-                "each span, and tgi's duration strings cannot be read in SQL as the reader reads them";
+        error = "push-down needs a named mapping (--mapping vllm, sglang, tgi or a mapping file): auto tries the presets in "
+                "turn on each span, and push-down computes a window with one mapping, which the report names";
         return nullptr;
     }
     const auto mappings = loadSpanMappings(name, &error);

@@ -136,6 +136,27 @@ std::string sumsOfSpansSql(const SpanMapping &mapping, Binder &bind)
     return out;
 }
 
+/// A duration string ("12.3ms", "1m2.5s", "450µs": TGI's) as otlp_duration_string.cpp reads it: parts of
+/// digits, an optional fraction and a unit; each part's whole number times its unit, plus its fraction
+/// (its first 30 digits, correctly rounded) times the unit rounded half away from zero. `bad` when the
+/// text is not that whole.
+SourcesSql durationStringSql(const std::string &key, Binder &bind)
+{
+    const std::string text = "SpanAttributes[" + key + "]";
+    const std::string units = "(ns|us|\xC2\xB5s|\xCE\xBCs|ms|s|m|h)"; // longest spelling first, as readUnit()
+    // "[.]", not a backslash: a String parameter's value is read with escapes.
+    const std::string whole = bind("^(?:(?:[0-9]+(?:[.][0-9]+)?|[.][0-9]+)" + units + ")+$");
+    const std::string parts = bind("([0-9]*)(?:[.]([0-9]+))?" + units);
+    const std::string factor = "multiIf(g[3] = 'ns', 1, g[3] = 'ms', 1000000, g[3] = 's', 1000000000, g[3] = 'm', 60000000000, "
+                               "g[3] = 'h', 3600000000000, 1000)";
+    const std::string fraction = "(toFloat64OrZero(concat('0.', substring(g[2], 1, 30))) * " + factor + ")";
+    SourcesSql out;
+    out.bad = "NOT match(" + text + ", " + whole + ")";
+    out.value = "arraySum(arrayMap(g -> toInt64OrZero(g[1]) * " + factor + " + toInt64(trunc(" + fraction + ")) + (" + fraction
+                + " - trunc(" + fraction + ") >= 0.5), extractAllGroups(" + text + ", " + parts + ")))";
+    return out;
+}
+
 SourcesSql sourcesSql(const std::vector<SegmentSource> &sources, const SpanMapping &mapping, Binder &bind)
 {
     std::vector<std::pair<std::string, std::string>> each; // value, bad
@@ -148,12 +169,19 @@ SourcesSql sourcesSql(const std::vector<SegmentSource> &sources, const SpanMappi
         }
         const std::string key = bind(source.attribute);
         const std::string has = "mapContains(SpanAttributes, " + key + ")";
-        const std::string scaled = "(toFloat64OrNull(SpanAttributes[" + key + "]) * " + unitScale(source.unit) + ")";
-        // What scaledToNs() refuses; nearbyint() rounds half to even, as roundBankers does.
-        const std::string bad = "(" + has + " AND ifNull(NOT isFinite(" + scaled + ") OR " + scaled + " < 0 OR roundBankers(" + scaled
-                                + ") >= 9.2233720368547758e18, 1))";
-        const std::string good = "(" + has + " AND NOT " + bad + ")";
-        std::string value = "if(" + good + ", toInt64(roundBankers(if(" + good + ", " + scaled + ", 0))), NULL)";
+        std::string bad, value;
+        if (source.unit == ValueUnit::DurationString) {
+            const SourcesSql duration = durationStringSql(key, bind);
+            bad = "(" + has + " AND " + duration.bad + ")";
+            value = "if(" + has + " AND NOT " + bad + ", " + duration.value + ", NULL)";
+        } else {
+            const std::string scaled = "(toFloat64OrNull(SpanAttributes[" + key + "]) * " + unitScale(source.unit) + ")";
+            // What scaledToNs() refuses; nearbyint() rounds half to even, as roundBankers does.
+            bad = "(" + has + " AND ifNull(NOT isFinite(" + scaled + ") OR " + scaled + " < 0 OR roundBankers(" + scaled
+                  + ") >= 9.2233720368547758e18, 1))";
+            const std::string good = "(" + has + " AND NOT " + bad + ")";
+            value = "if(" + good + ", toInt64(roundBankers(if(" + good + ", " + scaled + ", 0))), NULL)";
+        }
         if (!source.minus.empty()) {
             // All the subtracted segments measured and the rest not negative, else nothing (a different clock).
             std::string rest = "(" + value + ")";
@@ -315,8 +343,6 @@ std::string pushDownRefusal(const SpanMapping &mapping)
             case SegmentSource::Kind::AfterInner:
                 return who + where + " is a gap to the inner span (\"before\"/\"after\"), which SQL over the table cannot find";
             case SegmentSource::Kind::Attribute:
-                if (source.unit == ValueUnit::DurationString)
-                    return who + where + " reads a duration string (" + source.attribute + "), which ClickHouse would parse otherwise";
                 for (int m : source.minus) {
                     const auto &other = mapping.segments[static_cast<std::size_t>(m)];
                     if (std::any_of(other.begin(), other.end(), [](const SegmentSource &x) { return !x.minus.empty(); }))
