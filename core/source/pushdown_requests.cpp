@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "source/pushdown_requests.h"
+
+#include <algorithm>
+
+namespace lx::source {
+
+/// The mapping's `spans` sources in the order sumsOfSpansSql() and sourcesSql() number them.
+std::vector<const SegmentSource *> spansSources(const SpanMapping &mapping)
+{
+    std::vector<const SegmentSource *> out;
+    for (const auto *sources : {&mapping.e2e, &mapping.segments[0], &mapping.segments[1], &mapping.segments[2],
+                                &mapping.segments[3], &mapping.segments[4], &mapping.segments[5]}) {
+        for (const SegmentSource &source : *sources) {
+            if (source.kind == SegmentSource::Kind::Spans)
+                out.push_back(&source);
+        }
+    }
+    return out;
+}
+
+namespace {
+
+/// Adds bound parameters to a query and names their placeholders: every value of the mapping (attribute
+/// keys, span names) and of the spec (percentiles) goes through here, never into the SQL text.
+class Binder {
+public:
+    explicit Binder(ClickHouseQuery &query) : m_query(query) {}
+
+    std::string operator()(const std::string &value, const char *type = "String")
+    {
+        // Named by their place among the query's parameters: several binders on one query never collide.
+        const std::string name = "v" + std::to_string(m_query.params.size());
+        m_query.params.emplace_back(name, value);
+        return "{" + name + ":" + type + "}";
+    }
+
+private:
+    ClickHouseQuery &m_query;
+};
+
+const char *kindName(int kind)
+{
+    static constexpr const char *kNames[] = {"unspecified", "internal", "server", "client", "producer", "consumer"};
+    return kind >= 0 && kind < 6 ? kNames[kind] : "";
+}
+
+/// One root selector as a condition on a span of the `linked` rows (every condition it gives must hold).
+std::string selectorSql(const SpanSelector &s, Binder &bind)
+{
+    std::vector<std::string> all;
+    if (!s.names.empty()) {
+        std::string names;
+        for (const std::string &name : s.names)
+            names += (names.empty() ? "" : ", ") + bind(name);
+        all.push_back("SpanName IN (" + names + ")");
+    }
+    if (!s.attribute.empty())
+        all.push_back("mapContains(SpanAttributes, " + bind(s.attribute) + ")");
+    if (!s.attributePrefix.empty())
+        all.push_back("arrayExists(k -> startsWith(k, " + bind(s.attributePrefix) + "), mapKeys(SpanAttributes))");
+    if (s.kind >= 0) // the exporter writes "Server" (older versions "SPAN_KIND_SERVER"); read as the pull does
+        all.push_back("lower(replaceRegexpOne(SpanKind, '^SPAN_KIND_', '')) = " + bind(kindName(s.kind))
+                      + (s.kind == 0 ? " OR SpanKind = ''" : ""));
+    if (s.noParent)
+        all.push_back("is_root");
+    if (!s.childNames.empty()) { // a direct child of one of these names: its trace's (parent, name) pairs
+        std::string names;
+        for (const std::string &name : s.childNames)
+            names += (names.empty() ? "" : ", ") + bind(name);
+        all.push_back("arrayExists(x -> x.1 = SpanId AND x.2 IN (" + names + "), trace_children)");
+    }
+    std::string out;
+    for (const std::string &condition : all)
+        out += (out.empty() ? "(" : " AND (") + condition + ")";
+    return out.empty() ? "1" : out;
+}
+
+std::string claimedSql(const SpanMapping &mapping, Binder &bind)
+{
+    std::string out;
+    for (const SpanSelector &s : mapping.root)
+        out += (out.empty() ? "(" : " OR (") + selectorSql(s, bind) + ")";
+    return out.empty() ? "0" : out;
+}
+
+const char *unitScale(ValueUnit unit)
+{
+    switch (unit) {
+    case ValueUnit::Seconds: return "1e9";
+    case ValueUnit::Milliseconds: return "1e6";
+    case ValueUnit::Microseconds: return "1e3";
+    default: return "1e0";
+    }
+}
+
+/// A list of sources as two expressions: the value (Nullable(Int64), the first source that measures) and
+/// whether the request is rejected by a source that was tried (an attribute that is no number, negative,
+/// not finite, or past int64 ns), as otlp_requests.cpp's MappedRequest::measure() does.
+struct SourcesSql {
+    std::string value = "CAST(NULL AS Nullable(Int64))";
+    std::string bad = "0";
+};
+
+bool hasChildSelector(const SpanMapping &mapping)
+{
+    return std::any_of(mapping.root.begin(), mapping.root.end(), [](const SpanSelector &s) { return !s.childNames.empty(); });
+}
+
+/// Per trace, the summed durations of the spans named by each `spans` source, and how many there are, but
+/// the root's own: `spans_sum_K`, `spans_n_K`. They are the request's descendants when the request is the
+/// trace's only root, which pushDownShapeQuery() makes sure of for a mapping that sums spans.
+std::string sumsOfSpansSql(const SpanMapping &mapping, Binder &bind)
+{
+    std::string out;
+    const auto sources = spansSources(mapping);
+    for (std::size_t k = 0; k < sources.size(); ++k) {
+        std::string names;
+        for (const std::string &name : sources[k]->spanNames)
+            names += (names.empty() ? "" : ", ") + bind(name);
+        const std::string named = "NOT is_root AND SpanName IN (" + names + ")";
+        out += ", sumIf(duration_ns, " + named + ") OVER (PARTITION BY TraceId) AS spans_sum_" + std::to_string(k) + ", countIf("
+               + named + ") OVER (PARTITION BY TraceId) AS spans_n_" + std::to_string(k);
+    }
+    if (hasChildSelector(mapping))
+        out += ", groupArray((ParentSpanId, SpanName)) OVER (PARTITION BY TraceId) AS trace_children";
+    return out;
+}
+
+/// A duration string ("12.3ms", "1m2.5s", "450µs": TGI's) as otlp_duration_string.cpp reads it: parts of
+/// digits, an optional fraction and a unit; each part's whole number times its unit, plus its fraction
+/// (its first 30 digits, correctly rounded) times the unit rounded half away from zero. `bad` when the
+/// text is not that whole.
+SourcesSql durationStringSql(const std::string &key, Binder &bind)
+{
+    const std::string text = "SpanAttributes[" + key + "]";
+    const std::string units = "(ns|us|\xC2\xB5s|\xCE\xBCs|ms|s|m|h)"; // longest spelling first, as readUnit()
+    // "[.]", not a backslash: a String parameter's value is read with escapes.
+    const std::string whole = bind("^(?:(?:[0-9]+(?:[.][0-9]+)?|[.][0-9]+)" + units + ")+$");
+    const std::string parts = bind("([0-9]*)(?:[.]([0-9]+))?" + units);
+    const std::string factor = "multiIf(g[3] = 'ns', 1, g[3] = 'ms', 1000000, g[3] = 's', 1000000000, g[3] = 'm', 60000000000, "
+                               "g[3] = 'h', 3600000000000, 1000)";
+    const std::string fraction = "(toFloat64OrZero(concat('0.', substring(g[2], 1, 30))) * " + factor + ")";
+    SourcesSql out;
+    out.bad = "NOT match(" + text + ", " + whole + ")";
+    out.value = "arraySum(arrayMap(g -> toInt64OrZero(g[1]) * " + factor + " + toInt64(trunc(" + fraction + ")) + (" + fraction
+                + " - trunc(" + fraction + ") >= 0.5), extractAllGroups(" + text + ", " + parts + ")))";
+    return out;
+}
+
+SourcesSql sourcesSql(const std::vector<SegmentSource> &sources, const SpanMapping &mapping, Binder &bind)
+{
+    std::vector<std::pair<std::string, std::string>> each; // value, bad
+    const auto numbered = spansSources(mapping);
+    for (const SegmentSource &source : sources) {
+        if (source.kind == SegmentSource::Kind::Spans) {
+            const std::string k = std::to_string(std::find(numbered.begin(), numbered.end(), &source) - numbered.begin());
+            each.emplace_back("if(spans_n_" + k + " > 0, spans_sum_" + k + ", NULL)", "0");
+            continue;
+        }
+        const std::string key = bind(source.attribute);
+        const std::string has = "mapContains(SpanAttributes, " + key + ")";
+        std::string bad, value;
+        if (source.unit == ValueUnit::DurationString) {
+            const SourcesSql duration = durationStringSql(key, bind);
+            bad = "(" + has + " AND " + duration.bad + ")";
+            value = "if(" + has + " AND NOT " + bad + ", " + duration.value + ", NULL)";
+        } else {
+            const std::string scaled = "(toFloat64OrNull(SpanAttributes[" + key + "]) * " + unitScale(source.unit) + ")";
+            // What scaledToNs() refuses; nearbyint() rounds half to even, as roundBankers does.
+            bad = "(" + has + " AND ifNull(NOT isFinite(" + scaled + ") OR " + scaled + " < 0 OR roundBankers(" + scaled
+                  + ") >= 9.2233720368547758e18, 1))";
+            const std::string good = "(" + has + " AND NOT " + bad + ")";
+            value = "if(" + good + ", toInt64(roundBankers(if(" + good + ", " + scaled + ", 0))), NULL)";
+        }
+        if (!source.minus.empty()) {
+            // All the subtracted segments measured and the rest not negative, else nothing (a different clock).
+            std::string rest = "(" + value + ")";
+            std::string known = rest + " IS NOT NULL";
+            for (int s : source.minus) {
+                rest += " - m" + std::to_string(s);
+                known += " AND m" + std::to_string(s) + " IS NOT NULL";
+            }
+            value = "if(" + known + " AND " + rest + " >= 0, " + rest + ", NULL)";
+        }
+        each.emplace_back(value, bad);
+    }
+    SourcesSql out;
+    if (each.empty())
+        return out;
+    out.value = "coalesce(";
+    for (std::size_t i = 0; i < each.size(); ++i)
+        out.value += (i ? ", " : "") + each[i].first;
+    out.value += each.size() == 1 ? ", CAST(NULL AS Nullable(Int64)))" : ")";
+    // A later source is tried only when the ones before measured nothing.
+    out.bad = "0";
+    for (std::size_t i = each.size(); i-- > 0;)
+        out.bad = "(" + each[i].second + " OR (" + each[i].first + " IS NULL AND " + out.bad + "))";
+    return out;
+}
+
+/// An integer attribute (a token count) as applyAttribute() reads it: whole text, or a whole number.
+std::string integerAttribute(const std::string &key)
+{
+    const std::string text = "SpanAttributes[" + key + "]";
+    const std::string f = "toFloat64OrNull(" + text + ")";
+    return "if(mapContains(SpanAttributes, " + key + "), ifNull(toInt64OrNull(" + text + "), if(ifNull(isFinite(" + f + ") AND " + f
+           + " = trunc(" + f + ") AND abs(" + f + ") < 9.2e18, 0), toInt64(if(ifNull(isFinite(" + f + ") AND abs(" + f
+           + ") < 9.2e18, 0), " + f + ", 0)), NULL)), NULL)";
+}
+
+} // namespace
+
+/// The spans of the window's traces, each with `is_root` (its parent is not among them), `claimed` (a root
+/// selector of the mapping matches it) and `claimed_in_trace`.
+std::string claimedSpansSql(const ClickHouseEndpoint &endpoint, const SpanWindow &window, const SpanMapping &mapping,
+                            ClickHouseQuery &query)
+{
+    Binder bind(query);
+    const std::string traceIds = windowTraceIds(endpoint, window, query);
+    const std::string linked =
+        "SELECT c.TraceId AS TraceId, c.SpanId AS SpanId, c.ParentSpanId AS ParentSpanId, c.SpanName AS SpanName, c.SpanKind AS SpanKind, c.StatusCode AS StatusCode,\n"
+        "       c.SpanAttributes AS SpanAttributes, toUnixTimestamp64Nano(c.Timestamp) AS start_ns, toInt64(c.Duration) AS duration_ns,\n"
+        "       p.SpanId = '' AS is_root\n"
+        "FROM " + std::string(kOtelTracesTable) + " AS c\n"
+        "LEFT JOIN (SELECT TraceId, SpanId FROM " + kOtelTracesTable + " WHERE TraceId IN (" + traceIds + ")) AS p\n"
+        "  ON c.TraceId = p.TraceId AND c.ParentSpanId = p.SpanId\n"
+        "WHERE c.TraceId IN (" + traceIds + ")";
+    const std::string family = "SELECT *" + sumsOfSpansSql(mapping, bind) + " FROM (" + linked + ")";
+    return "SELECT *, countIf(claimed) OVER (PARTITION BY TraceId) AS claimed_in_trace, countIf(is_root) OVER (PARTITION BY TraceId) "
+           "AS roots_in_trace\n"
+           "FROM (SELECT *, (" + claimedSql(mapping, bind) + ") AS claimed FROM (" + family + "))";
+}
+
+/// One row per request of the window with what the OTLP reader would make of it: `bad` (rejected), `inc`
+/// (in the statistics), `is_error`, `start_ns`, the segments `m0`..`m6`, `e2e`, `ttft`, `tpot`, `ttlt`,
+/// `client` (e2e on the client's clock: network measured) and `dominant`.
+std::string requestsSql(const ClickHouseEndpoint &endpoint, const PushDownSpec &spec, const SpanMapping &mapping,
+                        ClickHouseQuery &query)
+{
+    const std::string spans = claimedSpansSql(endpoint, spec.window, mapping, query);
+    Binder bind(query);
+    std::string select = "SELECT start_ns, StatusCode IN ('Error', 'STATUS_CODE_ERROR', 'ERROR') AS is_error";
+    std::string mappingBad = "0";
+    // Segments without subtractions first: the others subtract them (MappedRequest::measure()).
+    for (int pass = 0; pass < 2; ++pass) {
+        for (int s = 0; s < kMappedSegments; ++s) {
+            const auto &sources = mapping.segments[static_cast<std::size_t>(s)];
+            const bool subtracts = std::any_of(sources.begin(), sources.end(), [](const SegmentSource &x) { return !x.minus.empty(); });
+            if (subtracts != (pass == 1))
+                continue;
+            const SourcesSql sql = sourcesSql(sources, mapping, bind);
+            select += ",\n  if(claimed, " + sql.value + ", NULL) AS m" + std::to_string(s);
+            mappingBad += " OR " + sql.bad;
+        }
+    }
+    const SourcesSql e2e = sourcesSql(mapping.e2e, mapping, bind);
+    mappingBad += " OR " + e2e.bad;
+    select += ",\n  coalesce(if(claimed, " + e2e.value + ", NULL), duration_ns) AS e2e";
+    select += ",\n  ifNull(m0, 0) + ifNull(m1, 0) + ifNull(m2, 0) + ifNull(m3, 0) + ifNull(m4, 0) + ifNull(m5, 0) AS covered";
+    select += ",\n  e2e - covered AS m6";
+    const std::string out = "coalesce(" + integerAttribute(bind("gen_ai.usage.output_tokens")) + ", "
+                            + integerAttribute(bind("gen_ai.usage.completion_tokens")) + ")";
+    const std::string in = "coalesce(" + integerAttribute(bind("gen_ai.usage.input_tokens")) + ", "
+                           + integerAttribute(bind("gen_ai.usage.prompt_tokens")) + ")";
+    select += ",\n  " + out + " AS output_tokens,\n  " + in + " AS input_tokens";
+    // What the pull rejects: an attribute a source tried that is not a duration, the e2e short of the
+    // segments, a gen_ai.latency.* value that is no number or a token count that is no integer (any span's
+    // row: otlp_span.cpp's applyAttribute()), a negative token count.
+    const std::string noInteger = "(k, v) -> k IN ('gen_ai.usage.prompt_tokens', 'gen_ai.usage.input_tokens', "
+                                  "'gen_ai.usage.completion_tokens', 'gen_ai.usage.output_tokens') AND toInt64OrNull(v) IS NULL "
+                                  "AND NOT ifNull(toFloat64OrNull(v) = trunc(toFloat64OrNull(v)) AND abs(toFloat64OrNull(v)) < 9.2e18, 0)";
+    select += ",\n  (claimed AND (" + mappingBad + ")) OR e2e < covered"
+              " OR arrayExists((k, v) -> startsWith(k, 'gen_ai.latency.') AND toFloat64OrNull(v) IS NULL, mapKeys(SpanAttributes), mapValues(SpanAttributes))"
+              " OR arrayExists(" + noInteger + ", mapKeys(SpanAttributes), mapValues(SpanAttributes))"
+              " OR ifNull(output_tokens, -1) < -1 OR ifNull(input_tokens, -1) < -1 AS bad";
+    select += ",\n  NOT bad AND (NOT is_error OR " + bind(spec.includeErrors ? "1" : "0", "Bool") + ") AS inc";
+    // decomposeDurations(): TTFT is prefill with the preprocess and queue that were given.
+    select += ",\n  if(m3 IS NULL, NULL, m3 + ifNull(m1, 0) + ifNull(m2, 0)) AS ttft";
+    select += ",\n  if(ttft IS NULL OR m4 IS NULL, NULL, ttft + m4) AS ttlt";
+    select += ",\n  m4 / (output_tokens - 1) AS decode_per_token";
+    select += ",\n  if(m4 IS NULL OR ifNull(output_tokens, -1) < 2, NULL, " // llround() of a value >= 0
+              "toInt64(trunc(decode_per_token)) + (decode_per_token - trunc(decode_per_token) >= 0.5)) AS tpot";
+    select += ",\n  m0 IS NOT NULL AS client";
+    // dominantSegment(): the largest measured, ties to the earlier (indexOf finds the first).
+    select += ",\n  [ifNull(m0, -1), ifNull(m1, -1), ifNull(m2, -1), ifNull(m3, -1), ifNull(m4, -1), ifNull(m5, -1), m6] AS by_segment";
+    select += ",\n  indexOf(by_segment, arrayMax(by_segment)) - 1 AS dominant";
+    // A trace with no claimed span: each root span is a request, unattributed. With one root: that root when
+    // it is claimed (the claimed spans below it are nested in it, not requests), else the one claimed span.
+    // (Any other shape is refused before: pushDownShapeQuery().)
+    return select + "\nFROM (" + spans + ")\nWHERE (claimed_in_trace = 0 AND is_root)"
+                    " OR (claimed AND roots_in_trace = 1 AND (is_root OR claimed_in_trace = 1))";
+}
+
+} // namespace lx::source

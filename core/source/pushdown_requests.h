@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "source/pushdown_sql.h"
+
+#include <string>
+#include <vector>
+
+/// \file pushdown_requests.h
+/// The push-down's requests as SQL (pushdown_sql.h builds its queries over them): the window's spans linked
+/// to their parents and claimed by the mapping's root selectors, and one row per request with what the OTLP
+/// reader (otlp_requests.cpp) would make of it. Every value is bound to `query` as a parameter.
+
+namespace lx::source {
+
+/// The mapping's `spans` sources, in the order their per-trace sums are numbered (`spans_sum_K`).
+std::vector<const SegmentSource *> spansSources(const SpanMapping &mapping);
+
+/// The spans of the window's traces, each with `is_root` (its parent is not among them), `claimed` (a root
+/// selector of the mapping matches it), and per trace `claimed_in_trace`, `roots_in_trace` and the sums of
+/// the named spans the mapping reads.
+std::string claimedSpansSql(const ClickHouseEndpoint &endpoint, const SpanWindow &window, const SpanMapping &mapping,
+                            ClickHouseQuery &query);
+
+/// One row per request of the window: `bad` (the pull rejects it), `inc` (in the statistics), `is_error`,
+/// `start_ns`, the segments `m0`..`m6`, `e2e`, `ttft`, `tpot`, `ttlt`, `client` (e2e on the client's clock:
+/// network measured) and `dominant`.
+std::string requestsSql(const ClickHouseEndpoint &endpoint, const PushDownSpec &spec, const SpanMapping &mapping,
+                        ClickHouseQuery &query);
+
+} // namespace lx::source
