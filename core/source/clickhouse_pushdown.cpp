@@ -187,7 +187,7 @@ std::string readWindows(const std::vector<std::string> &rows, std::size_t percen
 std::shared_ptr<const SpanMapping> namedMapping(const std::string &name, std::string &error)
 {
     if (name.empty() || name == "auto") {
-        error = "push-down needs a named mapping (--mapping vllm, sglang, tgi or a mapping file): auto tries the presets in "
+        error = "push-down needs a named mapping (--mapping vllm, sglang, tgi, http-gateway or a mapping file): auto tries the presets in "
                 "turn on each span, and push-down computes a window with one mapping, which the report names";
         return nullptr;
     }
@@ -249,15 +249,19 @@ PushDownResult pushDownReport(const ClickHouseEndpoint &endpoint, const SpanWind
         }
         const std::int64_t nested = integer(shape, "nested");
         const std::int64_t multiRoot = integer(shape, "multi_root");
-        const std::int64_t belowRoot = sumsSpans(*mapping) ? integer(shape, "below_root") : 0;
-        if (nested > 0 || multiRoot > 0 || belowRoot > 0) {
+        const std::int64_t belowRoot = readsBelowRequest(*mapping) ? integer(shape, "below_root") : 0;
+        const std::int64_t ambiguous = integer(shape, "ambiguous_inner");
+        if (nested > 0 || multiRoot > 0 || belowRoot > 0 || ambiguous > 0) {
             result.error = "push-down refuses this window: " + std::to_string(nested) + " traces hold more than one span that mapping \""
                            + mapping->name + "\" claims and " + std::to_string(multiRoot)
                            + " have more than one root span; which of them are requests depends on how they nest, which push-down "
                              "does not follow";
             if (belowRoot > 0)
                 result.error += "; in " + std::to_string(belowRoot) + " the claimed span is below another, and the spans the mapping "
-                                "sums below it cannot be told from the trace's others";
+                                "reads below it cannot be told from the trace's others";
+            if (ambiguous > 0)
+                result.error += "; in " + std::to_string(ambiguous) + " more than one span matches the inner selector, and the reader "
+                                "takes the first in breadth-first order, which SQL does not know";
             result.error += " (pull the window instead)";
             return result;
         }

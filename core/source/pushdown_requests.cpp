@@ -39,16 +39,22 @@ private:
     ClickHouseQuery &m_query;
 };
 
+/// The span's status is an error, as otel_traces_rows.cpp reads it.
+constexpr const char *kIsError = "StatusCode IN ('Error', 'STATUS_CODE_ERROR', 'ERROR')";
+
 const char *kindName(int kind)
 {
     static constexpr const char *kNames[] = {"unspecified", "internal", "server", "client", "producer", "consumer"};
     return kind >= 0 && kind < 6 ? kNames[kind] : "";
 }
 
-/// One root selector as a condition on a span of the `linked` rows (every condition it gives must hold).
-std::string selectorSql(const SpanSelector &s, Binder &bind)
+/// One selector as a condition on a span of the `linked` rows (every condition it gives must hold). An
+/// inner selector's "other service" compares with the trace's root's (the request, its only root).
+std::string selectorSql(const SpanSelector &s, Binder &bind, bool inner)
 {
     std::vector<std::string> all;
+    if (s.otherService) // a root selector has no root to differ from: it never matches, as in the reader
+        all.push_back(inner ? "ServiceName != root_service" : "0");
     if (!s.names.empty()) {
         std::string names;
         for (const std::string &name : s.names)
@@ -80,7 +86,7 @@ std::string claimedSql(const SpanMapping &mapping, Binder &bind)
 {
     std::string out;
     for (const SpanSelector &s : mapping.root)
-        out += (out.empty() ? "(" : " OR (") + selectorSql(s, bind) + ")";
+        out += (out.empty() ? "(" : " OR (") + selectorSql(s, bind, false) + ")";
     return out.empty() ? "0" : out;
 }
 
@@ -104,7 +110,55 @@ struct SourcesSql {
 
 bool hasChildSelector(const SpanMapping &mapping)
 {
-    return std::any_of(mapping.root.begin(), mapping.root.end(), [](const SpanSelector &s) { return !s.childNames.empty(); });
+    const auto child = [](const SpanSelector &s) { return !s.childNames.empty(); };
+    return std::any_of(mapping.root.begin(), mapping.root.end(), child) || std::any_of(mapping.inner.begin(), mapping.inner.end(), child);
+}
+
+/// Each inner selector as a condition on a span below the root: `inner_match_K`.
+std::string innerMatchesSql(const SpanMapping &mapping, Binder &bind)
+{
+    std::string out;
+    for (std::size_t k = 0; k < mapping.inner.size(); ++k)
+        out += ", NOT is_root AND (" + selectorSql(mapping.inner[k], bind, true) + ") AS inner_match_" + std::to_string(k);
+    return out;
+}
+
+/// Per trace, what each inner selector finds below the root: `inner_n_K` spans, and one's start, end,
+/// attributes and error. The reader takes the first selector that finds one, in breadth-first order;
+/// pushDownShapeQuery() refuses a window where that selector finds more than one, whose order SQL lacks.
+std::string innerSpansSql(const SpanMapping &mapping)
+{
+    std::string out;
+    for (std::size_t k = 0; k < mapping.inner.size(); ++k) {
+        const std::string m = "inner_match_" + std::to_string(k);
+        const std::string K = std::to_string(k);
+        out += ", countIf(" + m + ") OVER (PARTITION BY TraceId) AS inner_n_" + K + ", anyIf(start_ns, " + m
+               + ") OVER (PARTITION BY TraceId) AS inner_start_" + K + ", anyIf(start_ns + duration_ns, " + m
+               + ") OVER (PARTITION BY TraceId) AS inner_end_" + K + ", anyIf(SpanAttributes, " + m
+               + ") OVER (PARTITION BY TraceId) AS inner_attrs_" + K + ", anyIf(is_error, " + m
+               + ") OVER (PARTITION BY TraceId) AS inner_error_" + K;
+    }
+    return out;
+}
+
+/// The request's inner span: the first selector's that found one, else the request span itself, as
+/// columns `inner_found`, `inner_start`, `inner_end`, `inner_attrs`, `inner_error`.
+std::string chosenInnerSql(const SpanMapping &mapping)
+{
+    const auto pick = [&](const std::string &what, const std::string &otherwise) {
+        if (mapping.inner.empty())
+            return otherwise;
+        std::string out = "multiIf(";
+        for (std::size_t k = 0; k < mapping.inner.size(); ++k)
+            out += "inner_n_" + std::to_string(k) + " > 0, " + what + "_" + std::to_string(k) + ", ";
+        return out + otherwise + ")";
+    };
+    std::string found = "0";
+    for (std::size_t k = 0; k < mapping.inner.size(); ++k)
+        found += " OR inner_n_" + std::to_string(k) + " > 0";
+    return ",\n  " + found + " AS inner_found, " + pick("inner_start", "start_ns") + " AS inner_start, "
+           + pick("inner_end", "start_ns + duration_ns") + " AS inner_end,\n  " + pick("inner_attrs", "SpanAttributes")
+           + " AS inner_attrs, " + pick("inner_error", "is_error") + " AS inner_error";
 }
 
 /// Per trace, the summed durations of the spans named by each `spans` source, and how many there are, but
@@ -131,9 +185,9 @@ std::string sumsOfSpansSql(const SpanMapping &mapping, Binder &bind)
 /// digits, an optional fraction and a unit; each part's whole number times its unit, plus its fraction
 /// (its first 30 digits, correctly rounded) times the unit rounded half away from zero. `bad` when the
 /// text is not that whole.
-SourcesSql durationStringSql(const std::string &key, Binder &bind)
+SourcesSql durationStringSql(const std::string &attributes, const std::string &key, Binder &bind)
 {
-    const std::string text = "SpanAttributes[" + key + "]";
+    const std::string text = attributes + "[" + key + "]";
     const std::string units = "(ns|us|\xC2\xB5s|\xCE\xBCs|ms|s|m|h)"; // longest spelling first, as readUnit()
     // "[.]", not a backslash: a String parameter's value is read with escapes.
     const std::string whole = bind("^(?:(?:[0-9]+(?:[.][0-9]+)?|[.][0-9]+)" + units + ")+$");
@@ -158,15 +212,24 @@ SourcesSql sourcesSql(const std::vector<SegmentSource> &sources, const SpanMappi
             each.emplace_back("if(spans_n_" + k + " > 0, spans_sum_" + k + ", NULL)", "0");
             continue;
         }
+        if (source.kind == SegmentSource::Kind::BeforeInner || source.kind == SegmentSource::Kind::AfterInner) {
+            // From the root's start to the inner span's, or from its end to the root's; a negative gap (other
+            // clocks) measures nothing.
+            const std::string gap = source.kind == SegmentSource::Kind::BeforeInner ? "(inner_start - start_ns)"
+                                                                                     : "(start_ns + duration_ns - inner_end)";
+            each.emplace_back("if(inner_found AND " + gap + " >= 0, " + gap + ", NULL)", "0");
+            continue;
+        }
+        const std::string attributes = source.onRoot ? "SpanAttributes" : "inner_attrs";
         const std::string key = bind(source.attribute);
-        const std::string has = "mapContains(SpanAttributes, " + key + ")";
+        const std::string has = "mapContains(" + attributes + ", " + key + ")";
         std::string bad, value;
         if (source.unit == ValueUnit::DurationString) {
-            const SourcesSql duration = durationStringSql(key, bind);
+            const SourcesSql duration = durationStringSql(attributes, key, bind);
             bad = "(" + has + " AND " + duration.bad + ")";
             value = "if(" + has + " AND NOT " + bad + ", " + duration.value + ", NULL)";
         } else {
-            const std::string scaled = "(toFloat64OrNull(SpanAttributes[" + key + "]) * " + unitScale(source.unit) + ")";
+            const std::string scaled = "(toFloat64OrNull(" + attributes + "[" + key + "]) * " + unitScale(source.unit) + ")";
             // What scaledToNs() refuses; nearbyint() rounds half to even, as roundBankers does.
             bad = "(" + has + " AND ifNull(NOT isFinite(" + scaled + ") OR " + scaled + " < 0 OR roundBankers(" + scaled
                   + ") >= 9.2233720368547758e18, 1))";
@@ -200,11 +263,11 @@ SourcesSql sourcesSql(const std::vector<SegmentSource> &sources, const SpanMappi
 }
 
 /// An integer attribute (a token count) as applyAttribute() reads it: whole text, or a whole number.
-std::string integerAttribute(const std::string &key)
+std::string integerAttribute(const std::string &attributes, const std::string &key)
 {
-    const std::string text = "SpanAttributes[" + key + "]";
+    const std::string text = attributes + "[" + key + "]";
     const std::string f = "toFloat64OrNull(" + text + ")";
-    return "if(mapContains(SpanAttributes, " + key + "), ifNull(toInt64OrNull(" + text + "), if(ifNull(isFinite(" + f + ") AND " + f
+    return "if(mapContains(" + attributes + ", " + key + "), ifNull(toInt64OrNull(" + text + "), if(ifNull(isFinite(" + f + ") AND " + f
            + " = trunc(" + f + ") AND abs(" + f + ") < 9.2e18, 0), toInt64(if(ifNull(isFinite(" + f + ") AND abs(" + f
            + ") < 9.2e18, 0), " + f + ", 0)), NULL)), NULL)";
 }
@@ -219,28 +282,30 @@ std::string claimedSpansSql(const ClickHouseEndpoint &endpoint, const SpanWindow
     Binder bind(query);
     const std::string traceIds = windowTraceIds(endpoint, window, query);
     const std::string linked =
-        "SELECT c.TraceId AS TraceId, c.SpanId AS SpanId, c.ParentSpanId AS ParentSpanId, c.SpanName AS SpanName, c.SpanKind AS SpanKind, c.StatusCode AS StatusCode,\n"
+        "SELECT c.TraceId AS TraceId, c.SpanId AS SpanId, c.ParentSpanId AS ParentSpanId, c.SpanName AS SpanName, c.SpanKind AS SpanKind, c.ServiceName AS ServiceName, c.StatusCode AS StatusCode,\n"
         "       c.SpanAttributes AS SpanAttributes, toUnixTimestamp64Nano(c.Timestamp) AS start_ns, toInt64(c.Duration) AS duration_ns,\n"
         "       p.SpanId = '' AS is_root\n"
         "FROM " + std::string(kOtelTracesTable) + " AS c\n"
         "LEFT JOIN (SELECT TraceId, SpanId FROM " + kOtelTracesTable + " WHERE TraceId IN (" + traceIds + ")) AS p\n"
         "  ON c.TraceId = p.TraceId AND c.ParentSpanId = p.SpanId\n"
         "WHERE c.TraceId IN (" + traceIds + ")";
-    const std::string family = "SELECT *" + sumsOfSpansSql(mapping, bind) + " FROM (" + linked + ")";
+    const std::string family = "SELECT *, " + std::string(kIsError) + " AS is_error, anyIf(ServiceName, is_root) OVER (PARTITION BY TraceId) "
+                               "AS root_service" + sumsOfSpansSql(mapping, bind) + " FROM (" + linked + ")";
+    const std::string claimed = "SELECT *, (" + claimedSql(mapping, bind) + ") AS claimed" + innerMatchesSql(mapping, bind) + " FROM ("
+                                + family + ")";
     return "SELECT *, countIf(claimed) OVER (PARTITION BY TraceId) AS claimed_in_trace, countIf(is_root) OVER (PARTITION BY TraceId) "
-           "AS roots_in_trace\n"
-           "FROM (SELECT *, (" + claimedSql(mapping, bind) + ") AS claimed FROM (" + family + "))";
+           "AS roots_in_trace" + innerSpansSql(mapping) + "\nFROM (" + claimed + ")";
 }
 
 /// One row per request of the window with what the OTLP reader would make of it: `bad` (rejected), `inc`
-/// (in the statistics), `is_error`, `start_ns`, the segments `m0`..`m6`, `e2e`, `ttft`, `tpot`, `ttlt`,
+/// (in the statistics), `failed` (an error), `start_ns`, the segments `m0`..`m6`, `e2e`, `ttft`, `tpot`, `ttlt`,
 /// `client` (e2e on the client's clock: network measured) and `dominant`.
 std::string requestsSql(const ClickHouseEndpoint &endpoint, const PushDownSpec &spec, const SpanMapping &mapping,
                         ClickHouseQuery &query)
 {
     const std::string spans = claimedSpansSql(endpoint, spec.window, mapping, query);
     Binder bind(query);
-    std::string select = "SELECT start_ns, StatusCode IN ('Error', 'STATUS_CODE_ERROR', 'ERROR') AS is_error";
+    std::string select = "SELECT start_ns" + chosenInnerSql(mapping) + ", is_error OR (claimed AND inner_error) AS failed";
     std::string mappingBad = "0";
     // Segments without subtractions first: the others subtract them (MappedRequest::measure()).
     for (int pass = 0; pass < 2; ++pass) {
@@ -259,10 +324,15 @@ std::string requestsSql(const ClickHouseEndpoint &endpoint, const PushDownSpec &
     select += ",\n  coalesce(if(claimed, " + e2e.value + ", NULL), duration_ns) AS e2e";
     select += ",\n  ifNull(m0, 0) + ifNull(m1, 0) + ifNull(m2, 0) + ifNull(m3, 0) + ifNull(m4, 0) + ifNull(m5, 0) AS covered";
     select += ",\n  e2e - covered AS m6";
-    const std::string out = "coalesce(" + integerAttribute(bind("gen_ai.usage.output_tokens")) + ", "
-                            + integerAttribute(bind("gen_ai.usage.completion_tokens")) + ")";
-    const std::string in = "coalesce(" + integerAttribute(bind("gen_ai.usage.input_tokens")) + ", "
-                           + integerAttribute(bind("gen_ai.usage.prompt_tokens")) + ")";
+    // The inner span's token count when it has one (>= 0), else the request span's (fill()).
+    const auto tokens = [&](const char *key, const char *older) {
+        const std::string k = bind(key), o = bind(older);
+        const std::string inner = "coalesce(" + integerAttribute("inner_attrs", k) + ", " + integerAttribute("inner_attrs", o) + ")";
+        const std::string root = "coalesce(" + integerAttribute("SpanAttributes", k) + ", " + integerAttribute("SpanAttributes", o) + ")";
+        return "if(claimed AND ifNull(" + inner + ", -1) >= 0, " + inner + ", " + root + ")";
+    };
+    const std::string out = tokens("gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens");
+    const std::string in = tokens("gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens");
     select += ",\n  " + out + " AS output_tokens,\n  " + in + " AS input_tokens";
     // What the pull rejects: an attribute a source tried that is not a duration, the e2e short of the
     // segments, a gen_ai.latency.* value that is no number or a token count that is no integer (any span's
@@ -274,7 +344,7 @@ std::string requestsSql(const ClickHouseEndpoint &endpoint, const PushDownSpec &
               " OR arrayExists((k, v) -> startsWith(k, 'gen_ai.latency.') AND toFloat64OrNull(v) IS NULL, mapKeys(SpanAttributes), mapValues(SpanAttributes))"
               " OR arrayExists(" + noInteger + ", mapKeys(SpanAttributes), mapValues(SpanAttributes))"
               " OR ifNull(output_tokens, -1) < -1 OR ifNull(input_tokens, -1) < -1 AS bad";
-    select += ",\n  NOT bad AND (NOT is_error OR " + bind(spec.includeErrors ? "1" : "0", "Bool") + ") AS inc";
+    select += ",\n  NOT bad AND (NOT failed OR " + bind(spec.includeErrors ? "1" : "0", "Bool") + ") AS inc";
     // decomposeDurations(): TTFT is prefill with the preprocess and queue that were given.
     select += ",\n  if(m3 IS NULL, NULL, m3 + ifNull(m1, 0) + ifNull(m2, 0)) AS ttft";
     select += ",\n  if(ttft IS NULL OR m4 IS NULL, NULL, ttft + m4) AS ttlt";

@@ -22,7 +22,7 @@ std::vector<const SegmentSource *> spansSources(const SpanMapping &mapping);
 std::string claimedSpansSql(const ClickHouseEndpoint &endpoint, const SpanWindow &window, const SpanMapping &mapping,
                             ClickHouseQuery &query);
 
-/// One row per request of the window: `bad` (the pull rejects it), `inc` (in the statistics), `is_error`,
+/// One row per request of the window: `bad` (the pull rejects it), `inc` (in the statistics), `failed`,
 /// `start_ns`, the segments `m0`..`m6`, `e2e`, `ttft`, `tpot`, `ttlt`, `client` (e2e on the client's clock:
 /// network measured) and `dominant`.
 std::string requestsSql(const ClickHouseEndpoint &endpoint, const PushDownSpec &spec, const SpanMapping &mapping,

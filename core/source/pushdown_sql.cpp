@@ -51,38 +51,22 @@ std::string quantilesFunction(QuantileMode mode)
 
 std::string pushDownRefusal(const SpanMapping &mapping)
 {
-    const std::string who = "mapping \"" + mapping.name + "\": ";
-    for (int s = -1; s < kMappedSegments; ++s) {
-        const auto &sources = s < 0 ? mapping.e2e : mapping.segments[static_cast<std::size_t>(s)];
-        const std::string where = s < 0 ? std::string("e2e") : std::string(segmentName(static_cast<Segment>(s)));
-        for (const SegmentSource &source : sources) {
-            switch (source.kind) {
-            case SegmentSource::Kind::Spans:
-                break; // the trace's other spans, when the request is its only root (pushDownShapeQuery())
-            case SegmentSource::Kind::BeforeInner:
-            case SegmentSource::Kind::AfterInner:
-                return who + where + " is a gap to the inner span (\"before\"/\"after\"), which SQL over the table cannot find";
-            case SegmentSource::Kind::Attribute:
-                for (int m : source.minus) {
-                    const auto &other = mapping.segments[static_cast<std::size_t>(m)];
-                    if (std::any_of(other.begin(), other.end(), [](const SegmentSource &x) { return !x.minus.empty(); }))
-                        return who + where + " subtracts a segment that subtracts in turn";
-                }
-                break;
+    // Every selector and source of a mapping file has its SQL now; a minus of a minus is the one order the
+    // reader's two passes give that the SQL's single pass of aliases does not.
+    for (int s = 0; s < kMappedSegments; ++s) {
+        for (const SegmentSource &source : mapping.segments[static_cast<std::size_t>(s)]) {
+            for (int m : source.minus) {
+                const auto &other = mapping.segments[static_cast<std::size_t>(m)];
+                if (std::any_of(other.begin(), other.end(), [](const SegmentSource &x) { return !x.minus.empty(); }))
+                    return "mapping \"" + mapping.name + "\": " + std::string(segmentName(static_cast<Segment>(s)))
+                           + " subtracts a segment that subtracts in turn";
             }
         }
-    }
-    // The sources first: what a user reads in the mapping file is which measurement cannot be made.
-    if (!mapping.inner.empty())
-        return who + "its inner span (found below the root at any depth) cannot be followed in SQL";
-    for (const SpanSelector &s : mapping.root) {
-        if (s.otherService)
-            return who + "a root selector by another service cannot be computed in SQL";
     }
     return {};
 }
 
-bool sumsSpans(const SpanMapping &mapping) { return !spansSources(mapping).empty(); }
+bool readsBelowRequest(const SpanMapping &mapping) { return !spansSources(mapping).empty() || !mapping.inner.empty(); }
 
 ClickHouseQuery spanCountQuery(const ClickHouseEndpoint &endpoint, const SpanWindow &window)
 {
@@ -96,10 +80,18 @@ ClickHouseQuery pushDownShapeQuery(const ClickHouseEndpoint &endpoint, const Spa
 {
     ClickHouseQuery query;
     const std::string spans = claimedSpansSql(endpoint, window, mapping, query);
+    std::string chosen = "0", perTrace;
+    for (std::size_t k = mapping.inner.size(); k-- > 0;) {
+        const std::string n = "i" + std::to_string(k);
+        chosen = "if(" + n + " > 0, " + n + ", " + chosen + ")";
+    }
+    for (std::size_t k = 0; k < mapping.inner.size(); ++k)
+        perTrace += ", countIf(claimed_in_trace >= 1 AND inner_match_" + std::to_string(k) + ") AS i" + std::to_string(k);
     query.sql = "SELECT count() AS traces, countIf(claimed_spans > 1 AND NOT (roots = 1 AND claimed_roots = 1)) AS nested, "
-                "countIf(claimed_spans >= 1 AND roots > 1) AS multi_root, countIf(claimed_spans >= 1 AND claimed_roots = 0) AS below_root\n"
-                "FROM (SELECT TraceId, countIf(claimed) AS claimed_spans, countIf(is_root) AS roots, countIf(claimed AND is_root) AS claimed_roots "
-                "FROM (" + spans + ") GROUP BY TraceId)";
+                "countIf(claimed_spans >= 1 AND roots > 1) AS multi_root, countIf(claimed_spans >= 1 AND claimed_roots = 0) AS below_root, "
+                "countIf(claimed_spans >= 1 AND " + chosen + " > 1) AS ambiguous_inner\n"
+                "FROM (SELECT TraceId, countIf(claimed) AS claimed_spans, countIf(is_root) AS roots, countIf(claimed AND is_root) AS claimed_roots"
+                + perTrace + " FROM (" + spans + ") GROUP BY TraceId)";
     return query;
 }
 
@@ -108,8 +100,8 @@ ClickHouseQuery pushDownFiguresQuery(const ClickHouseEndpoint &endpoint, const P
     ClickHouseQuery query;
     const std::string requests = requestsSql(endpoint, spec, mapping, query);
     const std::string levels = levelsSql(levelsOf(spec.percentiles), query, "q");
-    std::string sql = "SELECT countIf(bad) AS rejected, countIf(NOT bad) AS total, countIf(NOT bad AND NOT is_error) AS ok, "
-                      "countIf(NOT bad AND is_error) AS error, minIf(start_ns, NOT bad) AS first_start, maxIf(start_ns, NOT bad) AS last_start, "
+    std::string sql = "SELECT countIf(bad) AS rejected, countIf(NOT bad) AS total, countIf(NOT bad AND NOT failed) AS ok, "
+                      "countIf(NOT bad AND failed) AS error, minIf(start_ns, NOT bad) AS first_start, maxIf(start_ns, NOT bad) AS last_start, "
                       "countIf(inc AND client) AS client_e2e";
     for (int d = 0; d < kSegmentCount; ++d)
         sql += ", countIf(inc AND dominant = " + std::to_string(d) + ") AS dom" + std::to_string(d);

@@ -24,15 +24,13 @@ enum class QuantileMode {
 };
 
 /// Why `mapping` cannot be computed in ClickHouse with the figures a pull would give, naming the mapping and
-/// the source or selector at fault; empty when it can. Supported: root selectors by name, attribute,
-/// attribute prefix, kind, "no parent" and child names; segment and e2e sources that read a number
-/// attribute of the request span (s, ms, us, ns), with `minus`, and `spans` sums (exact when the request is
-/// its trace's only root: pushDownShapeQuery() counts the traces where it is not). Refused: inner spans,
-/// other-service selectors, `before`/`after` inner gaps and duration strings (docs/CLICKHOUSE.md says why).
+/// what is at fault; empty when it can. Every selector and source has its SQL (docs/CLICKHOUSE.md,
+/// "Which mappings"); what is exact only for some traces is refused per window by pushDownShapeQuery().
 std::string pushDownRefusal(const SpanMapping &mapping);
 
-/// True when the mapping sums spans below the request (`spans` sources).
-bool sumsSpans(const SpanMapping &mapping);
+/// True when the mapping reads spans below the request (`spans` sums, an inner span): exact when the
+/// request is its trace's only root, for then every other span of the trace is below it.
+bool readsBelowRequest(const SpanMapping &mapping);
 
 /// What a push-down computes.
 struct PushDownSpec {
@@ -50,7 +48,9 @@ ClickHouseQuery spanCountQuery(const ClickHouseEndpoint &endpoint, const SpanWin
 /// nest, which push-down does not follow; under a claimed root, the others are nested in it); `multi_root`,
 /// traces with a claimed span and more than one root span (the pull makes the other roots requests of their
 /// own); `below_root`, traces whose claimed span is not their root (its descendants cannot be told from the
-/// trace's other spans, which matters to a mapping that sumsSpans()).
+/// trace's other spans, which matters to a mapping that readsBelowRequest()); `ambiguous_inner`, traces where
+/// the inner selector that applies finds more than one span (the reader takes the first in breadth-first
+/// order, which SQL over the table does not know).
 ClickHouseQuery pushDownShapeQuery(const ClickHouseEndpoint &endpoint, const SpanWindow &window, const SpanMapping &mapping);
 
 /// The report's figures in one row (clickhouse_pushdown.cpp reads it): counts, and per metric (`m0`..`m6`
