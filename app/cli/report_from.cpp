@@ -14,8 +14,8 @@ const char *const kReportFromUsage =
     "  --from URL             clickhouse://HOST[:PORT]/DB?table=T: report on a window of its spans, pulled into\n"
     "                         a temporary store (with --service NAME..., --time-range A..B as the window, --user,\n"
     "                         --timeout, --max-spans as import --from)\n"
-    "  --push-down            compute the figures in ClickHouse instead of pulling (--mapping: a preset or\n"
-    "                         a file, not auto); the load buckets, knee, findings and SLOs need pulled requests\n"
+    "  --push-down            compute the figures in ClickHouse instead of pulling (with --mapping as a pull);\n"
+    "                         the load buckets, knee, findings and SLOs need pulled requests\n"
     "  --approximate          with --push-down: quantilesTDigest percentiles, bounded memory, labelled approximate\n";
 
 namespace {

@@ -184,25 +184,61 @@ std::string readWindows(const std::vector<std::string> &rows, std::size_t percen
     return {};
 }
 
-std::shared_ptr<const SpanMapping> namedMapping(const std::string &name, std::string &error)
+/// The mappings as the pull would apply them (auto: vllm, sglang, tgi in turn on each span), each one that
+/// SQL can compute; null with the reason naming the mapping otherwise.
+std::shared_ptr<const SpanMappings> pushableMappings(const std::string &name, std::string &error)
 {
-    if (name.empty() || name == "auto") {
-        error = "push-down needs a named mapping (--mapping vllm, sglang, tgi, http-gateway or a mapping file): auto tries the presets in "
-                "turn on each span, and push-down computes a window with one mapping, which the report names";
-        return nullptr;
-    }
-    const auto mappings = loadSpanMappings(name, &error);
+    auto mappings = loadSpanMappings(name.empty() ? "auto" : name, &error);
     if (!mappings)
         return nullptr;
-    if (mappings->size() != 1) {
-        error = name + ": push-down takes one mapping; this file holds " + std::to_string(mappings->size());
-        return nullptr;
+    for (const SpanMapping &mapping : *mappings) {
+        if (std::string why = pushDownRefusal(mapping); !why.empty()) {
+            error = "push-down refuses " + why + " (pull the window instead: report --from without --push-down)";
+            return nullptr;
+        }
     }
-    if (std::string why = pushDownRefusal(mappings->front()); !why.empty()) {
-        error = "push-down refuses " + why + " (pull the window instead: report --from without --push-down)";
-        return nullptr;
+    return mappings;
+}
+
+std::string mappingNames(const SpanMappings &mappings)
+{
+    std::string names;
+    for (const SpanMapping &mapping : mappings)
+        names += (names.empty() ? "\"" : ", then \"") + mapping.name + "\"";
+    return names;
+}
+
+/// The trace shapes push-down cannot follow (pushDownShapeQuery()), said with their counts; empty when none.
+std::string shapeRefusal(const ClickHouseEndpoint &endpoint, const SpanWindow &window, const SpanMappings &mappings,
+                         const ClickHouseRequestOptions &request)
+{
+    std::int64_t nested = 0, multiRoot = 0, belowRoot = 0, ambiguous = 0;
+    for (std::size_t j = 0; j < mappings.size(); ++j) {
+        std::vector<std::string> rows;
+        if (std::string why = runRows(endpoint, pushDownShapeQuery(endpoint, window, mappings, j), request, rows); !why.empty())
+            return why;
+        simdjson::dom::parser parser;
+        element shape;
+        if (rows.size() != 1 || parser.parse(simdjson::padded_string(rows.front())).get(shape))
+            return "ClickHouse's shape of the window's traces is not one JSON row";
+        nested = integer(shape, "nested"); // the same for every j: claimed by any mapping
+        multiRoot = integer(shape, "multi_root");
+        belowRoot += readsBelowRequest(mappings[j]) ? integer(shape, "below_root") : 0;
+        ambiguous += integer(shape, "ambiguous_inner");
     }
-    return std::shared_ptr<const SpanMapping>(mappings, &mappings->front());
+    if (nested == 0 && multiRoot == 0 && belowRoot == 0 && ambiguous == 0)
+        return {};
+    std::string why = "push-down refuses this window: " + std::to_string(nested) + " traces hold more than one span that mapping "
+                      + mappingNames(mappings) + " claims and " + std::to_string(multiRoot)
+                      + " have more than one root span; which of them are requests depends on how they nest, which push-down "
+                        "does not follow";
+    if (belowRoot > 0)
+        why += "; in " + std::to_string(belowRoot) + " the claimed span is below another, and the spans the mapping "
+               "reads below it cannot be told from the trace's others";
+    if (ambiguous > 0)
+        why += "; in " + std::to_string(ambiguous) + " more than one span matches the inner selector, and the reader "
+               "takes the first in breadth-first order, which SQL does not know";
+    return why + " (pull the window instead)";
 }
 
 } // namespace
@@ -227,47 +263,20 @@ SpanCount countSpans(const ClickHouseEndpoint &endpoint, const SpanWindow &windo
 PushDownResult pushDownReport(const ClickHouseEndpoint &endpoint, const SpanWindow &window, const PushDownOptions &options)
 {
     PushDownResult result;
-    const auto mapping = namedMapping(options.spanMapping, result.error);
-    if (!mapping)
+    const auto mappings = pushableMappings(options.spanMapping, result.error);
+    if (!mappings)
         return result;
     PushDownSpec spec;
     spec.window = window;
     spec.percentiles = options.percentiles;
     spec.includeErrors = options.includeErrors;
     spec.mode = options.mode;
-    std::vector<std::string> rows;
-    if (std::string why = runRows(endpoint, pushDownShapeQuery(endpoint, window, *mapping), options.request, rows); !why.empty()) {
+    if (std::string why = shapeRefusal(endpoint, window, *mappings, options.request); !why.empty()) {
         result.error = why;
         return result;
     }
-    {
-        simdjson::dom::parser parser;
-        element shape;
-        if (rows.size() != 1 || parser.parse(simdjson::padded_string(rows.front())).get(shape)) {
-            result.error = "ClickHouse's shape of the window's traces is not one JSON row";
-            return result;
-        }
-        const std::int64_t nested = integer(shape, "nested");
-        const std::int64_t multiRoot = integer(shape, "multi_root");
-        const std::int64_t belowRoot = readsBelowRequest(*mapping) ? integer(shape, "below_root") : 0;
-        const std::int64_t ambiguous = integer(shape, "ambiguous_inner");
-        if (nested > 0 || multiRoot > 0 || belowRoot > 0 || ambiguous > 0) {
-            result.error = "push-down refuses this window: " + std::to_string(nested) + " traces hold more than one span that mapping \""
-                           + mapping->name + "\" claims and " + std::to_string(multiRoot)
-                           + " have more than one root span; which of them are requests depends on how they nest, which push-down "
-                             "does not follow";
-            if (belowRoot > 0)
-                result.error += "; in " + std::to_string(belowRoot) + " the claimed span is below another, and the spans the mapping "
-                                "reads below it cannot be told from the trace's others";
-            if (ambiguous > 0)
-                result.error += "; in " + std::to_string(ambiguous) + " more than one span matches the inner selector, and the reader "
-                                "takes the first in breadth-first order, which SQL does not know";
-            result.error += " (pull the window instead)";
-            return result;
-        }
-    }
-    rows.clear();
-    if (std::string why = runRows(endpoint, pushDownFiguresQuery(endpoint, spec, *mapping), options.request, rows, &result.rowsRead);
+    std::vector<std::string> rows;
+    if (std::string why = runRows(endpoint, pushDownFiguresQuery(endpoint, spec, *mappings), options.request, rows, &result.rowsRead);
         !why.empty() || rows.size() != 1) {
         result.error = why.empty() ? "ClickHouse's figures are not one row" : why;
         return result;
@@ -285,7 +294,7 @@ PushDownResult pushDownReport(const ClickHouseEndpoint &endpoint, const SpanWind
     input.accepted = result.report.total;
     input.rejected = result.report.rejected;
     input.outcome = "complete";
-    input.message = "computed by " + result.computedBy + ", mapping " + mapping->name;
+    input.message = "computed by " + result.computedBy + ", mapping " + mappingNames(*mappings);
     result.report.inputs.push_back(std::move(input));
     if (result.report.total == 0)
         return result;
@@ -293,7 +302,7 @@ PushDownResult pushDownReport(const ClickHouseEndpoint &endpoint, const SpanWind
     const auto span = static_cast<std::uint64_t>(result.report.lastStartNs - result.report.firstStartNs);
     result.windowNs = options.windowNs > 0 ? options.windowNs : chooseWindowWidth(span);
     rows.clear();
-    if (std::string why = runRows(endpoint, pushDownLoadQuery(endpoint, spec, *mapping, result.windowNs), options.request, rows,
+    if (std::string why = runRows(endpoint, pushDownLoadQuery(endpoint, spec, *mappings, result.windowNs), options.request, rows,
                                   &result.rowsRead);
         !why.empty() || !(why = readWindows(rows, spec.percentiles.size(), result.windows)).empty()) {
         result.error = why;
@@ -302,7 +311,7 @@ PushDownResult pushDownReport(const ClickHouseEndpoint &endpoint, const SpanWind
     for (int i = 0; i < options.cdfPoints; ++i)
         result.cdfLevels.push_back(options.cdfPoints > 1 ? static_cast<double>(i) / (options.cdfPoints - 1) : 0.5);
     rows.clear();
-    if (std::string why = runRows(endpoint, pushDownCdfQuery(endpoint, spec, *mapping, result.cdfLevels), options.request, rows,
+    if (std::string why = runRows(endpoint, pushDownCdfQuery(endpoint, spec, *mappings, result.cdfLevels), options.request, rows,
                                   &result.rowsRead);
         !why.empty() || rows.size() != 1) {
         result.error = why.empty() ? "ClickHouse's CDF is not one row" : why;

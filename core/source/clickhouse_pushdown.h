@@ -37,7 +37,7 @@ struct PushDownWindow {
 };
 
 struct PushDownOptions {
-    std::string spanMapping; ///< a preset name or a mapping file; "auto" is refused (docs/CLICKHOUSE.md says why)
+    std::string spanMapping; ///< as a pull's: empty or auto (vllm, sglang, tgi in turn), a preset name or a mapping file
     std::vector<double> percentiles = defaultPercentiles();
     bool includeErrors = false;
     QuantileMode mode = QuantileMode::Exact;
@@ -59,9 +59,9 @@ struct PushDownResult {
     bool ok() const { return error.empty(); }
 };
 
-/// Computes the report of `window` in ClickHouse with the named mapping: the trace shape first (refused
-/// when a trace holds more than one claimed span: pushDownShapeQuery()), then the figures, the load windows
-/// and the CDF.
+/// Computes the report of `window` in ClickHouse with the mappings: the trace shape first (a window whose
+/// traces push-down cannot follow is refused: pushDownShapeQuery()), then the figures, the load windows and
+/// the CDF.
 PushDownResult pushDownReport(const ClickHouseEndpoint &endpoint, const SpanWindow &window, const PushDownOptions &options);
 
 /// The result as the report's JSON (report_format.h) with `computed_by`, `load_windows` and `e2e_cdf`

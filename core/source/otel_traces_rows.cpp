@@ -6,6 +6,7 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -117,17 +118,21 @@ otlp::AttributeValue attributeValue(std::string_view text)
 
 std::string windowTraceIds(const ClickHouseEndpoint &endpoint, const SpanWindow &window, ClickHouseQuery &query)
 {
-    query.params.insert(query.params.end(), {{"database", endpoint.database},
-                                             {"table", endpoint.table},
-                                             {"from_ns", std::to_string(window.fromNs)},
-                                             {"to_ns", std::to_string(window.toNs)}});
+    // A query may name the window more than once (a push-down over several mappings): its values are bound once.
+    const bool bound = std::any_of(query.params.begin(), query.params.end(), [](const auto &p) { return p.first == "from_ns"; });
+    if (!bound)
+        query.params.insert(query.params.end(), {{"database", endpoint.database},
+                                                 {"table", endpoint.table},
+                                                 {"from_ns", std::to_string(window.fromNs)},
+                                                 {"to_ns", std::to_string(window.toNs)}});
     // Each service is a parameter of its own: an Array(String) parameter would need ClickHouse's quoting
     // inside the value, which is exactly what binding is there to avoid.
     std::string services;
     for (std::size_t i = 0; i < window.services.size(); ++i) {
         const std::string name = "service" + std::to_string(i);
         services += (i ? ", {" : "{") + name + ":String}";
-        query.params.emplace_back(name, window.services[i]);
+        if (!bound)
+            query.params.emplace_back(name, window.services[i]);
     }
     return std::string("SELECT TraceId FROM ") + kOtelTracesTable + "\n"
            "                  WHERE Timestamp >= fromUnixTimestamp64Nano({from_ns:Int64})\n"

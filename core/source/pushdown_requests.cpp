@@ -82,12 +82,17 @@ std::string selectorSql(const SpanSelector &s, Binder &bind, bool inner)
     return out.empty() ? "1" : out;
 }
 
-std::string claimedSql(const SpanMapping &mapping, Binder &bind)
+/// The index of the first mapping whose root selectors claim the span, -1 for none (emitSpanRequests()).
+std::string claimedBySql(const SpanMappings &mappings, Binder &bind)
 {
-    std::string out;
-    for (const SpanSelector &s : mapping.root)
-        out += (out.empty() ? "(" : " OR (") + selectorSql(s, bind, false) + ")";
-    return out.empty() ? "0" : out;
+    std::string out = "multiIf(";
+    for (std::size_t j = 0; j < mappings.size(); ++j) {
+        std::string any;
+        for (const SpanSelector &s : mappings[j].root)
+            any += (any.empty() ? "(" : " OR (") + selectorSql(s, bind, false) + ")";
+        out += (any.empty() ? std::string("0") : any) + ", " + std::to_string(j) + ", ";
+    }
+    return out + "-1)";
 }
 
 const char *unitScale(ValueUnit unit)
@@ -108,10 +113,12 @@ struct SourcesSql {
     std::string bad = "0";
 };
 
-bool hasChildSelector(const SpanMapping &mapping)
+bool hasChildSelector(const SpanMappings &mappings)
 {
     const auto child = [](const SpanSelector &s) { return !s.childNames.empty(); };
-    return std::any_of(mapping.root.begin(), mapping.root.end(), child) || std::any_of(mapping.inner.begin(), mapping.inner.end(), child);
+    return std::any_of(mappings.begin(), mappings.end(), [&](const SpanMapping &m) {
+        return std::any_of(m.root.begin(), m.root.end(), child) || std::any_of(m.inner.begin(), m.inner.end(), child);
+    });
 }
 
 /// Each inner selector as a condition on a span below the root: `inner_match_K`.
@@ -164,7 +171,7 @@ std::string chosenInnerSql(const SpanMapping &mapping)
 /// Per trace, the summed durations of the spans named by each `spans` source, and how many there are, but
 /// the root's own: `spans_sum_K`, `spans_n_K`. They are the request's descendants when the request is the
 /// trace's only root, which pushDownShapeQuery() makes sure of for a mapping that sums spans.
-std::string sumsOfSpansSql(const SpanMapping &mapping, Binder &bind)
+std::string sumsOfSpansSql(const SpanMapping &mapping, bool children, Binder &bind)
 {
     std::string out;
     const auto sources = spansSources(mapping);
@@ -176,7 +183,7 @@ std::string sumsOfSpansSql(const SpanMapping &mapping, Binder &bind)
         out += ", sumIf(duration_ns, " + named + ") OVER (PARTITION BY TraceId) AS spans_sum_" + std::to_string(k) + ", countIf("
                + named + ") OVER (PARTITION BY TraceId) AS spans_n_" + std::to_string(k);
     }
-    if (hasChildSelector(mapping))
+    if (children)
         out += ", groupArray((ParentSpanId, SpanName)) OVER (PARTITION BY TraceId) AS trace_children";
     return out;
 }
@@ -276,10 +283,11 @@ std::string integerAttribute(const std::string &attributes, const std::string &k
 
 /// The spans of the window's traces, each with `is_root` (its parent is not among them), `claimed` (a root
 /// selector of the mapping matches it) and `claimed_in_trace`.
-std::string claimedSpansSql(const ClickHouseEndpoint &endpoint, const SpanWindow &window, const SpanMapping &mapping,
-                            ClickHouseQuery &query)
+std::string claimedSpansSql(const ClickHouseEndpoint &endpoint, const SpanWindow &window, const SpanMappings &mappings,
+                            std::size_t j, ClickHouseQuery &query)
 {
     Binder bind(query);
+    const SpanMapping &mapping = mappings[j];
     const std::string traceIds = windowTraceIds(endpoint, window, query);
     const std::string linked =
         "SELECT c.TraceId AS TraceId, c.SpanId AS SpanId, c.ParentSpanId AS ParentSpanId, c.SpanName AS SpanName, c.SpanKind AS SpanKind, c.ServiceName AS ServiceName, c.StatusCode AS StatusCode,\n"
@@ -290,9 +298,9 @@ std::string claimedSpansSql(const ClickHouseEndpoint &endpoint, const SpanWindow
         "  ON c.TraceId = p.TraceId AND c.ParentSpanId = p.SpanId\n"
         "WHERE c.TraceId IN (" + traceIds + ")";
     const std::string family = "SELECT *, " + std::string(kIsError) + " AS is_error, anyIf(ServiceName, is_root) OVER (PARTITION BY TraceId) "
-                               "AS root_service" + sumsOfSpansSql(mapping, bind) + " FROM (" + linked + ")";
-    const std::string claimed = "SELECT *, (" + claimedSql(mapping, bind) + ") AS claimed" + innerMatchesSql(mapping, bind) + " FROM ("
-                                + family + ")";
+                               "AS root_service" + sumsOfSpansSql(mapping, hasChildSelector(mappings), bind) + " FROM (" + linked + ")";
+    const std::string claimed = "SELECT *, " + claimedBySql(mappings, bind) + " AS claimed_by, claimed_by >= 0 AS claimed"
+                                + innerMatchesSql(mapping, bind) + " FROM (" + family + ")";
     return "SELECT *, countIf(claimed) OVER (PARTITION BY TraceId) AS claimed_in_trace, countIf(is_root) OVER (PARTITION BY TraceId) "
            "AS roots_in_trace" + innerSpansSql(mapping) + "\nFROM (" + claimed + ")";
 }
@@ -300,10 +308,12 @@ std::string claimedSpansSql(const ClickHouseEndpoint &endpoint, const SpanWindow
 /// One row per request of the window with what the OTLP reader would make of it: `bad` (rejected), `inc`
 /// (in the statistics), `failed` (an error), `start_ns`, the segments `m0`..`m6`, `e2e`, `ttft`, `tpot`, `ttlt`,
 /// `client` (e2e on the client's clock: network measured) and `dominant`.
-std::string requestsSql(const ClickHouseEndpoint &endpoint, const PushDownSpec &spec, const SpanMapping &mapping,
-                        ClickHouseQuery &query)
+/// The requests claimed by mapping `j` (and, with the first, the unclaimed traces' roots).
+std::string requestsOfMappingSql(const ClickHouseEndpoint &endpoint, const PushDownSpec &spec, const SpanMappings &mappings,
+                                 std::size_t j, ClickHouseQuery &query)
 {
-    const std::string spans = claimedSpansSql(endpoint, spec.window, mapping, query);
+    const SpanMapping &mapping = mappings[j];
+    const std::string spans = claimedSpansSql(endpoint, spec.window, mappings, j, query);
     Binder bind(query);
     std::string select = "SELECT start_ns" + chosenInnerSql(mapping) + ", is_error OR (claimed AND inner_error) AS failed";
     std::string mappingBad = "0";
@@ -358,8 +368,21 @@ std::string requestsSql(const ClickHouseEndpoint &endpoint, const PushDownSpec &
     // A trace with no claimed span: each root span is a request, unattributed. With one root: that root when
     // it is claimed (the claimed spans below it are nested in it, not requests), else the one claimed span.
     // (Any other shape is refused before: pushDownShapeQuery().)
-    return select + "\nFROM (" + spans + ")\nWHERE (claimed_in_trace = 0 AND is_root)"
-                    " OR (claimed AND roots_in_trace = 1 AND (is_root OR claimed_in_trace = 1))";
+    return select + "\nFROM (" + spans + ")\nWHERE " + (j == 0 ? "(claimed_in_trace = 0 AND is_root) OR " : "")
+           + "(claimed_by = " + std::to_string(j) + " AND roots_in_trace = 1 AND (is_root OR claimed_in_trace = 1))";
+}
+
+std::string requestsSql(const ClickHouseEndpoint &endpoint, const PushDownSpec &spec, const SpanMappings &mappings,
+                        ClickHouseQuery &query)
+{
+    // Each mapping's requests apart, since each reads its own sources: the window is read once per mapping.
+    // UNION ALL matches columns by place, and each mapping's segments come in its own order (those that
+    // subtract last): every part names the same columns in one order.
+    const std::string columns = "SELECT bad, inc, failed, start_ns, m0, m1, m2, m3, m4, m5, m6, e2e, ttft, tpot, ttlt, client, dominant FROM (";
+    std::string out;
+    for (std::size_t j = 0; j < mappings.size(); ++j)
+        out += (j ? "\nUNION ALL\n" : "") + columns + requestsOfMappingSql(endpoint, spec, mappings, j, query) + ")";
+    return out;
 }
 
 } // namespace lx::source

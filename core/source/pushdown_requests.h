@@ -16,16 +16,17 @@ namespace lx::source {
 /// The mapping's `spans` sources, in the order their per-trace sums are numbered (`spans_sum_K`).
 std::vector<const SegmentSource *> spansSources(const SpanMapping &mapping);
 
-/// The spans of the window's traces, each with `is_root` (its parent is not among them), `claimed` (a root
-/// selector of the mapping matches it), and per trace `claimed_in_trace`, `roots_in_trace` and the sums of
-/// the named spans the mapping reads.
-std::string claimedSpansSql(const ClickHouseEndpoint &endpoint, const SpanWindow &window, const SpanMapping &mapping,
-                            ClickHouseQuery &query);
+/// The spans of the window's traces, each with `is_root` (its parent is not among them), `claimed_by` (the
+/// first mapping whose root selectors match it, -1 for none) and `claimed`, per trace `claimed_in_trace`
+/// and `roots_in_trace`, and what mapping `j` reads below a request (the named spans' sums, the inner span).
+std::string claimedSpansSql(const ClickHouseEndpoint &endpoint, const SpanWindow &window, const SpanMappings &mappings,
+                            std::size_t j, ClickHouseQuery &query);
 
 /// One row per request of the window: `bad` (the pull rejects it), `inc` (in the statistics), `failed`,
 /// `start_ns`, the segments `m0`..`m6`, `e2e`, `ttft`, `tpot`, `ttlt`, `client` (e2e on the client's clock:
 /// network measured) and `dominant`.
-std::string requestsSql(const ClickHouseEndpoint &endpoint, const PushDownSpec &spec, const SpanMapping &mapping,
+/// Each request made by the mapping that claimed it, as the reader tries `mappings` in order on each span.
+std::string requestsSql(const ClickHouseEndpoint &endpoint, const PushDownSpec &spec, const SpanMappings &mappings,
                         ClickHouseQuery &query);
 
 } // namespace lx::source

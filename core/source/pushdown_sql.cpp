@@ -76,29 +76,31 @@ ClickHouseQuery spanCountQuery(const ClickHouseEndpoint &endpoint, const SpanWin
     return query;
 }
 
-ClickHouseQuery pushDownShapeQuery(const ClickHouseEndpoint &endpoint, const SpanWindow &window, const SpanMapping &mapping)
+ClickHouseQuery pushDownShapeQuery(const ClickHouseEndpoint &endpoint, const SpanWindow &window, const SpanMappings &mappings,
+                                   std::size_t j)
 {
     ClickHouseQuery query;
-    const std::string spans = claimedSpansSql(endpoint, window, mapping, query);
+    const SpanMapping &mapping = mappings[j];
+    const std::string spans = claimedSpansSql(endpoint, window, mappings, j, query);
     std::string chosen = "0", perTrace;
     for (std::size_t k = mapping.inner.size(); k-- > 0;) {
         const std::string n = "i" + std::to_string(k);
         chosen = "if(" + n + " > 0, " + n + ", " + chosen + ")";
     }
     for (std::size_t k = 0; k < mapping.inner.size(); ++k)
-        perTrace += ", countIf(claimed_in_trace >= 1 AND inner_match_" + std::to_string(k) + ") AS i" + std::to_string(k);
+        perTrace += ", countIf(inner_match_" + std::to_string(k) + ") AS i" + std::to_string(k);
     query.sql = "SELECT count() AS traces, countIf(claimed_spans > 1 AND NOT (roots = 1 AND claimed_roots = 1)) AS nested, "
-                "countIf(claimed_spans >= 1 AND roots > 1) AS multi_root, countIf(claimed_spans >= 1 AND claimed_roots = 0) AS below_root, "
-                "countIf(claimed_spans >= 1 AND " + chosen + " > 1) AS ambiguous_inner\n"
-                "FROM (SELECT TraceId, countIf(claimed) AS claimed_spans, countIf(is_root) AS roots, countIf(claimed AND is_root) AS claimed_roots"
+                "countIf(claimed_spans >= 1 AND roots > 1) AS multi_root, countIf(mine >= 1 AND claimed_roots = 0) AS below_root, "
+                "countIf(mine >= 1 AND " + chosen + " > 1) AS ambiguous_inner\n"
+                "FROM (SELECT TraceId, countIf(claimed) AS claimed_spans, countIf(claimed_by = " + std::to_string(j) + ") AS mine, countIf(is_root) AS roots, countIf(claimed AND is_root) AS claimed_roots"
                 + perTrace + " FROM (" + spans + ") GROUP BY TraceId)";
     return query;
 }
 
-ClickHouseQuery pushDownFiguresQuery(const ClickHouseEndpoint &endpoint, const PushDownSpec &spec, const SpanMapping &mapping)
+ClickHouseQuery pushDownFiguresQuery(const ClickHouseEndpoint &endpoint, const PushDownSpec &spec, const SpanMappings &mappings)
 {
     ClickHouseQuery query;
-    const std::string requests = requestsSql(endpoint, spec, mapping, query);
+    const std::string requests = requestsSql(endpoint, spec, mappings, query);
     const std::string levels = levelsSql(levelsOf(spec.percentiles), query, "q");
     std::string sql = "SELECT countIf(bad) AS rejected, countIf(NOT bad) AS total, countIf(NOT bad AND NOT failed) AS ok, "
                       "countIf(NOT bad AND failed) AS error, minIf(start_ns, NOT bad) AS first_start, maxIf(start_ns, NOT bad) AS last_start, "
@@ -119,11 +121,11 @@ ClickHouseQuery pushDownFiguresQuery(const ClickHouseEndpoint &endpoint, const P
     return query;
 }
 
-ClickHouseQuery pushDownLoadQuery(const ClickHouseEndpoint &endpoint, const PushDownSpec &spec, const SpanMapping &mapping,
+ClickHouseQuery pushDownLoadQuery(const ClickHouseEndpoint &endpoint, const PushDownSpec &spec, const SpanMappings &mappings,
                                   std::int64_t windowNs)
 {
     ClickHouseQuery query;
-    const std::string requests = requestsSql(endpoint, spec, mapping, query);
+    const std::string requests = requestsSql(endpoint, spec, mappings, query);
     const std::string levels = levelsSql(levelsOf(spec.percentiles), query, "q");
     query.params.emplace_back("window_ns", std::to_string(windowNs));
     query.sql = "SELECT toString(toUnixTimestamp64Nano(toStartOfInterval(fromUnixTimestamp64Nano(start_ns), "
@@ -133,11 +135,11 @@ ClickHouseQuery pushDownLoadQuery(const ClickHouseEndpoint &endpoint, const Push
     return query;
 }
 
-ClickHouseQuery pushDownCdfQuery(const ClickHouseEndpoint &endpoint, const PushDownSpec &spec, const SpanMapping &mapping,
+ClickHouseQuery pushDownCdfQuery(const ClickHouseEndpoint &endpoint, const PushDownSpec &spec, const SpanMappings &mappings,
                                  const std::vector<double> &points)
 {
     ClickHouseQuery query;
-    const std::string requests = requestsSql(endpoint, spec, mapping, query);
+    const std::string requests = requestsSql(endpoint, spec, mappings, query);
     const std::string levels = levelsSql(points, query, "c");
     query.sql = "SELECT " + quantilesFunction(spec.mode) + "If(" + levels + ")(e2e, inc) AS cdf FROM (" + requests + ")" + kExactParsing;
     return query;

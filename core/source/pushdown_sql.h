@@ -43,7 +43,8 @@ struct PushDownSpec {
 /// The count a pull would read: the spans of the window's traces (otelTracesQuery()), as one row `{"spans"}`.
 ClickHouseQuery spanCountQuery(const ClickHouseEndpoint &endpoint, const SpanWindow &window);
 
-/// The shape of the window's traces as the mapping sees them, one row: `traces`; `nested`, traces with more
+/// The shape of the window's traces as the mappings see them (tried in order on each span), one row, the
+/// last two for the traces with a span that mapping `j` claims: `traces`; `nested`, traces with more
 /// than one span the mapping claims whose root is not one of them (which are requests depends on how they
 /// nest, which push-down does not follow; under a claimed root, the others are nested in it); `multi_root`,
 /// traces with a claimed span and more than one root span (the pull makes the other roots requests of their
@@ -51,21 +52,22 @@ ClickHouseQuery spanCountQuery(const ClickHouseEndpoint &endpoint, const SpanWin
 /// trace's other spans, which matters to a mapping that readsBelowRequest()); `ambiguous_inner`, traces where
 /// the inner selector that applies finds more than one span (the reader takes the first in breadth-first
 /// order, which SQL over the table does not know).
-ClickHouseQuery pushDownShapeQuery(const ClickHouseEndpoint &endpoint, const SpanWindow &window, const SpanMapping &mapping);
+ClickHouseQuery pushDownShapeQuery(const ClickHouseEndpoint &endpoint, const SpanWindow &window, const SpanMappings &mappings,
+                                   std::size_t j);
 
 /// The report's figures in one row (clickhouse_pushdown.cpp reads it): counts, and per metric (`m0`..`m6`
 /// the segments in pipeline order, `e2e`, `ttft`, `tpot`, `ttlt`) `<m>_count`, `<m>_sum`, `<m>_max`, `<m>_q`
 /// (the percentiles in the spec's order); `client_e2e` (requests whose e2e is the client's), the dominant
 /// counts `dom0`..`dom6`, `first_start`, `last_start`.
-ClickHouseQuery pushDownFiguresQuery(const ClickHouseEndpoint &endpoint, const PushDownSpec &spec, const SpanMapping &mapping);
+ClickHouseQuery pushDownFiguresQuery(const ClickHouseEndpoint &endpoint, const PushDownSpec &spec, const SpanMappings &mappings);
 
 /// The load windows: per `toStartOfInterval` window of `windowNs` over the requests' starts, one row
 /// `window_ns` (its start), `requests`, `in_statistics`, `e2e_q` (the spec's percentiles) and `e2e_sum`.
-ClickHouseQuery pushDownLoadQuery(const ClickHouseEndpoint &endpoint, const PushDownSpec &spec, const SpanMapping &mapping,
+ClickHouseQuery pushDownLoadQuery(const ClickHouseEndpoint &endpoint, const PushDownSpec &spec, const SpanMappings &mappings,
                                   std::int64_t windowNs);
 
 /// The e2e CDF: one row `cdf` of the e2e at each of `points` levels (0..1) over the requests in the statistics.
-ClickHouseQuery pushDownCdfQuery(const ClickHouseEndpoint &endpoint, const PushDownSpec &spec, const SpanMapping &mapping,
+ClickHouseQuery pushDownCdfQuery(const ClickHouseEndpoint &endpoint, const PushDownSpec &spec, const SpanMappings &mappings,
                                  const std::vector<double> &points);
 
 } // namespace lx::source

@@ -215,6 +215,13 @@ void TestClickHousePushDown::equalsThePull_data()
     // on the inner span only; tokens on the gateway's span; a trace no root of which is claimed.
     QTest::newRow("http-gateway") << u"gateway"_qs << u"http-gateway"_qs << u""_qs << false << 8;
     QTest::newRow("http-gateway, errors included") << u"gateway"_qs << u"http-gateway"_qs << u"50,99"_qs << true << 8;
+    // auto: vllm, then sglang, then tgi tried on each span, as the pull tries them (SGLang's span with
+    // gen_ai.latency.* keys is vllm's).
+    QTest::newRow("golden spans, auto") << u"golden"_qs << u"auto"_qs << u""_qs << false << 16;
+    QTest::newRow("3000 generated requests, no mapping named") << u"generated"_qs << u""_qs << u""_qs << false << 3000;
+    QTest::newRow("edge cases, auto") << u"cases"_qs << u"auto"_qs << u""_qs << true << 6;
+    QTest::newRow("sglang stage spans, auto") << u"sglang"_qs << u"auto"_qs << u""_qs << false << 5;
+    QTest::newRow("tgi duration strings, auto") << u"tgi"_qs << u"auto"_qs << u""_qs << false << 6;
     QTest::newRow("edge cases, a mapping file in ms") << u"cases"_qs << QStringLiteral(LX_SOURCE_DIR "/tests/clickhouse/pushdown_ms.json")
                                                       << u""_qs << false << 6;
 }
@@ -312,8 +319,8 @@ void TestClickHousePushDown::refusals_data()
     QTest::addColumn<QString>("table");
     QTest::addColumn<QString>("mapping");
     QTest::addColumn<QString>("message");
-    QTest::newRow("auto") << u"golden"_qs << u"auto"_qs << u"push-down needs a named mapping"_qs;
-    QTest::newRow("no mapping") << u"golden"_qs << u""_qs << u"push-down needs a named mapping"_qs;
+    QTest::newRow("auto, claimed siblings") << u"nested"_qs << u"auto"_qs
+                                           << u"1 traces hold more than one span that mapping \"vllm\", then \"sglang\", then \"tgi\" claims"_qs;
     QTest::newRow("sglang: a request below another span") << u"sglang_below"_qs << u"sglang"_qs
                                                          << u"in 1 the claimed span is below another"_qs;
     QTest::newRow("http-gateway: two inner spans") << u"gateway_two"_qs << u"http-gateway"_qs
@@ -405,10 +412,13 @@ void TestClickHousePushDown::cliReportFrom()
     QCOMPARE(importTooMany.exitCode, 2);
     QVERIFY2(importTooMany.err.contains("--push-down"), importTooMany.err.constData());
 
-    // Refusals are said, with the exit status of a failed input.
+    // auto, the default, pushed down as the pull applies it; a filter is refused, the window is the narrowing.
     const lxtest::CliRun automatic = report({u"--push-down"_qs});
-    QCOMPARE(automatic.exitCode, 2);
-    QVERIFY2(automatic.err.contains("named mapping"), automatic.err.constData());
+    QVERIFY2(automatic.exitCode == 0, automatic.err.constData());
+    QCOMPARE(QJsonDocument::fromJson(automatic.out).object()[u"requests"_qs], fromFile[u"requests"_qs]);
+    const lxtest::CliRun filtered = report({u"--push-down"_qs, u"--model"_qs, u"x"_qs});
+    QCOMPARE(filtered.exitCode, 1);
+    QVERIFY2(filtered.err.contains("narrow it with --service and --time-range"), filtered.err.constData());
     const lxtest::CliRun alone = lxtest::runCli(QStringLiteral(LX_CLI_PATH), {u"report"_qs, u"--push-down"_qs, u"x.lxdb"_qs});
     QCOMPARE(alone.exitCode, 1);
     QVERIFY2(alone.err.contains("--push-down goes with --from"), alone.err.constData());
