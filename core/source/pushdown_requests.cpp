@@ -107,7 +107,7 @@ const char *unitScale(ValueUnit unit)
 
 /// A list of sources as two expressions: the value (Nullable(Int64), the first source that measures) and
 /// whether the request is rejected by a source that was tried (an attribute that is no number, negative,
-/// not finite, or past int64 ns), as otlp_requests.cpp's MappedRequest::measure() does.
+/// not finite or past int64 ns, or no duration string), as otlp_requests.cpp's MappedRequest::measure() does.
 struct SourcesSql {
     std::string value = "CAST(NULL AS Nullable(Int64))";
     std::string bad = "0";
@@ -281,8 +281,6 @@ std::string integerAttribute(const std::string &attributes, const std::string &k
 
 } // namespace
 
-/// The spans of the window's traces, each with `is_root` (its parent is not among them), `claimed` (a root
-/// selector of the mapping matches it) and `claimed_in_trace`.
 std::string claimedSpansSql(const ClickHouseEndpoint &endpoint, const SpanWindow &window, const SpanMappings &mappings,
                             std::size_t j, ClickHouseQuery &query)
 {
@@ -305,10 +303,8 @@ std::string claimedSpansSql(const ClickHouseEndpoint &endpoint, const SpanWindow
            "AS roots_in_trace" + innerSpansSql(mapping) + "\nFROM (" + claimed + ")";
 }
 
-/// One row per request of the window with what the OTLP reader would make of it: `bad` (rejected), `inc`
-/// (in the statistics), `failed` (an error), `start_ns`, the segments `m0`..`m6`, `e2e`, `ttft`, `tpot`, `ttlt`,
-/// `client` (e2e on the client's clock: network measured) and `dominant`.
-/// The requests claimed by mapping `j` (and, with the first, the unclaimed traces' roots).
+/// The requests claimed by mapping `j` (and, with the first, the unclaimed traces' roots), each with what
+/// the OTLP reader would make of it (the columns requestsSql() names).
 std::string requestsOfMappingSql(const ClickHouseEndpoint &endpoint, const PushDownSpec &spec, const SpanMappings &mappings,
                                  std::size_t j, ClickHouseQuery &query)
 {
