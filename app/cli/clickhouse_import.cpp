@@ -9,6 +9,8 @@
 #include "model/request.h"
 #include "no_request.h"
 #include "source/clickhouse_pull.h"
+#include "source/clickhouse_catalog.h"
+#include "source/clickhouse_pushdown.h"
 #include "store/store.h"
 
 #include <chrono>
@@ -18,7 +20,8 @@
 
 const char *const kClickHouseImportSynopsis =
     "       latency-explorer-cli import --db OUT.lxdb --from clickhouse://HOST:8123/DB?table=otel_traces\n"
-    "           --service NAME [--service NAME...] --time-range A..B [--user U] [--timeout SECONDS] [--mapping M]\n";
+    "           --service NAME [--service NAME...] --time-range A..B [--user U] [--timeout SECONDS] [--max-spans N]\n"
+    "           [--mapping M]\n";
 
 const char *const kClickHouseImportUsage =
     "With --from, pulls from the OpenTelemetry Collector's ClickHouse table the traces that have a span of\n"
@@ -29,7 +32,9 @@ const char *const kClickHouseImportUsage =
     "  --service NAME         a ServiceName to pull (repeatable)\n"
     "  --time-range A..B      the window of the spans' start\n"
     "  --user U               the ClickHouse user (default: the URL's, else default)\n"
-    "  --timeout SECONDS      give up after this long (default: no limit; connecting: 10 s)\n";
+    "  --timeout SECONDS      give up after this long (default: no limit; connecting: 10 s)\n"
+    "  --max-spans N          count first, and refuse a window of more spans (default 5,000,000; 0: no limit):\n"
+    "                         report --from ... --push-down computes such a window's figures in ClickHouse\n";
 
 namespace {
 
@@ -59,60 +64,125 @@ lx::source::PullProgressCallback pullProgress(std::ostream &err)
 
 } // namespace
 
-int runClickHouseImport(const ClickHouseImportArgs &args, std::ostream &out, std::ostream &err)
+bool parseClickHouseOption(CliArgs &args, ClickHouseImportArgs &pull, bool withTimeRange, std::string &error)
 {
-    const std::string usage = std::string("Usage: ") + (kClickHouseImportSynopsis + 7) + kClickHouseImportUsage + kSpanMappingUsage;
-    lx::source::ClickHouseEndpoint endpoint;
+    std::string value;
+    if (args.option("--from", value))
+        pull.from = value;
+    else if (args.option("--service", value))
+        pull.services.push_back(value);
+    else if (withTimeRange && args.option("--time-range", value))
+        pull.timeRange = value;
+    else if (args.option("--user", value))
+        pull.user = value;
+    else if (args.option("--timeout", value))
+        pull.timeoutSeconds = value;
+    else if (args.option("--max-spans", value))
+        pull.maxSpans = value;
+    else
+        return false;
+    if (!args.error().empty())
+        error = args.error();
+    return true;
+}
+
+int checkClickHouseArgs(const ClickHouseImportArgs &args, const char *command, const std::string &usage,
+                        ClickHouseSourceRequest &source, std::ostream &err)
+{
     std::string why;
-    if (!lx::source::parseClickHouseUrl(args.from, endpoint, &why)) {
-        err << "import: " << why << '\n';
+    if (!lx::source::parseClickHouseUrl(args.from, source.endpoint, &why)) {
+        err << command << ": " << why << '\n';
         return 1;
     }
     if (!args.user.empty())
-        endpoint.user = args.user;
+        source.endpoint.user = args.user;
     lx::RequestFilter range;
     if (args.timeRange.empty() || !lx::parseTimeRange(args.timeRange, range, &why) || !lx::isMeasured(range.fromNs)
         || !lx::isMeasured(range.toNs)) {
-        err << "import: " << (args.timeRange.empty() || why.empty() ? "--time-range A..B (both sides) is required with --from" : why)
+        err << command << ": " << (args.timeRange.empty() || why.empty() ? "--time-range A..B (both sides) is required with --from" : why)
             << '\n' << usage;
         return 1;
     }
     if (range.toNs <= range.fromNs) {
-        err << "import: the time range " << args.timeRange << " is empty (its end is not after its start)\n";
+        err << command << ": the time range " << args.timeRange << " is empty (its end is not after its start)\n";
         return 1;
     }
     if (args.services.empty()) {
-        err << "import: --service NAME is required with --from\n" << usage;
+        err << command << ": --service NAME is required with --from\n" << usage;
         return 1;
     }
-    lx::source::PullOptions options;
     if (!args.timeoutSeconds.empty()) {
         const auto seconds = parseNumber<double>(args.timeoutSeconds);
         if (!seconds || !(*seconds > 0) || *seconds > 1e6) {
-            err << "import: --timeout takes a number of seconds above 0\n";
+            err << command << ": --timeout takes a number of seconds above 0\n";
             return 1;
         }
-        options.request.totalTimeoutMs = static_cast<long>(std::ceil(*seconds * 1000));
+        source.request.totalTimeoutMs = static_cast<long>(std::ceil(*seconds * 1000));
     }
+    source.maxSpans = lx::source::kDefaultMaxPulledSpans;
+    if (!args.maxSpans.empty()) {
+        const auto most = parseNumber<std::uint64_t>(args.maxSpans);
+        if (!most) {
+            err << command << ": --max-spans takes a whole number of spans (0: no limit)\n";
+            return 1;
+        }
+        source.maxSpans = *most;
+    }
+    source.window.services = args.services;
+    source.window.fromNs = range.fromNs;
+    source.window.toNs = range.toNs;
+    return 0;
+}
+
+int countBeforePull(const ClickHouseSourceRequest &source, const char *command, std::ostream &err)
+{
+    if (source.maxSpans == 0)
+        return 0;
+    const lx::source::SpanCount count = lx::source::countSpans(source.endpoint, source.window, source.request);
+    if (!count.ok()) {
+        err << command << ": cannot count the window's spans: " << count.error << '\n';
+        return count.cancelled() ? 130 : 2;
+    }
+    if (count.spans <= source.maxSpans)
+        return 0;
+    err << command << ": the window holds " << count.spans << " spans, more than --max-spans " << source.maxSpans
+        << " allows to pull: narrow --time-range or --service, raise --max-spans, or compute the report in ClickHouse with "
+           "report --from ... --push-down (docs/CLICKHOUSE.md)\n";
+    return 2;
+}
+
+lx::FileImport pullWithProgress(lx::Store &store, const ClickHouseSourceRequest &source, const std::string &mapping, std::ostream &err)
+{
+    catchInterrupt();
+    lx::source::PullOptions options;
+    options.request = source.request;
+    options.spanMapping = mapping;
+    options.progress = pullProgress(err);
+    lx::FileImport pulled = lx::source::pullSpans(store, source.endpoint, source.window, options);
+    if (stderrIsTerminal())
+        err << "\r\033[K" << std::flush;
+    return pulled;
+}
+
+int runClickHouseImport(const ClickHouseImportArgs &args, std::ostream &out, std::ostream &err)
+{
+    const std::string usage = std::string("Usage: ") + (kClickHouseImportSynopsis + 7) + kClickHouseImportUsage + kSpanMappingUsage;
+    ClickHouseSourceRequest source;
+    if (const int status = checkClickHouseArgs(args, "import", usage, source, err))
+        return status;
     if (const std::string bad = checkSpanMapping(args.mapping); !bad.empty()) {
         err << "import: " << bad << '\n';
         return 2;
     }
+    if (const int status = countBeforePull(source, "import", err))
+        return status;
+    std::string why;
     std::unique_ptr<lx::Store> store = lx::Store::open(args.db, &why);
     if (!store) {
         err << args.db << ": " << why << '\n';
         return 2;
     }
-    catchInterrupt();
-    options.spanMapping = args.mapping;
-    options.progress = pullProgress(err);
-    lx::source::SpanWindow window;
-    window.services = args.services;
-    window.fromNs = range.fromNs;
-    window.toNs = range.toNs;
-    const std::vector<lx::FileImport> imports{lx::source::pullSpans(*store, endpoint, window, options)};
-    if (stderrIsTerminal())
-        err << "\r\033[K" << std::flush;
+    const std::vector<lx::FileImport> imports{pullWithProgress(*store, source, args.mapping, err)};
     printImportSummary(imports, out, err);
     if (interrupted() || imports.front().outcome == lx::FileImport::Outcome::Cancelled) {
         err << "import: cancelled; nothing of the pull was kept in " << args.db << '\n';

@@ -38,16 +38,11 @@ int runImportCommand(const std::vector<std::string> &arguments, std::ostream &ou
             db = value;
         } else if (args.option("--mapping", value)) {
             mapping = value;
-        } else if (args.option("--from", value)) {
-            pull.from = value;
-        } else if (args.option("--service", value)) {
-            pull.services.push_back(value);
-        } else if (args.option("--time-range", value)) {
-            pull.timeRange = value;
-        } else if (args.option("--user", value)) {
-            pull.user = value;
-        } else if (args.option("--timeout", value)) {
-            pull.timeoutSeconds = value;
+        } else if (std::string why; parseClickHouseOption(args, pull, true, why)) {
+            if (!why.empty()) {
+                err << "import: " << why << "\n" << usage;
+                return 1;
+            }
         } else if (args.positional(value)) {
             files.push_back(value);
         } else {
@@ -55,13 +50,13 @@ int runImportCommand(const std::vector<std::string> &arguments, std::ostream &ou
             return 1;
         }
     }
-    const bool pullOptions = !pull.services.empty() || !pull.timeRange.empty() || !pull.user.empty() || !pull.timeoutSeconds.empty();
+    const bool pullOptions = pull.anyWindowOption();
     if (!pull.from.empty() && !files.empty()) {
         err << "import: --from pulls from a trace store: give no files with it\n" << usage;
         return 1;
     }
     if (pull.from.empty() && pullOptions) {
-        err << "import: --service, --time-range, --user and --timeout go with --from\n" << usage;
+        err << "import: --service, --time-range, --user, --timeout and --max-spans go with --from\n" << usage;
         return 1;
     }
     if (!db.empty() && !pull.from.empty()) {

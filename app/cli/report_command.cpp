@@ -7,6 +7,7 @@
 #include "import_summary.h"
 #include "open_investigation.h"
 #include "report_diagnosis.h"
+#include "report_from.h"
 #include "report/report_format.h"
 #include "store/store.h"
 #include "store/store_merge.h"
@@ -16,6 +17,7 @@ namespace {
 
 constexpr const char *kReportUsage =
     "Usage: latency-explorer-cli report [OPTIONS] FILE_OR_STORE...\n"
+    "       latency-explorer-cli report [OPTIONS] --from URL --service NAME --time-range A..B [--push-down [--approximate]]\n"
     "Trace files are imported into a temporary store; .lxdb investigations are read as they are.\n"
     "Several inputs form one investigation.\n"
     "\n"
@@ -30,6 +32,7 @@ struct ReportRequest {
     lx::AnalysisOptions options;
     DiagnosisRequest diagnosis; ///< load, findings, SLOs, output form
     std::vector<std::string> inputs;
+    ReportFromArgs from; ///< --from and its options: a window of a trace store instead of inputs
 };
 
 /// Parses the options; returns an error message, empty when all is well.
@@ -53,6 +56,13 @@ std::string parseReportArgs(const std::vector<std::string> &arguments, ReportReq
             if (!list)
                 return "--percentiles: " + why;
             request.options.percentiles = *list;
+        } else if (parseClickHouseOption(args, request.from.pull, false, why)) {
+            if (!why.empty())
+                return why;
+        } else if (args.flag("--push-down")) {
+            request.from.pushDown = true;
+        } else if (args.flag("--approximate")) {
+            request.from.approximate = true;
         } else if (parseFilterOption(args, request.filter, why)) {
             if (!why.empty())
                 return why;
@@ -67,7 +77,14 @@ std::string parseReportArgs(const std::vector<std::string> &arguments, ReportReq
             return args.error().empty() ? "unknown option '" + args.current() + "'" : args.error();
         }
     }
-    if (request.inputs.empty())
+    const ReportFromArgs &from = request.from;
+    if (!from.pull.from.empty() && !request.inputs.empty())
+        return "--from reports on a trace store: give no files with it";
+    if (from.pull.from.empty() && (from.pull.anyWindowOption() || from.pushDown))
+        return from.pushDown ? "--push-down goes with --from" : "--service, --user, --timeout and --max-spans go with --from";
+    if (from.approximate && !from.pushDown)
+        return "--approximate goes with --push-down";
+    if (request.inputs.empty() && from.pull.from.empty())
         return "no input: give trace files or .lxdb stores";
     return {};
 }
@@ -79,11 +96,11 @@ int runReportCommand(const std::vector<std::string> &arguments, std::ostream &ou
     ReportRequest request;
     bool help = false;
     if (const std::string why = parseReportArgs(arguments, request, help); !why.empty()) {
-        err << "report: " << why << "\n" << kReportUsage << filterUsage(true) << kDiagnosisUsage << kSpanMappingUsage;
+        err << "report: " << why << "\n" << kReportUsage << filterUsage(true) << kDiagnosisUsage << kSpanMappingUsage << kReportFromUsage;
         return 1;
     }
     if (help) {
-        out << kReportUsage << filterUsage(true) << kDiagnosisUsage << kSpanMappingUsage;
+        out << kReportUsage << filterUsage(true) << kDiagnosisUsage << kSpanMappingUsage << kReportFromUsage;
         return 0;
     }
     if (const std::string why = checkSpanMapping(request.mapping); !why.empty()) {
@@ -92,6 +109,8 @@ int runReportCommand(const std::vector<std::string> &arguments, std::ostream &ou
     }
     if (!compileFilterOptions(request.filter, "report", err))
         return 2;
+    if (!request.from.pull.from.empty())
+        return runReportFrom(request.from, request.filter, request.mapping, request.options, request.diagnosis, out, err);
 
     // A store read as it is gets its integrity check beside the report (it took as long as the report on a
     // million requests); nothing is written before it says the file is sound.

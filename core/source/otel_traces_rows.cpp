@@ -6,6 +6,7 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -115,32 +116,56 @@ otlp::AttributeValue attributeValue(std::string_view text)
 
 } // namespace
 
-ClickHouseQuery otelTracesWindowSpans(const ClickHouseEndpoint &endpoint, const SpanWindow &window)
+namespace {
+
+/// Adds the window's bound parameters to `query` (once: a push-down over several mappings names the window
+/// more than once) and returns `FROM table WHERE` the window's condition.
+std::string windowClauses(const ClickHouseEndpoint &endpoint, const SpanWindow &window, ClickHouseQuery &query)
 {
-    ClickHouseQuery query;
-    query.params = {{"database", endpoint.database},
-                    {"table", endpoint.table},
-                    {"from_ns", std::to_string(window.fromNs)},
-                    {"to_ns", std::to_string(window.toNs)}};
+    const bool bound = std::any_of(query.params.begin(), query.params.end(), [](const auto &p) { return p.first == "from_ns"; });
+    if (!bound)
+        query.params.insert(query.params.end(), {{"database", endpoint.database},
+                                                 {"table", endpoint.table},
+                                                 {"from_ns", std::to_string(window.fromNs)},
+                                                 {"to_ns", std::to_string(window.toNs)}});
     // Each service is a parameter of its own: an Array(String) parameter would need ClickHouse's quoting
     // inside the value, which is exactly what binding is there to avoid.
     std::string services;
     for (std::size_t i = 0; i < window.services.size(); ++i) {
         const std::string name = "service" + std::to_string(i);
         services += (i ? ", {" : "{") + name + ":String}";
-        query.params.emplace_back(name, window.services[i]);
+        if (!bound)
+            query.params.emplace_back(name, window.services[i]);
     }
-    query.sql = "FROM " + std::string(kOtelTracesTable) + "\n"
-                "WHERE Timestamp >= fromUnixTimestamp64Nano({from_ns:Int64})\n"
-                "  AND Timestamp < fromUnixTimestamp64Nano({to_ns:Int64})"
-                + (services.empty() ? std::string() : "\n  AND ServiceName IN (" + services + ")");
+    return "FROM " + std::string(kOtelTracesTable) + "
+"
+           "WHERE Timestamp >= fromUnixTimestamp64Nano({from_ns:Int64})
+"
+           "  AND Timestamp < fromUnixTimestamp64Nano({to_ns:Int64})"
+           + (services.empty() ? std::string() : "
+  AND ServiceName IN (" + services + ")");
+}
+
+} // namespace
+
+std::string windowTraceIds(const ClickHouseEndpoint &endpoint, const SpanWindow &window, ClickHouseQuery &query)
+{
+    return "SELECT TraceId " + windowClauses(endpoint, window, query);
+}
+
+ClickHouseQuery otelTracesWindowSpans(const ClickHouseEndpoint &endpoint, const SpanWindow &window)
+{
+    ClickHouseQuery query;
+    query.sql = windowClauses(endpoint, window, query);
     return query;
 }
 
 ClickHouseQuery otelTracesPulledSpans(const ClickHouseEndpoint &endpoint, const SpanWindow &window)
 {
-    ClickHouseQuery query = otelTracesWindowSpans(endpoint, window);
-    query.sql = "FROM " + std::string(kOtelTracesTable) + "\nWHERE TraceId IN (SELECT TraceId " + query.sql + ")";
+    ClickHouseQuery query;
+    const std::string traceIds = windowTraceIds(endpoint, window, query);
+    query.sql = "FROM " + std::string(kOtelTracesTable) + "
+WHERE TraceId IN (" + traceIds + ")";
     return query;
 }
 

@@ -23,14 +23,18 @@ struct SpanWindow {
     std::int64_t toNs = 0;             ///< exclusive
 };
 
-/// The table the queries read, as bound parameters: `database` and `table` (Identifier).
+/// The table's name in the SQL: both parts bound as `Identifier` parameters.
 inline constexpr const char *kOtelTracesTable = "{database:Identifier}.{table:Identifier}";
 
+/// Adds the window's bound parameters (database, table, times, each service) to `query` and returns the
+/// subquery of its trace ids, `SELECT TraceId FROM ... WHERE` the window's condition: the traces with a
+/// span of one of the services starting in the window. What a pull reads, a count counts, a push-down reduces.
+std::string windowTraceIds(const ClickHouseEndpoint &endpoint, const SpanWindow &window, ClickHouseQuery &query);
 /// The FROM and WHERE clauses of the spans of the window's services that start in the window, with their
-/// bound parameters (the table's too): what selects a pull's traces, and what the catalog counts by service.
+/// bound parameters (the table's too): what the catalog counts by service.
 ClickHouseQuery otelTracesWindowSpans(const ClickHouseEndpoint &endpoint, const SpanWindow &window);
 /// The FROM and WHERE clauses of every span a pull of the window reads: all the spans of the traces that
-/// otelTracesWindowSpans() selects. otelTracesQuery() selects them; the catalog counts them before a pull.
+/// windowTraceIds() selects. otelTracesQuery() selects them; the catalog counts them before a pull.
 ClickHouseQuery otelTracesPulledSpans(const ClickHouseEndpoint &endpoint, const SpanWindow &window);
 
 /// The query over `endpoint`'s database and table. Every value (database, table, services, times) is a

@@ -141,4 +141,20 @@ bool ClickHouseShim::load(const QString &table, const QStringList &files) const
                 {{"database", "otel"}, {"table", table.toStdString()}});
 }
 
+std::vector<std::string> ClickHouseShim::services(const QString &table) const
+{
+    std::vector<std::string> list;
+    lx::source::ClickHouseQuery query;
+    query.sql = "SELECT DISTINCT ServiceName FROM {database:Identifier}.{table:Identifier} ORDER BY ServiceName";
+    query.params = {{"database", "otel"}, {"table", table.toStdString()}};
+    query.format = "TSV";
+    const auto result = lx::source::runClickHouseQuery(endpoint(), query, [&](std::string_view row) {
+        list.emplace_back(row);
+        return true;
+    }, withPassword());
+    if (!result.ok())
+        qWarning("%s", result.message.c_str());
+    return list;
+}
+
 } // namespace lxtest

@@ -43,6 +43,8 @@ public:
     bool exec(const std::string &sql, const std::vector<std::pair<std::string, std::string>> &params = {}) const;
     /// Creates the exporter's table `table` in `otel` and loads the OTLP files into it.
     bool load(const QString &table, const QStringList &files) const;
+    /// The distinct ServiceName values of `table`.
+    std::vector<std::string> services(const QString &table) const;
 
 private:
     QString m_node;
