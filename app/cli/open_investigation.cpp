@@ -20,14 +20,15 @@ bool OpenedInvestigation::sound(std::ostream &err) const
 
 OpenedInvestigation openInvestigation(const std::vector<std::string> &inputs, const std::string &spanMapping,
                                       const char *command, std::ostream &err, bool deferIntegrityCheck,
-                                      lx::DetailRows detailRows)
+                                      const ThrowAwayStore &throwAway)
 {
     OpenedInvestigation opened;
     const lx::OpenPlan plan = lx::planOpenInputs(inputs);
     const bool importing = !plan.imports.empty();
     lx::OpenOptions options;
     options.spanMapping = spanMapping;
-    options.detailRows = detailRows;
+    options.detailRows = throwAway.detailRows;
+    options.holdRows = throwAway.holdRows;
     options.onMerge = [&err](const lx::StoreMerge &merge) {
         if (!merge.merged)
             err << merge.path << ": " << merge.error << '\n';

@@ -29,10 +29,16 @@ struct OpenedInvestigation {
     bool sound(std::ostream &err) const;
 };
 
+/// What a command that reads its temporary store once needs of it (lx::ImportOptions).
+struct ThrowAwayStore {
+    lx::DetailRows detailRows = lx::DetailRows::All; ///< which requests keep their request_details row
+    bool holdRows = false;                           ///< the requests of one file held in memory
+};
+
 /// Opens the inputs, printing import summaries and problems to `err` under the command's name. With
 /// \a deferIntegrityCheck a single store read as it is gets its quick_check on a thread beside the command
-/// (integrity_check.h), which must call sound() before it writes anything of what it read. \a detailRows says
-/// which imported requests keep their request_details row in the temporary store (store_writer.h).
+/// (integrity_check.h), which must call sound() before it writes anything of what it read. \a throwAway says
+/// how much of the trace files the temporary store keeps (what the command will read of it).
 OpenedInvestigation openInvestigation(const std::vector<std::string> &inputs, const std::string &spanMapping,
                                       const char *command, std::ostream &err, bool deferIntegrityCheck = false,
-                                      lx::DetailRows detailRows = lx::DetailRows::All);
+                                      const ThrowAwayStore &throwAway = {});

@@ -114,11 +114,17 @@ int runReportCommand(const std::vector<std::string> &arguments, std::ostream &ou
 
     // A store read as it is gets its integrity check beside the report (it took as long as the report on a
     // million requests); nothing is written before it says the file is sound.
-    // Trace files go into a store that this report alone reads: the details of each request (source id, raw
-    // stamps, attributes) are written only where the join needs them, unless a filter expression may ask for
-    // an attribute. They were a third of the import.
-    const auto details = request.filter.filter.expression ? lx::DetailRows::All : lx::DetailRows::JoinCandidates;
-    const OpenedInvestigation opened = openInvestigation(request.inputs, request.mapping, "report", err, true, details);
+    // Trace files go into a store that this report alone reads, so it keeps only what the report reads: the
+    // details of a request (source id, raw stamps, attributes) where the join needs them or a filter
+    // expression may ask for an attribute (a third of an import); and, with no filter at all and no figures
+    // to draw, the requests of one file in memory instead of in the table (most of the rest).
+    const lx::RequestFilter &filter = request.filter.filter;
+    const bool unfiltered = !filter.expression && filter.models.empty() && filter.routes.empty() && !filter.status
+                            && !lx::isMeasured(filter.fromNs) && !lx::isMeasured(filter.toNs);
+    ThrowAwayStore throwAway;
+    throwAway.detailRows = filter.expression ? lx::DetailRows::All : lx::DetailRows::JoinCandidates;
+    throwAway.holdRows = unfiltered && request.diagnosis.format != "md" && request.diagnosis.format != "html";
+    const OpenedInvestigation opened = openInvestigation(request.inputs, request.mapping, "report", err, true, throwAway);
     if (!opened.store)
         return opened.exitStatus;
     if (const int status = writeDiagnosedReport(*opened.store, request.filter.filter, request.options, request.diagnosis, out, err,

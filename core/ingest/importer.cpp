@@ -9,6 +9,7 @@
 #include "ingest/parallel_parse.h"
 #include "store/request_join.h"
 #include "ingest/span_mapping.h"
+#include "store/holds_requests.h"
 #include "store/import_runs.h"
 #include "store/store.h"
 #include "store/store_writer.h"
@@ -156,8 +157,10 @@ ImportRun runRow(const FileImport &result, std::int64_t startedNs)
 class FileImporter {
 public:
     FileImporter(Store &store, const ImportOptions &options, const ImportProgress &before,
-                 std::shared_ptr<const SpanMappings> mappings, const StreamInput *stream = nullptr)
-        : m_store(store), m_options(options), m_before(before), m_mappings(std::move(mappings)), m_stream(stream)
+                 std::shared_ptr<const SpanMappings> mappings, const StreamInput *stream = nullptr,
+                 std::shared_ptr<HeldRows> held = nullptr)
+        : m_store(store), m_options(options), m_before(before), m_mappings(std::move(mappings)), m_stream(stream),
+          m_held(std::move(held))
     {
     }
 
@@ -243,10 +246,10 @@ private:
             return;
         }
         std::atomic<bool> writerFailed = false;
-        const unsigned parsers = m_options.parserThreads ? m_options.parserThreads : defaultParserThreads();
+        const unsigned parsers = m_options.parserThreads ? m_options.parserThreads : defaultParserThreads(m_held != nullptr);
         const bool parallel = reading.format && reading.format->independentLines && parsers > 1;
         BatchQueue queue(parallel ? batchesForParallelParse(parsers) : 3, m_options.batchSize);
-        StoreWriter writer(m_store, result.runId, m_options.detailRows);
+        StoreWriter writer(m_store, result.runId, m_options.detailRows, m_held.get());
         std::thread writerThread([&] { writerLoop(queue, writer, writerFailed); });
         const auto tick = [&] {
             if (!m_options.progress)
@@ -349,6 +352,8 @@ private:
             return;
         }
         m_finished = true;
+        if (m_held && !writer.heldWritten())
+            m_store.holdRows(std::move(m_held)); // what the scans read instead of the empty table
     }
 
     Store &m_store;
@@ -356,6 +361,7 @@ private:
     ImportProgress m_before; ///< the progress when this file started
     std::shared_ptr<const SpanMappings> m_mappings;
     const StreamInput *m_stream; ///< the input when it is no file, else null
+    std::shared_ptr<HeldRows> m_held; ///< where the requests go instead of the table, or null (importFiles())
     std::chrono::steady_clock::time_point m_started;
     bool m_finished = false; ///< the run's final row was committed with its rows
 };
@@ -405,7 +411,12 @@ std::vector<FileImport> importFiles(Store &store, const std::vector<std::string>
             results.push_back(std::move(skipped));
             continue;
         }
-        FileImporter importer(store, options, progress, mappings);
+        // One file into a store with no request yet may be held in memory (ImportOptions::holdRows); several
+        // would need the held rows of one file kept through the rollback of another.
+        std::shared_ptr<HeldRows> held;
+        if (options.holdRows && paths.size() == 1 && !store.heldRows() && !holdsRequests(store))
+            held = std::make_shared<HeldRows>();
+        FileImporter importer(store, options, progress, mappings, nullptr, held);
         results.push_back(importer.run(path));
         progress.bytesDone += results.back().bytes;
         progress.records += results.back().accepted + results.back().rejected;

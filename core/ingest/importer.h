@@ -90,6 +90,10 @@ struct ImportOptions {
     /// Which requests get a request_details row: all of them, or (a report's throw-away store) only those
     /// the join may take (store_writer.h).
     DetailRows detailRows = DetailRows::All;
+    /// A single file imported into a store with no request yet keeps its requests in memory (held_rows.h)
+    /// rather than in the `requests` table, unless a record the join may take comes: for a store that a
+    /// report reads once, without a filter (the scans read held rows only unfiltered), and throws away.
+    bool holdRows = false;
 };
 
 /// Imports the files in order into the store, then joins client and server records unless the import

@@ -72,6 +72,7 @@ FillOutcome fillStore(Store &store, const OpenPlan &plan, const OpenOptions &opt
     import.spanMapping = options.spanMapping;
     import.progress = options.progress;
     import.detailRows = options.detailRows;
+    import.holdRows = options.holdRows;
     outcome.imports = importFiles(store, plan.imports, import);
     // importFiles() marks the file it stopped in (and those after it) as cancelled.
     outcome.cancelled = std::any_of(outcome.imports.begin(), outcome.imports.end(),

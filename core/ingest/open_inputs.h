@@ -62,6 +62,7 @@ struct OpenOptions {
     /// Passed to the import (ImportOptions::detailRows): JoinCandidates only for a store that is read once
     /// by a report and thrown away.
     DetailRows detailRows = DetailRows::All;
+    bool holdRows = false; ///< passed to the import (ImportOptions::holdRows)
 };
 
 /// Opens the store the plan's target names: the resumed store, or a new one (OpenOptions::newStorePath).

@@ -37,8 +37,8 @@ struct ParallelParse {
 };
 
 /// The parser threads an import uses by default: one per core but the writer's, at most 8; 1 (on two
-/// cores) means the single-threaded read.
-unsigned defaultParserThreads();
+/// cores) means the single-threaded read. With a \a lightWriter (rows held in memory), one per core.
+unsigned defaultParserThreads(bool lightWriter = false);
 /// The batches the writer's BatchQueue needs for `parsers` parser threads: one per block in flight and two
 /// more, so that the thread that reads never waits for a batch that only it could hand on.
 std::size_t batchesForParallelParse(unsigned parsers);

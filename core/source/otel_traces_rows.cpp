@@ -137,13 +137,10 @@ std::string windowClauses(const ClickHouseEndpoint &endpoint, const SpanWindow &
         if (!bound)
             query.params.emplace_back(name, window.services[i]);
     }
-    return "FROM " + std::string(kOtelTracesTable) + "
-"
-           "WHERE Timestamp >= fromUnixTimestamp64Nano({from_ns:Int64})
-"
+    return "FROM " + std::string(kOtelTracesTable) + "\n"
+           "WHERE Timestamp >= fromUnixTimestamp64Nano({from_ns:Int64})\n"
            "  AND Timestamp < fromUnixTimestamp64Nano({to_ns:Int64})"
-           + (services.empty() ? std::string() : "
-  AND ServiceName IN (" + services + ")");
+           + (services.empty() ? std::string() : "\n  AND ServiceName IN (" + services + ")");
 }
 
 } // namespace
@@ -164,8 +161,7 @@ ClickHouseQuery otelTracesPulledSpans(const ClickHouseEndpoint &endpoint, const 
 {
     ClickHouseQuery query;
     const std::string traceIds = windowTraceIds(endpoint, window, query);
-    query.sql = "FROM " + std::string(kOtelTracesTable) + "
-WHERE TraceId IN (" + traceIds + ")";
+    query.sql = "FROM " + std::string(kOtelTracesTable) + "\nWHERE TraceId IN (" + traceIds + ")";
     return query;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "store/request_scan.h"
 
+#include "store/held_rows.h"
 #include "store/segment_columns.h"
 #include "store/sqlite_util.h"
 #include "store/store.h"
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <thread>
 
@@ -61,9 +63,66 @@ void scanRange(sqlite3 *db, const SqlCondition &where, std::int64_t lo, std::int
     }
 }
 
+/// The row a scan of the stored form of a held request reads (scanRange()).
+RequestRow heldRow(const HeldRequest &held)
+{
+    const RequestMetrics &m = held.metrics;
+    RequestRow row;
+    row.ok = held.status == Status::Ok;
+    row.e2e = m.e2e;
+    row.e2eScope = storedScope(static_cast<int>(m.e2eScope));
+    row.segments = m.segments;
+    row.ttft = m.ttft;
+    row.tpot = m.tpot;
+    row.ttlt = m.ttlt;
+    row.tokenScope = storedScope(static_cast<int>(m.tokenScope));
+    row.flags = m.flags;
+    row.start = m.start;
+    return row;
+}
+
+/// scanRange() over held rows: ids lo..hi are indices lo-1..hi-1. They take no condition: a report holds
+/// rows only when it has no filter (report_command.cpp), and a condition met here is a mistake of ours.
+void scanHeld(const HeldRows &held, const SqlCondition &where, std::int64_t lo, std::int64_t hi, int half,
+              RequestRowVisit visit, void *context)
+{
+    if (where.sql != "1")
+        throw std::logic_error("a condition on held rows (store/held_rows.h): " + where.sql);
+    const std::int64_t last = std::min<std::int64_t>(hi, static_cast<std::int64_t>(held.size()));
+    for (std::int64_t id = std::max<std::int64_t>(lo, 1); id <= last; ++id)
+        visit(context, half, heldRow(held.request(static_cast<std::size_t>(id - 1))));
+}
+
+/// The gaps between consecutive token times, as inter-token latencies.
+template<typename Visit>
+void visitGaps(const unsigned char *bytes, std::size_t n, E2eScope scope, Visit &&visit)
+{
+    std::int64_t previous = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        std::int64_t t = 0;
+        std::memcpy(&t, bytes + i * sizeof t, sizeof t); // BLOBs carry no alignment guarantee
+        // The importer keeps token times in order (decompose()), so a gap is never negative; a foreign
+        // store's disorder, or a gap past int64 (times 2^63 apart), is no inter-token latency.
+        const std::uint64_t gap = static_cast<std::uint64_t>(t) - static_cast<std::uint64_t>(previous);
+        if (i > 0 && t >= previous && gap <= static_cast<std::uint64_t>(INT64_MAX))
+            visit(gap, scope);
+        previous = t;
+    }
+}
+
 } // namespace
 
-RowIdRange requestIdRange(const Store &store) { return requestIdRange(store.db()); }
+RowIdRange requestIdRange(const Store &store)
+{
+    if (const HeldRows *held = store.heldRows()) {
+        RowIdRange r;
+        r.lo = 1;
+        r.hi = static_cast<std::int64_t>(held->size());
+        r.twoHalves = r.rows() >= 200000;
+        return r;
+    }
+    return requestIdRange(store.db());
+}
 
 RowIdRange requestIdRange(sqlite3 *db)
 {
@@ -91,6 +150,16 @@ std::size_t rowCapacity(sqlite3 *db) { return static_cast<std::size_t>(requestId
 void scanRequestRows(const Store &store, const SqlCondition &where, const RowIdRange &range, RequestRowVisit visit,
                      void *context)
 {
+    if (const HeldRows *held = store.heldRows()) {
+        if (!range.twoHalves) {
+            scanHeld(*held, where, range.lo, range.hi, 0, visit, context);
+            return;
+        }
+        std::thread worker([&] { scanHeld(*held, where, range.mid(), range.hi, 1, visit, context); });
+        scanHeld(*held, where, range.lo, range.mid() - 1, 0, visit, context);
+        worker.join();
+        return;
+    }
     const ReadConnection second = range.twoHalves ? store.openReader() : ReadConnection();
     if (!second) {
         scanRange(store.db(), where, range.lo, range.hi, 0, visit, context);
@@ -103,6 +172,19 @@ void scanRequestRows(const Store &store, const SqlCondition &where, const RowIdR
 
 void scanTokenGaps(const Store &store, const SqlCondition &where, bool includeErrors, TokenGapVisit visit, void *context)
 {
+    const auto gap = [&](std::uint64_t g, E2eScope scope) { visit(context, static_cast<std::int64_t>(g), scope); };
+    if (const HeldRows *held = store.heldRows()) {
+        if (where.sql != "1")
+            throw std::logic_error("a condition on held rows (store/held_rows.h): " + where.sql);
+        for (std::size_t i = 0; i < held->size(); ++i) {
+            const HeldRequest &r = held->request(i);
+            const std::span<const std::int64_t> times = held->tokenTimes(i);
+            if (!times.empty() && (includeErrors || r.status == Status::Ok))
+                visitGaps(reinterpret_cast<const unsigned char *>(times.data()), times.size(),
+                          storedScope(static_cast<int>(r.metrics.tokenScope)), gap);
+        }
+        return;
+    }
     // CROSS JOIN keeps token_times the outer loop: most stores have few or none, and the other order
     // probed it once per request (50 ms for a million).
     std::string sql = "SELECT t.times, r.token_scope FROM token_times t CROSS JOIN requests r ON r.id = t.request_id WHERE "
@@ -114,18 +196,7 @@ void scanTokenGaps(const Store &store, const SqlCondition &where, bool includeEr
     while (stmt.step() == SQLITE_ROW) {
         const auto *bytes = static_cast<const unsigned char *>(sqlite3_column_blob(stmt.get(), 0));
         const std::size_t n = static_cast<std::size_t>(sqlite3_column_bytes(stmt.get(), 0)) / sizeof(std::int64_t);
-        const E2eScope scope = storedScope(sqlite3_column_int(stmt.get(), 1));
-        std::int64_t previous = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-            std::int64_t t = 0;
-            std::memcpy(&t, bytes + i * sizeof t, sizeof t); // BLOBs carry no alignment guarantee
-            // The importer keeps token times in order (decompose()), so a gap is never negative; a foreign
-            // store's disorder, or a gap past int64 (times 2^63 apart), is no inter-token latency.
-            const std::uint64_t gap = static_cast<std::uint64_t>(t) - static_cast<std::uint64_t>(previous);
-            if (i > 0 && t >= previous && gap <= static_cast<std::uint64_t>(INT64_MAX))
-                visit(context, static_cast<std::int64_t>(gap), scope);
-            previous = t;
-        }
+        visitGaps(bytes, n, storedScope(sqlite3_column_int(stmt.get(), 1)), gap);
     }
 }
 

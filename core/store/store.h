@@ -18,6 +18,8 @@ struct sqlite3;
 
 namespace lx {
 
+class HeldRows;
+
 inline constexpr int kSchemaVersion = 1;
 
 /// When a read-only open runs the once-a-session `PRAGMA quick_check` (store_trust.h): before it returns,
@@ -72,6 +74,11 @@ public:
     /// Writes a consistent copy of the whole investigation to `path` (which must not exist): "Save as".
     bool saveAs(const std::string &path, std::string *error);
 
+    /// The requests an import held in memory instead of writing them (held_rows.h): ids 1..n, read by the
+    /// scans as if they were the `requests` table, which is empty. Only for a store read once, by a report.
+    void holdRows(std::shared_ptr<const HeldRows> rows) { m_heldRows = std::move(rows); }
+    const HeldRows *heldRows() const { return m_heldRows.get(); }
+
     /// Creates the look-up indexes; done after bulk loads, since maintaining them row by row costs more.
     bool ensureIndexes(std::string *error = nullptr);
     /// Only the index by id hash (request_details_by_id_hash): what look-ups and joins by request id need.
@@ -94,6 +101,7 @@ private:
     bool m_removeOnClose = false; ///< a temporary store: its file goes when it is closed
     bool m_readOnly = false;
     std::vector<std::int64_t> m_deadRuns;
+    std::shared_ptr<const HeldRows> m_heldRows;
 };
 
 } // namespace lx

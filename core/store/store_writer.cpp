@@ -6,6 +6,7 @@
 #include "store/sqlite_util.h"
 #include "store/store.h"
 
+#include <algorithm>
 #include <bit>
 #include <numeric>
 
@@ -52,10 +53,11 @@ std::int64_t orAbsent(std::int64_t count) { return count < 0 ? kNotMeasured : co
 
 } // namespace
 
-StoreWriter::StoreWriter(Store &store, std::int64_t runId, DetailRows details)
+StoreWriter::StoreWriter(Store &store, std::int64_t runId, DetailRows details, HeldRows *held)
     : m_db(store.db())
     , m_runId(runId)
     , m_detailRows(details)
+    , m_held(held)
     , m_requestsMany(std::make_unique<Statement>(m_db, insertSql(insertRequestsHead(), kRequestColumns, kRowsPerInsert)))
     , m_requestsOne(std::make_unique<Statement>(m_db, insertSql(insertRequestsHead(), kRequestColumns, 1)))
     , m_detailsMany(std::make_unique<Statement>(m_db, insertSql(kInsertDetails, kDetailColumns, kRowsPerInsert)))
@@ -106,7 +108,7 @@ std::int64_t StoreWriter::labelId(const std::string &text)
     return id;
 }
 
-void StoreWriter::bindRequest(Statement &s, int p, const RequestRecord &r, std::int64_t rowId)
+void StoreWriter::bindRequest(Statement &s, int p, const HeldRequest &r, std::int64_t rowId)
 {
     const RequestMetrics &m = r.metrics;
     s.bindInt(p++, rowId);
@@ -123,8 +125,8 @@ void StoreWriter::bindRequest(Statement &s, int p, const RequestRecord &r, std::
     s.bindInt(p++, static_cast<int>(m.tokenScope));
     s.bindMeasured(p++, m.dominant < 0 ? kNotMeasured : m.dominant);
     s.bindInt(p++, m.flags);
-    s.bindMeasured(p++, labelId(r.model));
-    s.bindMeasured(p++, labelId(r.route));
+    s.bindMeasured(p++, r.modelId);
+    s.bindMeasured(p++, r.routeId);
     s.bindMeasured(p++, orAbsent(r.inputTokens));
     s.bindMeasured(p++, orAbsent(r.outputTokens));
 }
@@ -149,7 +151,18 @@ bool StoreWriter::insertRows(std::span<const RequestRecord> records, std::span<c
     const auto bind = [&](Statement &stmt, int first, std::size_t i) {
         const std::size_t k = rows[i];
         const std::int64_t rowId = firstRowId + static_cast<std::int64_t>(k);
-        details ? bindDetails(stmt, first, records[k], idHashes[k], rowId) : bindRequest(stmt, first, records[k], rowId);
+        if (details) {
+            bindDetails(stmt, first, records[k], idHashes[k], rowId);
+            return;
+        }
+        const RequestRecord &r = records[k];
+        m_request.metrics = r.metrics;
+        m_request.status = r.status;
+        m_request.modelId = labelId(r.model);
+        m_request.routeId = labelId(r.route);
+        m_request.inputTokens = r.inputTokens;
+        m_request.outputTokens = r.outputTokens;
+        bindRequest(stmt, first, m_request, rowId);
     };
     std::size_t i = 0;
     for (; i + kRowsPerInsert <= rows.size(); i += kRowsPerInsert) {
@@ -171,6 +184,18 @@ bool StoreWriter::insertRequests(std::span<const RequestRecord> records, std::sp
     static_assert(std::endian::native == std::endian::little, "token_times BLOBs are little-endian int64");
     if (!m_error.empty())
         return false;
+    if (m_held) {
+        const bool joinable = std::any_of(records.begin(), records.end(), [](const RequestRecord &r) { return mayBeJoined(r.metrics); });
+        if (!joinable) {
+            for (const RequestRecord &r : records)
+                m_held->add(r, labelId(r.model), labelId(r.route));
+            m_nextRowId += static_cast<std::int64_t>(records.size());
+            return m_error.empty();
+        }
+        // The join runs in SQL over the table: what was held is written, and so is everything after it.
+        if (!writeHeld())
+            return false;
+    }
     const std::int64_t firstRowId = m_nextRowId;
     m_nextRowId += static_cast<std::int64_t>(records.size());
     m_rows.resize(records.size());
@@ -182,14 +207,45 @@ bool StoreWriter::insertRequests(std::span<const RequestRecord> records, std::sp
     if (!insertRows(records, idHashes, firstRowId, true, m_rows))
         return false;
     for (std::size_t k = 0; k < records.size(); ++k) {
-        const auto &times = records[k].tokenTimes;
-        if (times.empty())
-            continue;
-        m_insertTokens->bindInt(1, firstRowId + static_cast<std::int64_t>(k));
-        sqlite3_bind_blob64(m_insertTokens->get(), 2, times.data(), times.size() * sizeof(std::int64_t), SQLITE_STATIC);
-        if (!stepAndReset(*m_insertTokens))
+        if (!insertTokenTimes(firstRowId + static_cast<std::int64_t>(k), records[k].tokenTimes))
             return false;
     }
+    return true;
+}
+
+bool StoreWriter::insertTokenTimes(std::int64_t rowId, std::span<const std::int64_t> times)
+{
+    if (times.empty())
+        return true;
+    m_insertTokens->bindInt(1, rowId);
+    sqlite3_bind_blob64(m_insertTokens->get(), 2, times.data(), times.size() * sizeof(std::int64_t), SQLITE_STATIC);
+    return stepAndReset(*m_insertTokens);
+}
+
+bool StoreWriter::writeHeld()
+{
+    HeldRows &held = *m_held;
+    m_held = nullptr;
+    m_heldWritten = true;
+    // Held rows are ids 1..n of a store whose table was empty (importer.cpp only holds rows then).
+    std::size_t i = 0;
+    for (; i + kRowsPerInsert <= held.size(); i += kRowsPerInsert) {
+        for (int k = 0; k < kRowsPerInsert; ++k)
+            bindRequest(*m_requestsMany, 1 + k * kRequestColumns, held.request(i + static_cast<std::size_t>(k)),
+                        static_cast<std::int64_t>(i) + k + 1);
+        if (!stepAndReset(*m_requestsMany))
+            return false;
+    }
+    for (; i < held.size(); ++i) {
+        bindRequest(*m_requestsOne, 1, held.request(i), static_cast<std::int64_t>(i) + 1);
+        if (!stepAndReset(*m_requestsOne))
+            return false;
+    }
+    for (i = 0; i < held.size(); ++i) {
+        if (!insertTokenTimes(static_cast<std::int64_t>(i) + 1, held.tokenTimes(i)))
+            return false;
+    }
+    held.clear();
     return true;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/request.h"
+#include "store/held_rows.h"
 
 #include <memory>
 #include <span>
@@ -37,21 +38,28 @@ enum class DetailRows {
 
 class StoreWriter {
 public:
-    /// Writes on the store's own connection, inside the caller's transaction.
-    StoreWriter(Store &store, std::int64_t runId, DetailRows details = DetailRows::All);
+    /// Writes on the store's own connection, inside the caller's transaction. With \a held (a store whose
+    /// `requests` table is empty), the requests go there instead of into `requests` and `token_times`, until
+    /// a record the join may take comes: then what was held is written, and the rest with it (heldWritten()).
+    StoreWriter(Store &store, std::int64_t runId, DetailRows details = DetailRows::All, HeldRows *held = nullptr);
     ~StoreWriter();
 
     /// Inserts the records (already decomposed) with their id hashes; false on an SQLite error.
     bool insertRequests(std::span<const RequestRecord> records, std::span<const std::uint64_t> idHashes);
     bool insertRejections(std::span<const Rejection> rejections);
     const std::string &error() const { return m_error; }
+    /// The rows held were written to the tables (a record the join may take came): the held rows are empty.
+    bool heldWritten() const { return m_heldWritten; }
 
 private:
-    void bindRequest(Statement &stmt, int firstParam, const RequestRecord &r, std::int64_t rowId);
+    void bindRequest(Statement &stmt, int firstParam, const HeldRequest &r, std::int64_t rowId);
     void bindDetails(Statement &stmt, int firstParam, const RequestRecord &r, std::uint64_t idHash, std::int64_t rowId);
     /// Inserts records[k] for each k of `rows` as row firstRowId + k, into requests or request_details.
     bool insertRows(std::span<const RequestRecord> records, std::span<const std::uint64_t> idHashes, std::int64_t firstRowId,
                     bool details, std::span<const std::size_t> rows);
+    bool insertTokenTimes(std::int64_t rowId, std::span<const std::int64_t> times);
+    /// Writes the held rows into `requests` and `token_times`, and stops holding.
+    bool writeHeld();
     /// The labels.id of a model or route name, inserting it the first time; kNotMeasured for none.
     std::int64_t labelId(const std::string &text);
     bool stepAndReset(Statement &stmt);
@@ -59,6 +67,9 @@ private:
     sqlite3 *m_db;
     std::int64_t m_runId;
     DetailRows m_detailRows;
+    HeldRows *m_held;
+    bool m_heldWritten = false;
+    HeldRequest m_request; ///< the values of the record being bound, reused
     std::vector<std::size_t> m_rows; ///< the indices of the batch that insertRows() writes, reused
     std::int64_t m_nextRowId = 1;
     std::unique_ptr<Statement> m_requestsMany;

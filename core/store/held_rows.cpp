@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "store/held_rows.h"
+
+namespace lx {
+
+void HeldRows::add(const RequestRecord &record, std::int64_t modelId, std::int64_t routeId)
+{
+    HeldRequest &held = m_requests.emplace_back();
+    held.metrics = record.metrics;
+    held.status = record.status;
+    held.modelId = modelId;
+    held.routeId = routeId;
+    held.inputTokens = record.inputTokens;
+    held.outputTokens = record.outputTokens;
+    m_times.insert(m_times.end(), record.tokenTimes.begin(), record.tokenTimes.end());
+    m_timesEnd.push_back(m_times.size());
+}
+
+std::span<const std::int64_t> HeldRows::tokenTimes(std::size_t index) const
+{
+    const std::size_t begin = index == 0 ? 0 : m_timesEnd[index - 1];
+    return {m_times.data() + begin, m_timesEnd[index] - begin};
+}
+
+void HeldRows::clear()
+{
+    // Swapped out, not cleared: the memory goes back now, not when the store closes.
+    std::vector<HeldRequest>().swap(m_requests);
+    std::vector<std::int64_t>().swap(m_times);
+    std::vector<std::size_t>().swap(m_timesEnd);
+}
+
+} // namespace lx

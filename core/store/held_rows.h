@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/request.h"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+/// \file held_rows.h
+/// The requests of a report's throw-away store held in memory instead of written to `requests` and
+/// `token_times` (ImportOptions::holdRows): `report FILE` reads them once, and writing them into SQLite only
+/// to scan them back was most of its time. The scans (request_scan.h) read a store's held rows as they read
+/// its table, row for row the same values. An import that meets a record the client/server join may take
+/// writes what it held and goes on writing (StoreWriter): the join is SQL.
+
+namespace lx {
+
+/// One request as its `requests` row and token times would hold it.
+struct HeldRequest {
+    RequestMetrics metrics;
+    Status status = Status::Ok;
+    std::int64_t modelId = kNotMeasured; ///< labels.id, kNotMeasured for none
+    std::int64_t routeId = kNotMeasured;
+    std::int64_t inputTokens = -1; ///< -1 when absent
+    std::int64_t outputTokens = -1;
+};
+
+/// The requests with ids 1..size() of a store whose `requests` table is empty.
+class HeldRows {
+public:
+    void add(const RequestRecord &record, std::int64_t modelId, std::int64_t routeId);
+    std::size_t size() const { return m_requests.size(); }
+    const HeldRequest &request(std::size_t index) const { return m_requests[index]; }
+    std::span<const std::int64_t> tokenTimes(std::size_t index) const;
+    /// Lets go of every request (after they were written to the store).
+    void clear();
+
+private:
+    std::vector<HeldRequest> m_requests;
+    std::vector<std::int64_t> m_times;        ///< every request's token times, one after another
+    std::vector<std::size_t> m_timesEnd;      ///< where request i's times end in m_times
+};
+
+} // namespace lx

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A report's throw-away store may hold the requests of its one file in memory instead of in the `requests`
+// table (core/store/held_rows.h, ImportOptions::holdRows): every figure read from the held rows must be the
+// one read from the table, and an import that meets a record the join may take must write what it held,
+// leaving the tables as an import that never held anything.
+
+#include "analysis/diagnosis.h"
+#include "analysis/slo.h"
+#include "ingest/importer.h"
+#include "report/report_format.h"
+#include "report/report_sections.h"
+#include "simulation/server_simulation.h"
+#include "simulation/trace_writers.h"
+#include "store/held_rows.h"
+#include "store/store.h"
+#include "test_support.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <stdexcept>
+
+using lxtest::dump;
+
+namespace {
+
+/// A generated trace of `requests` in `form`, token times on every third, some errors and skewed clocks.
+QByteArray generated(lx::sim::TraceForm form, int requests)
+{
+    lx::sim::SimConfig config;
+    config.requests = requests;
+    config.seed = 5;
+    config.errorRate = 0.05;
+    config.skewRate = 0.02;
+    config.tokenTimesEvery = 3;
+    std::string text;
+    if (form == lx::sim::TraceForm::Csv)
+        lx::sim::appendCsvHeader(text);
+    lx::sim::simulate(config, [&](const lx::sim::SimRequest &r) { lx::sim::appendRecord(text, form, r); });
+    return QByteArray::fromStdString(text);
+}
+
+/// The store of importing `paths` as a report does (holdRows, details for the join only) or as an
+/// investigation kept does; null when an import did not complete.
+std::unique_ptr<lx::Store> imported(const std::vector<std::string> &paths, bool hold, std::size_t batchSize = 4096)
+{
+    std::string why;
+    std::unique_ptr<lx::Store> store = lx::Store::openTemporary(&why);
+    lx::ImportOptions options;
+    options.holdRows = hold;
+    options.detailRows = hold ? lx::DetailRows::JoinCandidates : lx::DetailRows::All;
+    options.batchSize = batchSize;
+    for (const lx::FileImport &f : lx::importFiles(*store, paths, options)) {
+        if (f.outcome != lx::FileImport::Outcome::Complete) {
+            qWarning("%s", lxtest::describe(f).constData());
+            return nullptr;
+        }
+    }
+    return store;
+}
+
+/// Everything `report --json` says of a store: the report, the load and knee, the findings, an SLO.
+std::string everything(const lx::Store &store, bool includeErrors)
+{
+    lx::DiagnosisOptions options;
+    options.analysis.includeErrors = includeErrors;
+    std::string why;
+    const std::optional<lx::SloTarget> slo = lx::parseSlo("ttft.p90<=300ms", &why);
+    if (!slo)
+        return "the SLO does not parse: " + why;
+    options.slos = {*slo};
+    const lx::Diagnosis d = lx::diagnose(store, {}, options);
+    return lx::reportToJson(d.report) + lx::loadToJson(d.load) + lx::findingsToJson(d.findings) + lx::slosToJson(d.slos);
+}
+
+constexpr const char *kTables = "SELECT * FROM requests ORDER BY id";
+constexpr const char *kTokenTimes = "SELECT request_id, hex(times) FROM token_times ORDER BY request_id";
+
+} // namespace
+
+class TestHeldRows : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void sameFiguresAsTheTable_data();
+    void sameFiguresAsTheTable();
+    void joinableRecordWritesWhatWasHeld_data();
+    void joinableRecordWritesWhatWasHeld();
+    void heldOnlyWhenSafe_data();
+    void heldOnlyWhenSafe();
+    void conditionOnHeldRowsIsRefused();
+};
+
+void TestHeldRows::sameFiguresAsTheTable_data()
+{
+    QTest::addColumn<int>("form");
+    QTest::addColumn<bool>("held"); ///< no record of the form can be joined: the rows stay in memory
+    QTest::addColumn<bool>("includeErrors");
+    QTest::addColumn<int>("requests");
+    const auto row = [](const char *name, lx::sim::TraceForm form, bool held) {
+        QTest::newRow(name) << static_cast<int>(form) << held << false << 1200;
+        QTest::newRow((std::string(name) + ", errors included").c_str()) << static_cast<int>(form) << held << true << 1200;
+    };
+    row("timestamps", lx::sim::TraceForm::Timestamps, true);
+    row("durations", lx::sim::TraceForm::Durations, true);
+    row("csv", lx::sim::TraceForm::Csv, true);
+    row("client records", lx::sim::TraceForm::Client, false);
+    row("server spans", lx::sim::TraceForm::Otlp, false);
+    // From 200,000 rows on, a scan reads two halves on two threads (request_scan.h).
+    QTest::newRow("timestamps, two halves") << static_cast<int>(lx::sim::TraceForm::Timestamps) << true << false << 200000;
+}
+
+/// The generator's forms carry the scopes, token times, errors and skewed clocks the held rows must keep.
+void TestHeldRows::sameFiguresAsTheTable()
+{
+    QFETCH(int, form);
+    QFETCH(bool, held);
+    QFETCH(bool, includeErrors);
+    QFETCH(int, requests);
+    QTemporaryDir dir;
+    const std::vector<std::string> paths = {
+        lxtest::writeFile(dir, QStringLiteral("trace"), generated(static_cast<lx::sim::TraceForm>(form), requests))};
+    const std::unique_ptr<lx::Store> table = imported(paths, false);
+    const std::unique_ptr<lx::Store> memory = imported(paths, true, 100);
+    QVERIFY(table && memory);
+    QCOMPARE(memory->heldRows() != nullptr, held);
+    if (held) {
+        QCOMPARE(memory->heldRows()->size(), static_cast<std::size_t>(requests));
+        QCOMPARE(dump(memory->db(), "SELECT count(*) FROM requests"), QStringLiteral("0"));
+    }
+    QCOMPARE(everything(*memory, includeErrors), everything(*table, includeErrors));
+}
+
+void TestHeldRows::joinableRecordWritesWhatWasHeld_data()
+{
+    QTest::addColumn<int>("joinableAt"); ///< the line of the first client-only record
+    QTest::addColumn<int>("batchSize");
+    QTest::newRow("in the first batch") << 1 << 64;
+    QTest::newRow("after three batches") << 200 << 64;
+    QTest::newRow("in the last record") << 400 << 64;
+    QTest::newRow("one record a batch") << 37 << 1;
+}
+
+/// Requests measured at both ends, then one measured by a client alone (a join may take it): what was held
+/// is written with the ids it was given, and the tables are those of an import that never held anything.
+void TestHeldRows::joinableRecordWritesWhatWasHeld()
+{
+    QFETCH(int, joinableAt);
+    QFETCH(int, batchSize);
+    QByteArray text;
+    const QList<QByteArray> lines = generated(lx::sim::TraceForm::Timestamps, 400).split('\n');
+    for (int i = 0; i < 400; ++i) {
+        if (i + 1 == joinableAt)
+            text += QStringLiteral("{\"id\":\"client-only\",\"t_client_send_ns\":1735732800000000000,"
+                                   "\"t_client_recv_ns\":1735732800500000000,\"output_tokens\":3}\n").toUtf8();
+        text += lines[i] + '\n';
+    }
+    QTemporaryDir dir;
+    const std::vector<std::string> paths = {lxtest::writeFile(dir, QStringLiteral("mixed.jsonl"), text)};
+    const std::unique_ptr<lx::Store> table = imported(paths, false);
+    const std::unique_ptr<lx::Store> memory = imported(paths, true, static_cast<std::size_t>(batchSize));
+    QVERIFY(table && memory);
+    QVERIFY(!memory->heldRows());
+    QCOMPARE(dump(memory->db(), "SELECT count(*) FROM requests"), QStringLiteral("401"));
+    QCOMPARE(dump(memory->db(), kTables), dump(table->db(), kTables));
+    QCOMPARE(dump(memory->db(), kTokenTimes), dump(table->db(), kTokenTimes));
+    QCOMPARE(everything(*memory, false), everything(*table, false));
+    // Only the client-only record can be joined: its details are the only ones a report's store keeps.
+    QCOMPARE(dump(memory->db(), "SELECT source_id FROM request_details"), QStringLiteral("client-only"));
+}
+
+void TestHeldRows::heldOnlyWhenSafe_data()
+{
+    QTest::addColumn<int>("files");
+    QTest::addColumn<bool>("cancel");
+    QTest::addColumn<bool>("held");
+    QTest::newRow("one file") << 1 << false << true;
+    QTest::newRow("two files") << 2 << false << false; // the rows of one would have to outlive the other's rollback
+    QTest::newRow("cancelled") << 1 << true << false;
+}
+
+void TestHeldRows::heldOnlyWhenSafe()
+{
+    QFETCH(int, files);
+    QFETCH(bool, cancel);
+    QFETCH(bool, held);
+    QTemporaryDir dir;
+    std::vector<std::string> paths;
+    for (int i = 0; i < files; ++i)
+        paths.push_back(lxtest::writeFile(dir, QStringLiteral("t%1.jsonl").arg(i), generated(lx::sim::TraceForm::Timestamps, 500)));
+    std::string why;
+    std::unique_ptr<lx::Store> store = lx::Store::openTemporary(&why);
+    lx::ImportOptions options;
+    options.holdRows = true;
+    options.batchSize = 50;
+    if (cancel)
+        options.progress = [](const lx::ImportProgress &p) { return p.records < 100; };
+    const std::vector<lx::FileImport> results = lx::importFiles(*store, paths, options);
+    QCOMPARE(results.front().outcome, cancel ? lx::FileImport::Outcome::Cancelled : lx::FileImport::Outcome::Complete);
+    QCOMPARE(store->heldRows() != nullptr, held);
+    QCOMPARE(lx::analyze(*store).total, cancel ? 0 : 500 * files);
+}
+
+/// The held rows take no SQL condition: a filter on them is a mistake of the program, said loudly, never
+/// an empty answer.
+void TestHeldRows::conditionOnHeldRowsIsRefused()
+{
+    QTemporaryDir dir;
+    const std::unique_ptr<lx::Store> store
+        = imported({lxtest::writeFile(dir, QStringLiteral("t.jsonl"), generated(lx::sim::TraceForm::Timestamps, 50))}, true);
+    QVERIFY(store && store->heldRows());
+    lx::RequestFilter errors;
+    errors.status = lx::Status::Error;
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, lx::analyze(*store, errors));
+    QCOMPARE(lx::analyze(*store).total, 50);
+}
+
+QTEST_GUILESS_MAIN(TestHeldRows)
+#include "tst_held_rows.moc"
