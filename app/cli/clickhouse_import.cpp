@@ -6,6 +6,7 @@
 #include "filter/request_filter.h"
 #include "import_summary.h"
 #include "interrupt_signal.h"
+#include "model/duration_format.h"
 #include "model/request.h"
 #include "no_request.h"
 #include "source/clickhouse_pull.h"
@@ -15,7 +16,7 @@
 
 #include <chrono>
 #include <cmath>
-#include <cstdio>
+#include <algorithm>
 #include <memory>
 
 const char *const kClickHouseImportSynopsis =
@@ -39,22 +40,38 @@ const char *const kClickHouseImportUsage =
 namespace {
 
 /// A progress line of the pull on a terminal (ten times a second at most); false once Ctrl-C was pressed.
-lx::source::PullProgressCallback pullProgress(std::ostream &err)
+/// "2 min 10 s left" from the spans received of those counted, at the pace so far; empty until it means something.
+std::string timeLeft(std::uint64_t received, std::uint64_t total, std::chrono::steady_clock::duration elapsed)
+{
+    if (total == 0 || received == 0 || received >= total || elapsed < std::chrono::seconds(1))
+        return {};
+    const double ns = std::chrono::duration<double, std::nano>(elapsed).count();
+    return ", about " + lx::formatDuration(ns * static_cast<double>(total - received) / static_cast<double>(received)) + " left";
+}
+
+lx::source::PullProgressCallback pullProgress(std::ostream &err, std::uint64_t countedSpans)
 {
     const bool drawing = stderrIsTerminal();
+    const auto started = std::chrono::steady_clock::now();
     auto lastDraw = std::make_shared<std::chrono::steady_clock::time_point>();
-    return [&err, drawing, lastDraw](const lx::source::PullProgress &progress) {
+    return [&err, drawing, lastDraw, started, countedSpans](const lx::source::PullProgress &progress) {
         if (drawing) {
             const auto now = std::chrono::steady_clock::now();
             if (now - *lastDraw >= std::chrono::milliseconds(100)) {
                 *lastDraw = now;
-                char line[200];
-                std::snprintf(line, sizeof line,
-                              "\rpulling: %llu spans received, %lld requests; ClickHouse read %llu%s%s rows  (Ctrl-C cancels)\033[K",
-                              static_cast<unsigned long long>(progress.rowsReceived), static_cast<long long>(progress.records),
-                              static_cast<unsigned long long>(progress.server.readRows),
-                              progress.server.totalRowsToRead ? " of " : "",
-                              progress.server.totalRowsToRead ? std::to_string(progress.server.totalRowsToRead).c_str() : "");
+                // The count before the pull is what the rows received are a share of; without one, ClickHouse's
+                // own progress header says how far its read has come.
+                std::string line = "\rpulling: " + std::to_string(progress.rowsReceived);
+                if (countedSpans > 0)
+                    line += " of " + std::to_string(countedSpans) + " spans ("
+                            + std::to_string(std::min<std::uint64_t>(100, progress.rowsReceived * 100 / countedSpans)) + "%"
+                            + timeLeft(progress.rowsReceived, countedSpans, now - started) + ")";
+                else
+                    line += " spans received";
+                line += ", " + std::to_string(progress.records) + " requests; ClickHouse read "
+                        + std::to_string(progress.server.readRows)
+                        + (progress.server.totalRowsToRead ? " of " + std::to_string(progress.server.totalRowsToRead) : "")
+                        + " rows  (Ctrl-C cancels)\033[K";
                 err << line << std::flush;
             }
         }
@@ -134,7 +151,7 @@ int checkClickHouseArgs(const ClickHouseImportArgs &args, const char *command, c
     return 0;
 }
 
-int countBeforePull(const ClickHouseSourceRequest &source, const char *command, std::ostream &err)
+int countBeforePull(ClickHouseSourceRequest &source, const char *command, std::ostream &err)
 {
     if (source.maxSpans == 0)
         return 0;
@@ -143,6 +160,7 @@ int countBeforePull(const ClickHouseSourceRequest &source, const char *command, 
         err << command << ": cannot count the window's spans: " << count.error << '\n';
         return count.cancelled() ? 130 : 2;
     }
+    source.countedSpans = count.spans;
     if (count.spans <= source.maxSpans)
         return 0;
     err << command << ": the window holds " << count.spans << " spans, more than --max-spans " << source.maxSpans
@@ -157,7 +175,7 @@ lx::FileImport pullWithProgress(lx::Store &store, const ClickHouseSourceRequest 
     lx::source::PullOptions options;
     options.request = source.request;
     options.spanMapping = mapping;
-    options.progress = pullProgress(err);
+    options.progress = pullProgress(err, source.countedSpans);
     lx::FileImport pulled = lx::source::pullSpans(store, source.endpoint, source.window, options);
     if (stderrIsTerminal())
         err << "\r\033[K" << std::flush;

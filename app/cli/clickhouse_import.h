@@ -50,6 +50,7 @@ struct ClickHouseSourceRequest {
     lx::source::SpanWindow window;
     lx::source::ClickHouseRequestOptions request;
     std::uint64_t maxSpans = 0;
+    std::uint64_t countedSpans = 0; ///< what countBeforePull() counted: the progress's total (0: not counted)
 };
 
 /// Checks the options; 0 with `source` filled, else 1 after saying why (under `command`, with `usage`).
@@ -57,8 +58,9 @@ int checkClickHouseArgs(const ClickHouseImportArgs &args, const char *command, c
                         ClickHouseSourceRequest &source, std::ostream &err);
 
 /// The count before a pull: 0 when the window holds at most maxSpans spans, else 2 after saying how many
-/// and pointing at `report --from ... --push-down` (or after the count's own failure).
-int countBeforePull(const ClickHouseSourceRequest &source, const char *command, std::ostream &err);
+/// and pointing at `report --from ... --push-down` (or after the count's own failure). The count is kept in
+/// source.countedSpans, for the progress line's share and time left.
+int countBeforePull(ClickHouseSourceRequest &source, const char *command, std::ostream &err);
 
 /// Pulls the window into `store` with `mapping`, a progress line on a terminal and Ctrl-C to cancel.
 lx::FileImport pullWithProgress(lx::Store &store, const ClickHouseSourceRequest &source, const std::string &mapping, std::ostream &err);
