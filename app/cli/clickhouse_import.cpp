@@ -148,6 +148,10 @@ int checkClickHouseArgs(const ClickHouseImportArgs &args, const char *command, c
     source.window.services = args.services;
     source.window.fromNs = range.fromNs;
     source.window.toNs = range.toNs;
+    // Ctrl-C stops every question of the command (the count, a pull, a push-down's queries) and, through
+    // cancel_http_readonly_queries_on_client_close, the query on the server too.
+    catchInterrupt();
+    source.request.keepGoing = [](std::uint64_t) { return !interrupted(); };
     return 0;
 }
 
@@ -171,7 +175,6 @@ int countBeforePull(ClickHouseSourceRequest &source, const char *command, std::o
 
 lx::FileImport pullWithProgress(lx::Store &store, const ClickHouseSourceRequest &source, const std::string &mapping, std::ostream &err)
 {
-    catchInterrupt();
     lx::source::PullOptions options;
     options.request = source.request;
     options.spanMapping = mapping;

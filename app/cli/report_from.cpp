@@ -57,6 +57,10 @@ int pushDown(const ReportFromArgs &args, const ClickHouseSourceRequest &source, 
     pushOptions.windowNs = diagnosis.windowNs;
     pushOptions.request = source.request;
     const lx::source::PushDownResult result = lx::source::pushDownReport(source.endpoint, source.window, pushOptions);
+    if (interrupted()) {
+        err << "report: cancelled\n";
+        return 130;
+    }
     if (!result.ok()) {
         err << "report: " << result.error << '\n';
         return 2;

@@ -175,6 +175,10 @@ QWidget *TraceStoreDialog::buildSelectionBox(const QString &mapping)
     connect(last, &QPushButton::clicked, this, &TraceStoreDialog::lastThirtyMinutes);
     for (QDateTimeEdit *edit : {m_from, m_to}) {
         connect(edit, &QDateTimeEdit::dateTimeChanged, this, [this] {
+            // The count and its warning were the old range's: Pull waits for the new range's.
+            m_selected.reset();
+            m_warning->hide();
+            updateButtons();
             if (m_connected)
                 m_rangeTimer->start();
         });
@@ -240,7 +244,12 @@ void TraceStoreDialog::applyRemembered(int index)
         return;
     const QString user = connection.user.isEmpty() ? QString::fromStdString(endpoint.user) : connection.user;
     const QString account = keychainAccount(user, QStringLiteral("%1:%2").arg(QString::fromStdString(endpoint.host)).arg(endpoint.port));
-    readKeychainPassword(account, this, [this](const QString &password, const QString &error) {
+    // A keychain read can take seconds (an unlock prompt): the answer is dropped when another connection
+    // was chosen meanwhile, so that one server's password never fills the field of another.
+    const int read = ++m_keychainReads;
+    readKeychainPassword(account, this, [this, read](const QString &password, const QString &error) {
+        if (read != m_keychainReads)
+            return;
         if (!error.isEmpty()) {
             showStatus(tr("The keychain gave no password: %1").arg(error), true);
             return;
@@ -264,6 +273,7 @@ void TraceStoreDialog::lastThirtyMinutes()
 
 void TraceStoreDialog::connectionEdited()
 {
+    ++m_keychainReads; // a password read for the connection as it was is not this one's
     // What was asked of another server says nothing of this one.
     cancelQuestions();
     m_connected = false;

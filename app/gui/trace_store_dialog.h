@@ -95,6 +95,7 @@ private:
     QTimer *m_recountTimer;
 
     bool m_connected = false; ///< the connection as typed answered Test connection
+    int m_keychainReads = 0;  ///< bumped by each keychain read and each edit: a stale read's answer is dropped
     lx::source::ClickHouseEndpoint m_endpoint;       ///< the one that answered
     QStringList m_wanted;                            ///< services to check when the list arrives
     std::optional<lx::source::SpanCount> m_selected; ///< the count of the services checked, once known

@@ -15,8 +15,8 @@
 struct TraceStorePull {
     lx::source::ClickHouseEndpoint endpoint;
     lx::source::SpanWindow window;
-    /// Typed for the session or read from the keychain; empty: LX_CLICKHOUSE_PASSWORD, if set. Held only
-    /// until the pull's request is made.
+    /// Typed in the dialog or read from the keychain; empty: LX_CLICKHOUSE_PASSWORD, if set. Held in memory
+    /// for the pull's length (never written anywhere).
     std::string password;
     QString mapping;                ///< as lx::ImportOptions::spanMapping: "" automatic, a preset, a file
     std::uint64_t expectedSpans = 0; ///< what the count before the pull said, for the progress bar; 0 unknown

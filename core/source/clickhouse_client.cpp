@@ -145,16 +145,41 @@ struct HeaderListDeleter {
     void operator()(curl_slist *list) const { curl_slist_free_all(list); }
 };
 
+/// A parameter's value as ClickHouse reads `param_*` values: in its escaped (TSV) form, where a backslash
+/// starts an escape sequence and a tab or a line end would end the value. An Identifier's value is taken
+/// as it is.
+std::string escapedParameter(const ClickHouseQuery &query, const std::string &name, const std::string &value)
+{
+    if (query.sql.find("{" + name + ":Identifier}") != std::string::npos)
+        return value;
+    std::string out;
+    out.reserve(value.size());
+    for (const char c : value) {
+        switch (c) {
+        case '\\': out += "\\\\"; break;
+        case '\t': out += "\\t"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\0': out += "\\0"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 std::string clickHouseRequestUrl(const ClickHouseEndpoint &endpoint, const ClickHouseQuery &query, bool compress)
 {
+    // A query whose client goes away (a cancel, a timeout, Ctrl-C, the dialog's next question) is stopped on
+    // the server too: ClickHouse's default runs it to its end, on a production cluster.
     std::string url = endpoint.httpBase() + "?database=" + urlEncode(endpoint.database)
-                      + "&default_format=" + urlEncode(query.format) + "&send_progress_in_http_headers=1";
+                      + "&default_format=" + urlEncode(query.format)
+                      + "&send_progress_in_http_headers=1&cancel_http_readonly_queries_on_client_close=1";
     if (compress)
         url += "&enable_http_compression=1";
     for (const auto &[name, value] : query.params)
-        url += "&param_" + urlEncode(name) + "=" + urlEncode(value);
+        url += "&param_" + urlEncode(name) + "=" + urlEncode(escapedParameter(query, name, value));
     return url;
 }
 

@@ -13,6 +13,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <utility>
 
 namespace lx::source {
 
@@ -228,15 +229,25 @@ std::string shapeRefusal(const ClickHouseEndpoint &endpoint, const SpanWindow &w
     }
     if (nested == 0 && multiRoot == 0 && belowRoot == 0 && ambiguous == 0)
         return {};
-    std::string why = "push-down refuses this window: " + std::to_string(nested) + " traces hold more than one span that mapping "
-                      + mappingNames(mappings) + " claims and " + std::to_string(multiRoot)
-                      + " have more than one root span; which of them are requests depends on how they nest, which push-down "
-                        "does not follow";
+    // Each shape that was found, and only those, in the reason.
+    std::vector<std::string> parts;
+    if (nested > 0)
+        parts.push_back(std::to_string(nested) + " traces hold more than one span that mapping " + mappingNames(mappings)
+                        + " claims");
+    if (multiRoot > 0)
+        parts.push_back(std::to_string(multiRoot) + " have a claimed span and more than one root span");
+    std::string why = "push-down refuses this window";
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        why += (i == 0 ? ": " : " and ") + parts[i];
+    if (!parts.empty())
+        why += "; which of them are requests depends on how they nest, which push-down does not follow";
+    bool first = parts.empty();
+    const auto next = [&first] { return std::exchange(first, false) ? ": in " : "; in "; };
     if (belowRoot > 0)
-        why += "; in " + std::to_string(belowRoot) + " the claimed span is below another, and the spans the mapping "
+        why += next() + std::to_string(belowRoot) + " the claimed span is below another, and the spans the mapping "
                "reads below it cannot be told from the trace's others";
     if (ambiguous > 0)
-        why += "; in " + std::to_string(ambiguous) + " more than one span matches the inner selector, and the reader "
+        why += next() + std::to_string(ambiguous) + " more than one span matches the inner selector, and the reader "
                "takes the first in breadth-first order, which SQL does not know";
     return why + " (pull the window instead)";
 }

@@ -290,9 +290,11 @@ std::string claimedSpansSql(const ClickHouseEndpoint &endpoint, const SpanWindow
     const std::string linked =
         "SELECT c.TraceId AS TraceId, c.SpanId AS SpanId, c.ParentSpanId AS ParentSpanId, c.SpanName AS SpanName, c.SpanKind AS SpanKind, c.ServiceName AS ServiceName, c.StatusCode AS StatusCode,\n"
         "       c.SpanAttributes AS SpanAttributes, toUnixTimestamp64Nano(c.Timestamp) AS start_ns, toInt64(c.Duration) AS duration_ns,\n"
-        "       p.SpanId = '' AS is_root\n"
+        // The parent by its id, once (a retried export can write a row twice: the reader keeps the first), and
+        // no parent found is a root whatever join_use_nulls the user's profile sets.
+        "       empty(ifNull(p.SpanId, '')) AS is_root\n"
         "FROM " + std::string(kOtelTracesTable) + " AS c\n"
-        "LEFT JOIN (SELECT TraceId, SpanId FROM " + kOtelTracesTable + " WHERE TraceId IN (" + traceIds + ")) AS p\n"
+        "LEFT JOIN (SELECT DISTINCT TraceId, SpanId FROM " + kOtelTracesTable + " WHERE TraceId IN (" + traceIds + ")) AS p\n"
         "  ON c.TraceId = p.TraceId AND c.ParentSpanId = p.SpanId\n"
         "WHERE c.TraceId IN (" + traceIds + ")";
     const std::string family = "SELECT *, " + std::string(kIsError) + " AS is_error, anyIf(ServiceName, is_root) OVER (PARTITION BY TraceId) "
@@ -354,7 +356,9 @@ std::string requestsOfMappingSql(const ClickHouseEndpoint &endpoint, const PushD
     // decomposeDurations(): TTFT is prefill with the preprocess and queue that were given.
     select += ",\n  if(m3 IS NULL, NULL, m3 + ifNull(m1, 0) + ifNull(m2, 0)) AS ttft";
     select += ",\n  if(ttft IS NULL OR m4 IS NULL, NULL, ttft + m4) AS ttlt";
-    select += ",\n  m4 / (output_tokens - 1) AS decode_per_token";
+    // Divided only where there is a TPOT: with one output token the quotient is inf, which toInt64() refuses
+    // when the user's profile turns short-circuit evaluation off.
+    select += ",\n  if(m4 IS NULL OR ifNull(output_tokens, -1) < 2, 0, m4 / (output_tokens - 1)) AS decode_per_token";
     select += ",\n  if(m4 IS NULL OR ifNull(output_tokens, -1) < 2, NULL, " // llround() of a value >= 0
               "toInt64(trunc(decode_per_token)) + (decode_per_token - trunc(decode_per_token) >= 0.5)) AS tpot";
     select += ",\n  m0 IS NOT NULL AS client";

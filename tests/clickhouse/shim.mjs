@@ -11,7 +11,7 @@
 //   unless none is sent).
 //
 // What it reads of a request, as ClickHouse does: the POSTed body (the SQL), `database`, `default_format`,
-// `param_NAME` (bound as {NAME:Type}), `enable_http_compression`, `send_progress_in_http_headers`,
+// `param_NAME` (bound as {NAME:Type}, unescaped as the server reads it), `enable_http_compression`, `send_progress_in_http_headers`,
 // `max_block_size`; the user and password from X-ClickHouse-User / X-ClickHouse-Key; `Accept-Encoding`.
 import http from 'node:http';
 import { spawn } from 'node:child_process';
@@ -77,6 +77,22 @@ function fail(response, status, message) {
   response.end(message + '\n');
 }
 
+/// A value in ClickHouse's escaped text form, unescaped; undefined for a backslash with nothing after it.
+function unescapeValue(text) {
+  const escapes = { b: '\b', f: '\f', r: '\r', n: '\n', t: '\t', 0: '\0', a: '\x07', v: '\v' };
+  let out = '';
+  for (let i = 0; i < text.length; ++i) {
+    if (text[i] !== '\\') {
+      out += text[i];
+      continue;
+    }
+    if (++i === text.length)
+      return undefined;
+    out += escapes[text[i]] ?? text[i];
+  }
+  return out;
+}
+
 async function answer(request, response, sql) {
   const url = new URL(request.url, 'http://localhost');
   const user = request.headers['x-clickhouse-user'] ?? url.searchParams.get('user') ?? 'default';
@@ -86,10 +102,21 @@ async function answer(request, response, sql) {
     fail(response, 401, `Code: 516. DB::Exception: ${user}: Authentication failed: password is incorrect, or there is no user with such name. (AUTHENTICATION_FAILED)`);
     return;
   }
+  // ClickHouse's server reads a parameter's value in its escaped form (a backslash starts an escape) before
+  // the value is parsed as its type, except an Identifier's, taken as it is; chdb's binding takes values as
+  // they are, so the unescaping is done here, as the server would.
+  const identifiers = new Set([...sql.matchAll(/\{\s*(\w+)\s*:\s*Identifier\s*\}/g)].map((m) => m[1]));
   const params = {};
   for (const [name, value] of url.searchParams) {
-    if (name.startsWith('param_'))
-      params[name.slice(6)] = value;
+    if (!name.startsWith('param_'))
+      continue;
+    const bare = name.slice(6);
+    const unescaped = identifiers.has(bare) ? value : unescapeValue(value);
+    if (unescaped === undefined) {
+      fail(response, 400, `Code: 25. DB::Exception: Cannot parse escape sequence: value ${value} cannot be parsed as String for query parameter '${bare}'. (CANNOT_PARSE_ESCAPE_SEQUENCE)`);
+      return;
+    }
+    params[bare] = unescaped;
   }
   const format = url.searchParams.get('default_format') ?? 'TabSeparated';
   const database = url.searchParams.get('database');

@@ -38,6 +38,8 @@ struct TestSpan {
 
 /// Sixty traces ten seconds apart: a gateway's request with the LLM server's span below it (5 ms later),
 /// the LLM server alone, or an embedder alone, in turn.
+const QString kOddService = QStringLiteral("odd\\tname\twith tab\\");
+
 std::vector<TestSpan> testSpans()
 {
     std::vector<TestSpan> spans;
@@ -56,6 +58,9 @@ std::vector<TestSpan> testSpans()
             spans.push_back({trace, ++id, 0, QStringLiteral("embedder"), start});
         }
     }
+    // A name with what ClickHouse's escaped parameter form reads as escapes: sent as it is, it would match
+    // nothing ("\t" a tab) or fail to parse (the trailing backslash).
+    spans.push_back({61, ++id, 0, kOddService, kStart + 50 * kSecond});
     return spans;
 }
 
@@ -199,6 +204,7 @@ void TestClickHouseCatalog::spansAPullReads_data()
     QTest::newRow("a vllm child in the window, its gateway root before it")
         << SpanWindow{{"vllm"}, kStart + 20 * kSecond + 1'000'000, kStart + 30 * kSecond};
     QTest::newRow("no such service") << window(0, 600, {"nosuch"});
+    QTest::newRow("a service with backslashes and a tab") << window(0, 600, {kOddService.toStdString()});
 }
 
 void TestClickHouseCatalog::spansAPullReads()

@@ -12,6 +12,8 @@
 #include "test_support.h"
 
 #include <QTest>
+#include <QUrl>
+#include <QUrlQuery>
 
 using lx::source::ClickHouseEndpoint;
 
@@ -24,6 +26,8 @@ private slots:
     void refusesUrls_data();
     void refusesUrls();
     void requestUrlBindsEveryValue();
+    void stringValuesEscaped_data();
+    void stringValuesEscaped();
     void decodesZstdInPieces_data();
     void decodesZstdInPieces();
     void refusesCorruptZstd();
@@ -123,8 +127,38 @@ void TestClickHouseProtocol::requestUrlBindsEveryValue()
     const std::string url = lx::source::clickHouseRequestUrl(endpoint, query, true);
     QCOMPARE(QString::fromStdString(url),
              u"http://h:8123/?database=my%20db&default_format=JSONEachRow&send_progress_in_http_headers=1"
+             "&cancel_http_readonly_queries_on_client_close=1"
              "&enable_http_compression=1&param_service=vllm%27%3B%20DROP%20TABLE%20x%20--&param_db=my%20db"_qs);
     QVERIFY(!QString::fromStdString(lx::source::clickHouseRequestUrl(endpoint, query, false)).contains(u"enable_http_compression"_qs));
+}
+
+void TestClickHouseProtocol::stringValuesEscaped_data()
+{
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<QString>("sent"); ///< the param_ value, URL-decoded: what ClickHouse unescapes
+    QTest::newRow("plain") << u"vllm"_qs << u"vllm"_qs;
+    QTest::newRow("backslash") << u"a\\b"_qs << u"a\\\\b"_qs;
+    QTest::newRow("trailing backslash") << u"gpu\\"_qs << u"gpu\\\\"_qs;
+    QTest::newRow("escape look-alike") << u"a\\tb"_qs << u"a\\\\tb"_qs;
+    QTest::newRow("tab and line end") << u"a\tb\nc\rd"_qs << u"a\\tb\\nc\\rd"_qs;
+}
+
+/// ClickHouse reads a String parameter's value in its escaped form: a backslash, a tab or a line end the
+/// user's text holds must arrive as itself, not as an escape (a service `a\tb` is not `a<TAB>b`).
+/// Identifiers are taken as they are.
+void TestClickHouseProtocol::stringValuesEscaped()
+{
+    QFETCH(QString, value);
+    QFETCH(QString, sent);
+    ClickHouseEndpoint endpoint;
+    std::string error;
+    QVERIFY(lx::source::parseClickHouseUrl("clickhouse://h:8123/otel", endpoint, &error));
+    lx::source::ClickHouseQuery query;
+    query.sql = "SELECT 1 FROM {table:Identifier} WHERE ServiceName = {service:String}";
+    query.params = {{"service", value.toStdString()}, {"table", value.toStdString()}};
+    const QUrlQuery parts(QUrl(QString::fromStdString(lx::source::clickHouseRequestUrl(endpoint, query, false))));
+    QCOMPARE(parts.queryItemValue(u"param_service"_qs, QUrl::FullyDecoded), sent);
+    QCOMPARE(parts.queryItemValue(u"param_table"_qs, QUrl::FullyDecoded), value);
 }
 
 void TestClickHouseProtocol::decodesZstdInPieces_data()

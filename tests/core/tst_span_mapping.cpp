@@ -314,6 +314,13 @@ void TestSpanMapping::mappingFileFromDisk()
     QVERIFY2(imported.store && imported.files[0].accepted == 1, describe(imported.files[0]).constData());
     QCOMPARE(dump(imported.store->db(), kSql), QStringLiteral("00000000000000e1|NULL|NULL|40000|NULL|800000|NULL|160000|1000000|server|mine"));
 
+    // An e2e summed from child spans, with no segment summed: the children are read for it too (the e2e
+    // used to fall back to the span's duration, 1 s, where push-down summed them).
+    const QByteArray summed = R"({"name": "sum", "root": [{"attribute": "app.request"}], "e2e": [{"spans": ["generate"]}]})";
+    const Imported e2eOfSpans = importWith(content, lxtest::writeFile(m_dir, QStringLiteral("sum.json"), summed));
+    QVERIFY2(e2eOfSpans.store && e2eOfSpans.files[0].accepted == 1, describe(e2eOfSpans.files[0]).constData());
+    QCOMPARE(dump(e2eOfSpans.store->db(), kSql), QStringLiteral("00000000000000e1|NULL|NULL|NULL|NULL|NULL|NULL|800000|800000|server|sum"));
+
     // A trace of spans the file's mapping does not claim: imported unattributed, and the import says so,
     // naming the mapping tried and nothing else.
     const QByteArray other = line(resource("shop", span("GET /cart", "00000000000000e3", "", 0, 200)));

@@ -302,6 +302,13 @@ void TestTraceStoreDialog::warnsAboveTheThreshold()
     QVERIFY2(count.startsWith(QStringLiteral("A pull reads %L1 spans of %L1 traces").arg(vllmSpans)), qPrintable(count));
     QCOMPARE(child<QLabel>(dialog, "warning")->isVisible(), warned);
     QVERIFY(child<QPushButton>(dialog, "pull")->isEnabled()); // a warning, not a refusal
+
+    // The count and its warning were the range's: another range takes Pull away until it is counted
+    // (Enter used to pull the new range with the old count, past the warning).
+    dialog.setTimeRange(QDateTime(QDate(2024, 12, 31), QTime(12, 0), QTimeZone::utc()),
+                        QDateTime(QDate(2024, 12, 31), QTime(12, 30), QTimeZone::utc()));
+    QVERIFY(!child<QPushButton>(dialog, "pull")->isEnabled());
+    QVERIFY(!child<QLabel>(dialog, "warning")->isVisible());
 }
 
 void TestTraceStoreDialog::pullMakesAnInvestigation()

@@ -189,13 +189,12 @@ public:
 private:
     bool needsDescendants() const
     {
-        for (const auto &sources : m_mapping.segments) {
-            for (const SegmentSource &source : sources) {
-                if (source.kind == SegmentSource::Kind::Spans)
-                    return true;
-            }
-        }
-        return false;
+        const auto sumsSpans = [](const std::vector<SegmentSource> &sources) {
+            return std::any_of(sources.begin(), sources.end(),
+                               [](const SegmentSource &source) { return source.kind == SegmentSource::Kind::Spans; });
+        };
+        // The e2e's sources too: an e2e summed from spans measured nothing, and fell back to the span's duration.
+        return sumsSpans(m_mapping.e2e) || std::any_of(m_mapping.segments.begin(), m_mapping.segments.end(), sumsSpans);
     }
 
     Measured evaluate(const SegmentSource &source, const DurationsInput &in) const
