@@ -5,13 +5,7 @@ namespace lx {
 
 void HeldRows::add(const RequestRecord &record, std::int64_t modelId, std::int64_t routeId)
 {
-    HeldRequest &held = m_requests.emplace_back();
-    held.metrics = record.metrics;
-    held.status = record.status;
-    held.modelId = modelId;
-    held.routeId = routeId;
-    held.inputTokens = record.inputTokens;
-    held.outputTokens = record.outputTokens;
+    m_requests.push_back(HeldRequest::of(record, modelId, routeId));
     m_times.insert(m_times.end(), record.tokenTimes.begin(), record.tokenTimes.end());
     m_timesEnd.push_back(m_times.size());
 }

@@ -24,6 +24,12 @@ struct HeldRequest {
     std::int64_t routeId = kNotMeasured;
     std::int64_t inputTokens = -1; ///< -1 when absent
     std::int64_t outputTokens = -1;
+
+    /// The values of `record`'s `requests` row, its model and route as labels.id.
+    static HeldRequest of(const RequestRecord &record, std::int64_t modelId, std::int64_t routeId)
+    {
+        return {record.metrics, record.status, modelId, routeId, record.inputTokens, record.outputTokens};
+    }
 };
 
 /// The requests with ids 1..size() of a store whose `requests` table is empty.

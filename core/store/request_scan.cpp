@@ -83,11 +83,16 @@ RequestRow heldRow(const HeldRequest &held)
 
 /// scanRange() over held rows: ids lo..hi are indices lo-1..hi-1. They take no condition: a report holds
 /// rows only when it has no filter (report_command.cpp), and a condition met here is a mistake of ours.
-void scanHeld(const HeldRows &held, const SqlCondition &where, std::int64_t lo, std::int64_t hi, int half,
-              RequestRowVisit visit, void *context)
+void refuseCondition(const SqlCondition &where)
 {
     if (where.sql != "1")
         throw std::logic_error("a condition on held rows (store/held_rows.h): " + where.sql);
+}
+
+void scanHeld(const HeldRows &held, const SqlCondition &where, std::int64_t lo, std::int64_t hi, int half,
+              RequestRowVisit visit, void *context)
+{
+    refuseCondition(where);
     const std::int64_t last = std::min<std::int64_t>(hi, static_cast<std::int64_t>(held.size()));
     for (std::int64_t id = std::max<std::int64_t>(lo, 1); id <= last; ++id)
         visit(context, half, heldRow(held.request(static_cast<std::size_t>(id - 1))));
@@ -150,32 +155,35 @@ std::size_t rowCapacity(sqlite3 *db) { return static_cast<std::size_t>(requestId
 void scanRequestRows(const Store &store, const SqlCondition &where, const RowIdRange &range, RequestRowVisit visit,
                      void *context)
 {
-    if (const HeldRows *held = store.heldRows()) {
+    // The lower half on this thread, the upper one (with range.twoHalves) on another at the same time.
+    const auto inHalves = [&](const auto &scanPart) {
         if (!range.twoHalves) {
-            scanHeld(*held, where, range.lo, range.hi, 0, visit, context);
+            scanPart(0, range.lo, range.hi);
             return;
         }
-        std::thread worker([&] { scanHeld(*held, where, range.mid(), range.hi, 1, visit, context); });
-        scanHeld(*held, where, range.lo, range.mid() - 1, 0, visit, context);
+        std::thread worker([&] { scanPart(1, range.mid(), range.hi); });
+        scanPart(0, range.lo, range.mid() - 1);
         worker.join();
+    };
+    if (const HeldRows *held = store.heldRows()) {
+        inHalves([&](int half, std::int64_t lo, std::int64_t hi) { scanHeld(*held, where, lo, hi, half, visit, context); });
         return;
     }
     const ReadConnection second = range.twoHalves ? store.openReader() : ReadConnection();
-    if (!second) {
+    if (range.twoHalves && !second) {
         scanRange(store.db(), where, range.lo, range.hi, 0, visit, context);
         return;
     }
-    std::thread worker([&] { scanRange(second.db(), where, range.mid(), range.hi, 1, visit, context); });
-    scanRange(store.db(), where, range.lo, range.mid() - 1, 0, visit, context);
-    worker.join();
+    inHalves([&](int half, std::int64_t lo, std::int64_t hi) {
+        scanRange(half == 0 ? store.db() : second.db(), where, lo, hi, half, visit, context);
+    });
 }
 
 void scanTokenGaps(const Store &store, const SqlCondition &where, bool includeErrors, TokenGapVisit visit, void *context)
 {
     const auto gap = [&](std::uint64_t g, E2eScope scope) { visit(context, static_cast<std::int64_t>(g), scope); };
     if (const HeldRows *held = store.heldRows()) {
-        if (where.sql != "1")
-            throw std::logic_error("a condition on held rows (store/held_rows.h): " + where.sql);
+        refuseCondition(where);
         for (std::size_t i = 0; i < held->size(); ++i) {
             const HeldRequest &r = held->request(i);
             const std::span<const std::int64_t> times = held->tokenTimes(i);

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <functional>
 #include <numeric>
 
 namespace lx {
@@ -142,13 +143,30 @@ void StoreWriter::bindDetails(Statement &s, int p, const RequestRecord &r, std::
     s.bindText(p++, r.attributesJson, true);
 }
 
-bool StoreWriter::insertRows(std::span<const RequestRecord> records, std::span<const std::uint64_t> idHashes, std::int64_t firstRowId,
-                             bool details, std::span<const std::size_t> rows)
+bool StoreWriter::insertBatched(bool details, std::size_t count, const std::function<void(Statement &, int, std::size_t)> &bind)
 {
     Statement &many = details ? *m_detailsMany : *m_requestsMany;
     Statement &one = details ? *m_detailsOne : *m_requestsOne;
     const int columns = details ? kDetailColumns : kRequestColumns;
-    const auto bind = [&](Statement &stmt, int first, std::size_t i) {
+    std::size_t i = 0;
+    for (; i + kRowsPerInsert <= count; i += kRowsPerInsert) {
+        for (int k = 0; k < kRowsPerInsert; ++k)
+            bind(many, 1 + k * columns, i + static_cast<std::size_t>(k));
+        if (!stepAndReset(many))
+            return false;
+    }
+    for (; i < count; ++i) {
+        bind(one, 1, i);
+        if (!stepAndReset(one))
+            return false;
+    }
+    return true;
+}
+
+bool StoreWriter::insertRows(std::span<const RequestRecord> records, std::span<const std::uint64_t> idHashes, std::int64_t firstRowId,
+                             bool details, std::span<const std::size_t> rows)
+{
+    return insertBatched(details, rows.size(), [&](Statement &stmt, int first, std::size_t i) {
         const std::size_t k = rows[i];
         const std::int64_t rowId = firstRowId + static_cast<std::int64_t>(k);
         if (details) {
@@ -156,27 +174,8 @@ bool StoreWriter::insertRows(std::span<const RequestRecord> records, std::span<c
             return;
         }
         const RequestRecord &r = records[k];
-        m_request.metrics = r.metrics;
-        m_request.status = r.status;
-        m_request.modelId = labelId(r.model);
-        m_request.routeId = labelId(r.route);
-        m_request.inputTokens = r.inputTokens;
-        m_request.outputTokens = r.outputTokens;
-        bindRequest(stmt, first, m_request, rowId);
-    };
-    std::size_t i = 0;
-    for (; i + kRowsPerInsert <= rows.size(); i += kRowsPerInsert) {
-        for (int k = 0; k < kRowsPerInsert; ++k)
-            bind(many, 1 + k * columns, i + static_cast<std::size_t>(k));
-        if (!stepAndReset(many))
-            return false;
-    }
-    for (; i < rows.size(); ++i) {
-        bind(one, 1, i);
-        if (!stepAndReset(one))
-            return false;
-    }
-    return true;
+        bindRequest(stmt, first, HeldRequest::of(r, labelId(r.model), labelId(r.route)), rowId);
+    });
 }
 
 bool StoreWriter::insertRequests(std::span<const RequestRecord> records, std::span<const std::uint64_t> idHashes)
@@ -228,20 +227,11 @@ bool StoreWriter::writeHeld()
     m_held = nullptr;
     m_heldWritten = true;
     // Held rows are ids 1..n of a store whose table was empty (importer.cpp only holds rows then).
-    std::size_t i = 0;
-    for (; i + kRowsPerInsert <= held.size(); i += kRowsPerInsert) {
-        for (int k = 0; k < kRowsPerInsert; ++k)
-            bindRequest(*m_requestsMany, 1 + k * kRequestColumns, held.request(i + static_cast<std::size_t>(k)),
-                        static_cast<std::int64_t>(i) + k + 1);
-        if (!stepAndReset(*m_requestsMany))
-            return false;
-    }
-    for (; i < held.size(); ++i) {
-        bindRequest(*m_requestsOne, 1, held.request(i), static_cast<std::int64_t>(i) + 1);
-        if (!stepAndReset(*m_requestsOne))
-            return false;
-    }
-    for (i = 0; i < held.size(); ++i) {
+    if (!insertBatched(false, held.size(), [&](Statement &stmt, int first, std::size_t i) {
+            bindRequest(stmt, first, held.request(i), static_cast<std::int64_t>(i) + 1);
+        }))
+        return false;
+    for (std::size_t i = 0; i < held.size(); ++i) {
         if (!insertTokenTimes(static_cast<std::int64_t>(i) + 1, held.tokenTimes(i)))
             return false;
     }

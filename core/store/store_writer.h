@@ -4,6 +4,7 @@
 #include "model/request.h"
 #include "store/held_rows.h"
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -57,6 +58,9 @@ private:
     /// Inserts records[k] for each k of `rows` as row firstRowId + k, into requests or request_details.
     bool insertRows(std::span<const RequestRecord> records, std::span<const std::uint64_t> idHashes, std::int64_t firstRowId,
                     bool details, std::span<const std::size_t> rows);
+    /// Inserts `count` rows into request_details or requests, kRowsPerInsert a statement; bind(stmt, first
+    /// parameter, i) binds the i-th.
+    bool insertBatched(bool details, std::size_t count, const std::function<void(Statement &, int, std::size_t)> &bind);
     bool insertTokenTimes(std::int64_t rowId, std::span<const std::int64_t> times);
     /// Writes the held rows into `requests` and `token_times`, and stops holding.
     bool writeHeld();
@@ -69,7 +73,6 @@ private:
     DetailRows m_detailRows;
     HeldRows *m_held;
     bool m_heldWritten = false;
-    HeldRequest m_request; ///< the values of the record being bound, reused
     std::vector<std::size_t> m_rows; ///< the indices of the batch that insertRows() writes, reused
     std::int64_t m_nextRowId = 1;
     std::unique_ptr<Statement> m_requestsMany;
