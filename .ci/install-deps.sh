@@ -22,6 +22,9 @@ if [ "${LX_DEPS:-}" = ci ]; then
     g++-mingw-w64-x86-64-posix clang-14 libc++-14-dev libc++abi-14-dev     # .ci/portability.sh
     dpkg-dev file desktop-file-utils appstream lintian shared-mime-info libglib2.0-bin  # .ci/check-package.sh
   )
+  # node and npm for the ClickHouse engine of the trace-store suites (npm's chdb, docs/CLICKHOUSE.md), unless
+  # the machine has them already (a Node.js of its own brings npm with it, and Debian's npm would clash).
+  command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 fi
 
 missing=()
