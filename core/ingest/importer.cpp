@@ -7,10 +7,11 @@
 #include "ingest/input_file.h"
 #include "ingest/line_reader.h"
 #include "ingest/parallel_parse.h"
-#include "store/request_join.h"
 #include "ingest/span_mapping.h"
 #include "store/holds_requests.h"
 #include "store/import_runs.h"
+#include "store/request_columns.h"
+#include "store/request_join.h"
 #include "store/store.h"
 #include "store/store_writer.h"
 #include "model/text_util.h"
@@ -304,6 +305,8 @@ private:
         }
         queue.close();
         writerThread.join();
+        if (!cancelled && !writerFailed && !writer.finish())
+            writerFailed = true;
         result.bytes = reading.bytesRead();
 
         // A stream that fails part way keeps nothing: unlike a file's start, what came before the failure
@@ -365,6 +368,16 @@ private:
     std::chrono::steady_clock::time_point m_started;
     bool m_finished = false; ///< the run's final row was committed with its rows
 };
+
+/// Writes the column chunks anew when the import did not leave them describing the rows (a join joined
+/// records, or the store was made before them): a failure costs only speed, and is said in the last
+/// file's message.
+void keepRequestColumns(Store &store, std::span<FileImport> results)
+{
+    std::string why;
+    if (!ensureRequestColumns(store, &why) && !results.empty())
+        results.back().message += (results.back().message.empty() ? "" : "; ") + why;
+}
 
 } // namespace
 
@@ -439,6 +452,7 @@ std::vector<FileImport> importFiles(Store &store, const std::vector<std::string>
         if (!joinClientServer(store, nullptr, &why, joining))
             results.back().message += (results.back().message.empty() ? "" : "; ") + why;
     }
+    keepRequestColumns(store, results);
     if (options.progress) {
         progress.bytesDone = progress.bytesTotal;
         options.progress(progress);
@@ -466,6 +480,7 @@ FileImport importStream(Store &store, const StreamInput &input, const ImportOpti
         if (!joinClientServer(store, nullptr, &why, {}))
             result.message += (result.message.empty() ? "" : "; ") + why;
     }
+    keepRequestColumns(store, {&result, 1});
     return result;
 }
 

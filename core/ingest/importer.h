@@ -97,7 +97,9 @@ struct ImportOptions {
 };
 
 /// Imports the files in order into the store, then joins client and server records unless the import
-/// was cancelled (ImportOptions::joinClientServer); a failed join is said in the last file's message.
+/// was cancelled (ImportOptions::joinClientServer); a failed join is said in the last file's message. Last,
+/// the column chunks are written anew if the rows changed otherwise than by the import's own appends (a
+/// join, a merge before it, a store made before them: store/request_columns.h).
 std::vector<FileImport> importFiles(Store &store, const std::vector<std::string> &paths, const ImportOptions &options = {});
 
 /// An input that is no file: the answer of a trace store's query (core/source), read by a reader that pulls

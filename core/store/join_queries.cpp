@@ -251,7 +251,9 @@ private:
         if (clients && servers) {
             if (m_joining)
                 m_joining();
-            if (!pair(allMatched) || !exec(kApplySql)
+            // The rows change in place: their column chunks go, and are written anew after the join
+            // (request_columns.h).
+            if (!pair(allMatched) || !exec("DELETE FROM request_columns;") || !exec(kApplySql)
                 || (scalar(m_db, "SELECT EXISTS (SELECT 1 FROM token_times)") && !exec(kMoveTokenTimesSql)))
                 return false;
         }

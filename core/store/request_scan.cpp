@@ -2,6 +2,7 @@
 #include "store/request_scan.h"
 
 #include "store/held_rows.h"
+#include "store/request_columns.h"
 #include "store/segment_columns.h"
 #include "store/sqlite_util.h"
 #include "store/store.h"
@@ -12,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace lx {
 
@@ -32,12 +34,13 @@ E2eScope storedScope(int value)
     return value >= 0 && value <= static_cast<int>(E2eScope::Engine) ? static_cast<E2eScope>(value) : E2eScope::None;
 }
 
-/// Reads the rows with lo <= id <= hi that match the condition.
-void scanRange(sqlite3 *db, const SqlCondition &where, std::int64_t lo, std::int64_t hi, int half, RequestRowVisit visit,
-               void *context)
+/// Calls visit(id, row) for the rows with lo <= id <= hi that match the condition, in id order, until it
+/// returns false; false then, or on an SQLite error.
+template<typename Visit>
+bool readRows(sqlite3 *db, const SqlCondition &where, std::int64_t lo, std::int64_t hi, Visit &&visit)
 {
     // Column order matches the table's, so SQLite decodes each record front to back once.
-    static const std::string select = "SELECT status, e2e_ns, e2e_scope, " + segmentColumnList()
+    static const std::string select = "SELECT r.id, status, e2e_ns, e2e_scope, " + segmentColumnList()
                                       + ", ttft_ns, tpot_ns, ttlt_ns, token_scope, flags, start_ns"
                                         " FROM requests r WHERE r.id BETWEEN ? AND ? AND ";
     Statement stmt(db, select + where.sql);
@@ -46,25 +49,53 @@ void scanRange(sqlite3 *db, const SqlCondition &where, std::int64_t lo, std::int
     where.bind(stmt, 3);
     sqlite3_stmt *q = stmt.get();
     RequestRow row;
-    while (stmt.step() == SQLITE_ROW) {
-        row.ok = sqlite3_column_int(q, 0) == 0;
-        row.e2e = columnOr(q, 1);
-        row.e2eScope = storedScope(sqlite3_column_int(q, 2));
+    int rc;
+    while ((rc = stmt.step()) == SQLITE_ROW) {
+        row.ok = sqlite3_column_int(q, 1) == 0;
+        row.e2e = columnOr(q, 2);
+        row.e2eScope = storedScope(sqlite3_column_int(q, 3));
         for (int s = 0; s < kSegmentCount; ++s)
-            row.segments[static_cast<std::size_t>(s)] = columnOr(q, 3 + s);
-        constexpr int after = 3 + kSegmentCount; // the first column after the segments
+            row.segments[static_cast<std::size_t>(s)] = columnOr(q, 4 + s);
+        constexpr int after = 4 + kSegmentCount; // the first column after the segments
         row.ttft = columnOr(q, after);
         row.tpot = columnOr(q, after + 1);
         row.ttlt = columnOr(q, after + 2);
         row.tokenScope = storedScope(sqlite3_column_int(q, after + 3));
         row.flags = static_cast<std::uint32_t>(sqlite3_column_int64(q, after + 4));
         row.start = columnOr(q, after + 5);
-        visit(context, half, row);
+        if (!visit(sqlite3_column_int64(q, 0), row))
+            return false;
     }
+    return rc == SQLITE_DONE;
 }
 
-/// The row a scan of the stored form of a held request reads (scanRange()).
-RequestRow heldRow(const HeldRequest &held)
+/// Reads the rows with lo <= id <= hi that match the condition.
+void scanRange(sqlite3 *db, const SqlCondition &where, std::int64_t lo, std::int64_t hi, int half, RequestRowVisit visit,
+               void *context)
+{
+    readRows(db, where, lo, hi, [&](std::int64_t, const RequestRow &row) {
+        visit(context, half, row);
+        return true;
+    });
+}
+
+/// The ids of the rows with lo <= id <= hi that match the condition, ascending: SQLite decodes only the
+/// columns the condition reads.
+std::vector<std::int64_t> matchingIds(sqlite3 *db, const SqlCondition &where, std::int64_t lo, std::int64_t hi)
+{
+    Statement stmt(db, "SELECT r.id FROM requests r WHERE r.id BETWEEN ? AND ? AND " + where.sql);
+    stmt.bindInt(1, lo);
+    stmt.bindInt(2, hi);
+    where.bind(stmt, 3);
+    std::vector<std::int64_t> ids;
+    while (stmt.step() == SQLITE_ROW)
+        ids.push_back(sqlite3_column_int64(stmt.get(), 0));
+    return ids;
+}
+
+} // namespace
+
+RequestRow rowOf(const HeldRequest &held)
 {
     const RequestMetrics &m = held.metrics;
     RequestRow row;
@@ -81,6 +112,13 @@ RequestRow heldRow(const HeldRequest &held)
     return row;
 }
 
+bool forEachStoredRow(sqlite3 *db, const std::function<bool(std::int64_t id, const RequestRow &row)> &visit)
+{
+    return readRows(db, SqlCondition{}, INT64_MIN, INT64_MAX, visit);
+}
+
+namespace {
+
 /// scanRange() over held rows: ids lo..hi are indices lo-1..hi-1. They take no condition: a report holds
 /// rows only when it has no filter (report_command.cpp), and a condition met here is a mistake of ours.
 void refuseCondition(const SqlCondition &where)
@@ -95,7 +133,7 @@ void scanHeld(const HeldRows &held, const SqlCondition &where, std::int64_t lo, 
     refuseCondition(where);
     const std::int64_t last = std::min<std::int64_t>(hi, static_cast<std::int64_t>(held.size()));
     for (std::int64_t id = std::max<std::int64_t>(lo, 1); id <= last; ++id)
-        visit(context, half, heldRow(held.request(static_cast<std::size_t>(id - 1))));
+        visit(context, half, rowOf(held.request(static_cast<std::size_t>(id - 1))));
 }
 
 /// The gaps between consecutive token times, as inter-token latencies.
@@ -169,14 +207,25 @@ void scanRequestRows(const Store &store, const SqlCondition &where, const RowIdR
         inHalves([&](int half, std::int64_t lo, std::int64_t hi) { scanHeld(*held, where, lo, hi, half, visit, context); });
         return;
     }
+    // The values from the column chunks when they describe the table (request_columns.h); the condition,
+    // if any, from the rows, as the ids that meet it.
+    const bool chunked = readableRequestColumns(store.db(), range);
+    const auto scanPart = [&](sqlite3 *db, int half, std::int64_t lo, std::int64_t hi) {
+        if (!chunked) {
+            scanRange(db, where, lo, hi, half, visit, context);
+        } else if (where.sql == "1") {
+            scanRequestColumns(db, lo, hi, nullptr, half, visit, context);
+        } else {
+            const std::vector<std::int64_t> ids = matchingIds(db, where, lo, hi);
+            scanRequestColumns(db, lo, hi, &ids, half, visit, context);
+        }
+    };
     const ReadConnection second = range.twoHalves ? store.openReader() : ReadConnection();
     if (range.twoHalves && !second) {
-        scanRange(store.db(), where, range.lo, range.hi, 0, visit, context);
+        scanPart(store.db(), 0, range.lo, range.hi);
         return;
     }
-    inHalves([&](int half, std::int64_t lo, std::int64_t hi) {
-        scanRange(half == 0 ? store.db() : second.db(), where, lo, hi, half, visit, context);
-    });
+    inHalves([&](int half, std::int64_t lo, std::int64_t hi) { scanPart(half == 0 ? store.db() : second.db(), half, lo, hi); });
 }
 
 void scanTokenGaps(const Store &store, const SqlCondition &where, bool includeErrors, TokenGapVisit visit, void *context)

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <type_traits>
 
 /// \file request_scan.h
@@ -20,6 +21,7 @@ struct sqlite3;
 namespace lx {
 
 class Store;
+struct HeldRequest;
 
 /// The columns of a request that the load profile, the findings, the SLO budgets and the compare keep
 /// for each request (latency_rows.h): when it started, its e2e and its segments. The first part of every
@@ -72,6 +74,13 @@ RowIdRange requestIdRange(sqlite3 *db);
 /// At most this many rows match any filter (ids are unique): what a scan's columns reserve, so that they
 /// never grow.
 std::size_t rowCapacity(sqlite3 *db);
+
+/// The row a scan reads of a request held in memory (held_rows.h), value for value its stored row's.
+RequestRow rowOf(const HeldRequest &held);
+
+/// Every row of `requests` with its id, in id order, from the rows themselves (what the column chunks are
+/// rebuilt from), until visit returns false; false then, or on an SQLite error.
+bool forEachStoredRow(sqlite3 *db, const std::function<bool(std::int64_t id, const RequestRow &row)> &visit);
 
 /// The visitor's type-erased form; use the template below.
 using RequestRowVisit = void (*)(void *context, int half, const RequestRow &row);

@@ -249,16 +249,17 @@ bool Store::createSchema(std::string *error)
 
 bool Store::addMissingTables(std::string *error)
 {
-    // Tables added to version 1 later (request_joins, join_unmatched) are created in a store made before
-    // them. Every statement of the schema is idempotent; it runs only when one is missing, so that opening
+    // Tables added to version 1 later (request_joins, join_unmatched, request_columns) are created in a store
+    // made before them. Every statement of the schema is idempotent; it runs only when one is missing, so that opening
     // a current store never waits for a write lock held by an import.
-    Statement check(m_db, "SELECT count(*) FROM sqlite_master WHERE name IN ('request_joins', 'join_unmatched_readable')");
-    if (check.step() == SQLITE_ROW && sqlite3_column_int(check.get(), 0) == 2)
+    Statement check(m_db, "SELECT count(*) FROM sqlite_master WHERE name IN ('request_joins', 'join_unmatched_readable',"
+                          " 'request_columns')");
+    if (check.step() == SQLITE_ROW && sqlite3_column_int(check.get(), 0) == 3)
         return true;
     std::string why;
     if (!exec("BEGIN", &why) || !exec(kSchemaSql, &why) || !exec("COMMIT", &why)) {
         exec("ROLLBACK");
-        *error = "cannot add the join tables to the store: " + why;
+        *error = "cannot add the tables of this version to the store: " + why;
         return false;
     }
     return true;
@@ -266,10 +267,10 @@ bool Store::addMissingTables(std::string *error)
 
 bool Store::addTemporaryStandIns(std::string *error)
 {
-    // A read-only store made before the join's tables: empty temporary tables of the same definition stand
-    // in for them (a name not in main is found in temp), so that the queries need not ask.
+    // A read-only store made before the join's tables or the column chunks: empty temporary tables of the
+    // same definition stand in for them (a name not in main is found in temp), so that the queries need not ask.
     const std::string_view schema = kSchemaSql;
-    for (const char *name : {"request_joins", "join_unmatched", "join_unmatched_readable"}) {
+    for (const char *name : {"request_joins", "join_unmatched", "join_unmatched_readable", "request_columns"}) {
         Statement exists(m_db, "SELECT count(*) FROM main.sqlite_schema WHERE name = ?");
         exists.bindText(1, name);
         if (exists.step() == SQLITE_ROW && sqlite3_column_int(exists.get(), 0) > 0)

@@ -72,6 +72,8 @@ bool mergeStore(Store &into, const std::string &path, std::string *error)
         "CREATE TEMP TABLE merge_requests AS SELECT * FROM source.requests;"
         "UPDATE merge_requests SET id = id + " + rowOffset + ", run_id = run_id + " + runOffset + ","
         " model_id = (SELECT new FROM merge_labels WHERE old = model_id), route_id = (SELECT new FROM merge_labels WHERE old = route_id);"
+        // The chunks describe the rows before the merge: the import after it writes them anew (request_columns.h).
+        "DELETE FROM main.request_columns;"
         "INSERT INTO main.requests SELECT * FROM merge_requests;"
         "INSERT INTO main.request_details SELECT request_id + " + rowOffset + ", source_id, id_hash, source_line, t_client_send_ns,"
         " t_server_recv_ns, t_preprocess_done_ns, t_sched_ns, t_first_token_ns, t_last_token_ns, t_server_send_ns,"
@@ -92,7 +94,7 @@ bool mergeStore(Store &into, const std::string &path, std::string *error)
     // the other, as when their files are imported together.
     if (ok)
         ok = joinClientServer(into, nullptr, error);
-    return ok;
+    return ok; // the column chunks are written anew by the import that follows (fillStore())
 }
 
 } // namespace lx

@@ -172,7 +172,7 @@ std::optional<int> parseSchemaVersion(std::string_view text)
 
 bool isLaterAddition(std::string_view name)
 {
-    return name == "request_joins" || name == "join_unmatched" || name == "join_unmatched_readable";
+    return name == "request_joins" || name == "join_unmatched" || name == "join_unmatched_readable" || name == "request_columns";
 }
 
 SchemaCheck checkSchema(sqlite3 *db, std::string *why)

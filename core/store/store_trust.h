@@ -41,7 +41,7 @@ enum class SchemaCheck {
 /// ("not a Latency Explorer investigation: table requests lacks column e2e_ns").
 SchemaCheck checkSchema(sqlite3 *db, std::string *why);
 
-/// The objects that version 1 gained later (the join's tables and view): a store made before them lacks
+/// The objects that version 1 gained later (the join's tables and view, the column chunks): a store made before them lacks
 /// them and is still valid; a writable open adds them, a read-only one makes empty temporary stand-ins.
 bool isLaterAddition(std::string_view name);
 

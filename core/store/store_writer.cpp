@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "store/store_writer.h"
 
+#include "store/request_columns.h"
 #include "store/request_join.h"
+#include "store/request_scan.h"
 #include "store/segment_columns.h"
 #include "store/sqlite_util.h"
 #include "store/store.h"
@@ -73,6 +75,13 @@ StoreWriter::StoreWriter(Store &store, std::int64_t runId, DetailRows details, H
                           " coalesce((SELECT max(request_id) FROM request_details), 0)) + 1");
     if (maxId.valid() && maxId.step() == SQLITE_ROW)
         m_nextRowId = sqlite3_column_int64(maxId.get(), 0);
+    // Chunks go on only where they describe every row so far: an empty store (with no stale chunk left),
+    // or one whose chunks cover its rows.
+    const RowIdRange range = requestIdRange(m_db);
+    Statement anyChunk(m_db, "SELECT EXISTS (SELECT 1 FROM request_columns)");
+    const bool noChunk = anyChunk.valid() && anyChunk.step() == SQLITE_ROW && sqlite3_column_int(anyChunk.get(), 0) == 0;
+    if ((range.rows() == 0 && noChunk) || readableRequestColumns(m_db, range))
+        m_columns = std::make_unique<RequestColumnsWriter>(m_db);
     Statement labels(m_db, "SELECT id, text FROM labels");
     while (labels.valid() && labels.step() == SQLITE_ROW)
         m_labels.emplace(reinterpret_cast<const char *>(sqlite3_column_text(labels.get(), 1)), sqlite3_column_int64(labels.get(), 0));
@@ -160,7 +169,7 @@ bool StoreWriter::insertBatched(bool details, std::size_t count, const std::func
         if (!stepAndReset(one))
             return false;
     }
-    return true;
+    return m_error.empty(); // a column chunk that could not be written
 }
 
 bool StoreWriter::insertRows(std::span<const RequestRecord> records, std::span<const std::uint64_t> idHashes, std::int64_t firstRowId,
@@ -174,7 +183,9 @@ bool StoreWriter::insertRows(std::span<const RequestRecord> records, std::span<c
             return;
         }
         const RequestRecord &r = records[k];
-        bindRequest(stmt, first, HeldRequest::of(r, labelId(r.model), labelId(r.route)), rowId);
+        const HeldRequest request = HeldRequest::of(r, labelId(r.model), labelId(r.route));
+        bindRequest(stmt, first, request, rowId);
+        addColumns(rowId, request);
     });
 }
 
@@ -229,6 +240,7 @@ bool StoreWriter::writeHeld()
     // Held rows are ids 1..n of a store whose table was empty (importer.cpp only holds rows then).
     if (!insertBatched(false, held.size(), [&](Statement &stmt, int first, std::size_t i) {
             bindRequest(stmt, first, held.request(i), static_cast<std::int64_t>(i) + 1);
+            addColumns(static_cast<std::int64_t>(i) + 1, held.request(i));
         }))
         return false;
     for (std::size_t i = 0; i < held.size(); ++i) {
@@ -237,6 +249,19 @@ bool StoreWriter::writeHeld()
     }
     held.clear();
     return true;
+}
+
+void StoreWriter::addColumns(std::int64_t rowId, const HeldRequest &request)
+{
+    if (m_columns && !m_columns->add(rowId, rowOf(request)) && m_error.empty())
+        m_error = m_columns->error();
+}
+
+bool StoreWriter::finish()
+{
+    if (m_columns && m_error.empty() && !m_columns->flush())
+        m_error = m_columns->error();
+    return m_error.empty();
 }
 
 bool StoreWriter::insertRejections(std::span<const Rejection> rejections)

@@ -19,6 +19,7 @@ struct sqlite3;
 
 namespace lx {
 
+class RequestColumnsWriter;
 class Statement;
 class Store;
 
@@ -48,6 +49,8 @@ public:
     /// Inserts the records (already decomposed) with their id hashes; false on an SQLite error.
     bool insertRequests(std::span<const RequestRecord> records, std::span<const std::uint64_t> idHashes);
     bool insertRejections(std::span<const Rejection> rejections);
+    /// Writes the column chunk still open (request_columns.h): call before the caller commits.
+    bool finish();
     const std::string &error() const { return m_error; }
     /// The rows held were written to the tables (a record the join may take came): the held rows are empty.
     bool heldWritten() const { return m_heldWritten; }
@@ -62,6 +65,8 @@ private:
     /// parameter, i) binds the i-th.
     bool insertBatched(bool details, std::size_t count, const std::function<void(Statement &, int, std::size_t)> &bind);
     bool insertTokenTimes(std::int64_t rowId, std::span<const std::int64_t> times);
+    /// Adds a request written to `requests` to the column chunks, when they are kept.
+    void addColumns(std::int64_t rowId, const HeldRequest &request);
     /// Writes the held rows into `requests` and `token_times`, and stops holding.
     bool writeHeld();
     /// The labels.id of a model or route name, inserting it the first time; kNotMeasured for none.
@@ -75,6 +80,9 @@ private:
     bool m_heldWritten = false;
     std::vector<std::size_t> m_rows; ///< the indices of the batch that insertRows() writes, reused
     std::int64_t m_nextRowId = 1;
+    /// The column chunks of the rows written (request_columns.h); null when the store's chunks do not
+    /// describe its rows already, which ensureRequestColumns() then writes anew after the import.
+    std::unique_ptr<RequestColumnsWriter> m_columns;
     std::unique_ptr<Statement> m_requestsMany;
     std::unique_ptr<Statement> m_requestsOne;
     std::unique_ptr<Statement> m_detailsMany;

@@ -48,6 +48,10 @@ bool writeSimulatedStore(Store &store, std::span<const RequestRecord> requests, 
             return fail(writer.error());
         }
     }
+    if (!writer.finish()) {
+        store.exec("ROLLBACK");
+        return fail(writer.error());
+    }
     run.accepted = static_cast<std::int64_t>(requests.size());
     run.outcome = "complete";
     run.durationNs = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count()

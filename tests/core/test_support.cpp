@@ -3,8 +3,13 @@
 
 #include "test_support.h"
 
+#include "analysis/diagnosis.h"
+#include "analysis/slo.h"
 #include "filter/filter_expression.h"
 #include "ingest/importer.h"
+#include "report/report_format.h"
+#include "report/report_sections.h"
+#include "simulation/server_simulation.h"
 
 #include <sqlite3.h>
 
@@ -31,6 +36,34 @@ std::optional<lx::RequestFilter> filterOf(const QString &expression)
     if (auto *filter = std::get_if<lx::RequestFilter>(&compiled))
         return std::move(*filter);
     return std::nullopt;
+}
+
+QByteArray generatedTrace(lx::sim::TraceForm form, int requests, unsigned seed)
+{
+    lx::sim::SimConfig config;
+    config.requests = requests;
+    config.seed = seed;
+    config.errorRate = 0.05;
+    config.skewRate = 0.02;
+    config.tokenTimesEvery = 3;
+    std::string text;
+    if (form == lx::sim::TraceForm::Csv)
+        lx::sim::appendCsvHeader(text);
+    lx::sim::simulate(config, [&](const lx::sim::SimRequest &r) { lx::sim::appendRecord(text, form, r); });
+    return QByteArray::fromStdString(text);
+}
+
+std::string everythingReported(const lx::Store &store, const lx::RequestFilter &filter, bool includeErrors)
+{
+    lx::DiagnosisOptions options;
+    options.analysis.includeErrors = includeErrors;
+    std::string why;
+    const std::optional<lx::SloTarget> slo = lx::parseSlo("ttft.p90<=300ms", &why);
+    if (!slo)
+        return "the SLO does not parse: " + why;
+    options.slos = {*slo};
+    const lx::Diagnosis d = lx::diagnose(store, filter, options);
+    return lx::reportToJson(d.report) + lx::loadToJson(d.load) + lx::findingsToJson(d.findings) + lx::slosToJson(d.slos);
 }
 
 namespace {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ingest/importer.h"
+#include "simulation/trace_writers.h"
 #include "filter/request_filter.h"
 #include "store/store.h"
 
@@ -29,6 +30,14 @@ void isolateGuiSettings(const QString &dir);
 
 /// The filter a filter expression compiles to (lx::filterFromExpression); nullopt when it does not compile.
 std::optional<lx::RequestFilter> filterOf(const QString &expression);
+
+/// A generated trace of `requests` in `form` with what figures must survive: 5% errors, 2% skewed clocks,
+/// token times on every third request.
+QByteArray generatedTrace(lx::sim::TraceForm form, int requests, unsigned seed = 5);
+
+/// Everything `report --json` says of a store under `filter`: the report, the load and knee, the findings
+/// and an SLO (ttft.p90<=300ms), as JSON text to compare.
+std::string everythingReported(const lx::Store &store, const lx::RequestFilter &filter = {}, bool includeErrors = false);
 
 /// Writes `bytes` to the file at `path`, replacing it; false unless every byte was written.
 bool writeFile(const QString &path, const QByteArray &bytes);

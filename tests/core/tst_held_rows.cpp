@@ -4,12 +4,8 @@
 // one read from the table, and an import that meets a record the join may take must write what it held,
 // leaving the tables as an import that never held anything.
 
-#include "analysis/diagnosis.h"
-#include "analysis/slo.h"
+#include "analysis/analysis.h"
 #include "ingest/importer.h"
-#include "report/report_format.h"
-#include "report/report_sections.h"
-#include "simulation/server_simulation.h"
 #include "simulation/trace_writers.h"
 #include "store/held_rows.h"
 #include "store/store.h"
@@ -24,21 +20,7 @@ using lxtest::dump;
 
 namespace {
 
-/// A generated trace of `requests` in `form`, token times on every third, some errors and skewed clocks.
-QByteArray generated(lx::sim::TraceForm form, int requests)
-{
-    lx::sim::SimConfig config;
-    config.requests = requests;
-    config.seed = 5;
-    config.errorRate = 0.05;
-    config.skewRate = 0.02;
-    config.tokenTimesEvery = 3;
-    std::string text;
-    if (form == lx::sim::TraceForm::Csv)
-        lx::sim::appendCsvHeader(text);
-    lx::sim::simulate(config, [&](const lx::sim::SimRequest &r) { lx::sim::appendRecord(text, form, r); });
-    return QByteArray::fromStdString(text);
-}
+QByteArray generated(lx::sim::TraceForm form, int requests) { return lxtest::generatedTrace(form, requests); }
 
 /// The store of importing `paths` as a report does (holdRows, details for the join only) or as an
 /// investigation kept does; null when an import did not complete.
@@ -59,19 +41,7 @@ std::unique_ptr<lx::Store> imported(const std::vector<std::string> &paths, bool 
     return store;
 }
 
-/// Everything `report --json` says of a store: the report, the load and knee, the findings, an SLO.
-std::string everything(const lx::Store &store, bool includeErrors)
-{
-    lx::DiagnosisOptions options;
-    options.analysis.includeErrors = includeErrors;
-    std::string why;
-    const std::optional<lx::SloTarget> slo = lx::parseSlo("ttft.p90<=300ms", &why);
-    if (!slo)
-        return "the SLO does not parse: " + why;
-    options.slos = {*slo};
-    const lx::Diagnosis d = lx::diagnose(store, {}, options);
-    return lx::reportToJson(d.report) + lx::loadToJson(d.load) + lx::findingsToJson(d.findings) + lx::slosToJson(d.slos);
-}
+std::string everything(const lx::Store &store, bool includeErrors) { return lxtest::everythingReported(store, {}, includeErrors); }
 
 constexpr const char *kTables = "SELECT * FROM requests ORDER BY id";
 constexpr const char *kTokenTimes = "SELECT request_id, hex(times) FROM token_times ORDER BY request_id";

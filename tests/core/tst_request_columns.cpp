@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The column chunks of `requests` (core/store/request_columns.h): every figure the scans read from them must
+// be the one read from the rows; they must follow the rows through appends, joins and merges; and chunks that
+// no longer describe the rows must not be read.
+
+#include "ingest/importer.h"
+#include "ingest/open_inputs.h"
+#include "store/request_columns.h"
+#include "store/request_scan.h"
+#include "store/store.h"
+#include "test_support.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <stdexcept>
+
+using lxtest::dump;
+
+namespace {
+
+/// Imports `paths` into `store`; false (with a warning) when a file did not complete.
+bool importInto(lx::Store &store, const std::vector<std::string> &paths)
+{
+    for (const lx::FileImport &f : lx::importFiles(store, paths)) {
+        if (f.outcome != lx::FileImport::Outcome::Complete || !f.message.empty()) {
+            qWarning("%s", lxtest::describe(f).constData());
+            return false;
+        }
+    }
+    return true;
+}
+
+std::unique_ptr<lx::Store> imported(const std::vector<std::string> &paths)
+{
+    std::string why;
+    std::unique_ptr<lx::Store> store = lx::Store::openTemporary(&why);
+    return store && importInto(*store, paths) ? std::move(store) : nullptr;
+}
+
+bool chunked(const lx::Store &store) { return lx::readableRequestColumns(store.db(), lx::requestIdRange(store.db())); }
+
+std::string everything(const lx::Store &store, const lx::RequestFilter &filter = {}, bool includeErrors = false)
+{
+    return lxtest::everythingReported(store, filter, includeErrors);
+}
+
+/// The same figures read from the rows: of a copy of the store without its chunks (a transaction of the
+/// store's own would hide the change from the second connection that reads a scan's upper half).
+std::string everythingFromRows(lx::Store &store, const lx::RequestFilter &filter = {}, bool includeErrors = false)
+{
+    QTemporaryDir dir;
+    const std::string copy = dir.filePath(QStringLiteral("rows.lxdb")).toStdString();
+    std::string why;
+    if (!store.saveAs(copy, &why))
+        return "cannot copy the store: " + why;
+    std::unique_ptr<lx::Store> rows = lx::Store::open(copy, &why);
+    if (!rows || !lx::dropRequestColumns(rows->db(), &why))
+        return "cannot drop the chunks: " + why;
+    return chunked(*rows) ? std::string("still chunked") : everything(*rows, filter, includeErrors);
+}
+
+} // namespace
+
+class TestRequestColumns : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void sameFiguresAsTheRows_data();
+    void sameFiguresAsTheRows();
+    void chunksFollowTheRows_data();
+    void chunksFollowTheRows();
+    void rowsChangedElsewhereAreReadAsRows_data();
+    void rowsChangedElsewhereAreReadAsRows();
+    void damagedChunkIsNamed();
+    void storeMadeBeforeTheChunks();
+};
+
+void TestRequestColumns::sameFiguresAsTheRows_data()
+{
+    QTest::addColumn<int>("form");
+    QTest::addColumn<int>("requests");
+    QTest::addColumn<QString>("filter");
+    QTest::addColumn<bool>("includeErrors");
+    QTest::newRow("timestamps") << int(lx::sim::TraceForm::Timestamps) << 1500 << QString() << false;
+    QTest::newRow("timestamps, errors included") << int(lx::sim::TraceForm::Timestamps) << 1500 << QString() << true;
+    QTest::newRow("durations") << int(lx::sim::TraceForm::Durations) << 1500 << QString() << false;
+    QTest::newRow("csv") << int(lx::sim::TraceForm::Csv) << 1500 << QString() << false;
+    QTest::newRow("server spans") << int(lx::sim::TraceForm::Otlp) << 1500 << QString() << false;
+    QTest::newRow("filtered by e2e") << int(lx::sim::TraceForm::Timestamps) << 1500 << QStringLiteral("e2e > 2s") << false;
+    QTest::newRow("filtered by attribute") << int(lx::sim::TraceForm::Otlp) << 1500 << QStringLiteral("dominant = queue") << true;
+    QTest::newRow("filter matching nothing") << int(lx::sim::TraceForm::Timestamps) << 800 << QStringLiteral("e2e > 1000h") << false;
+    // Past 65,536 requests a store has more than one chunk; from 200,000 a scan reads two halves on two threads,
+    // the upper one starting inside a chunk.
+    QTest::newRow("four chunks, two halves") << int(lx::sim::TraceForm::Timestamps) << 200001 << QString() << false;
+    QTest::newRow("four chunks, two halves, filtered")
+        << int(lx::sim::TraceForm::Timestamps) << 200001 << QStringLiteral("queue > 100ms") << false;
+}
+
+void TestRequestColumns::sameFiguresAsTheRows()
+{
+    QFETCH(int, form);
+    QFETCH(int, requests);
+    QFETCH(QString, filter);
+    QFETCH(bool, includeErrors);
+    QTemporaryDir dir;
+    std::unique_ptr<lx::Store> store =
+        imported({lxtest::writeFile(dir, QStringLiteral("trace"), lxtest::generatedTrace(static_cast<lx::sim::TraceForm>(form), requests))});
+    QVERIFY(store);
+    QVERIFY(chunked(*store));
+    const qsizetype chunks = (requests + static_cast<int>(lx::kRowsPerChunk) - 1) / static_cast<int>(lx::kRowsPerChunk);
+    QCOMPARE(dump(store->db(), "SELECT count(*), sum(rows) FROM request_columns"),
+             QStringLiteral("%1|%2").arg(chunks).arg(dump(store->db(), "SELECT count(*) FROM requests")));
+    const std::optional<lx::RequestFilter> where = lxtest::filterOf(filter);
+    QVERIFY(where);
+    const std::string fromChunks = everything(*store, *where, includeErrors);
+    QCOMPARE(everythingFromRows(*store, *where, includeErrors), fromChunks);
+}
+
+void TestRequestColumns::chunksFollowTheRows_data()
+{
+    QTest::addColumn<QString>("how");
+    QTest::newRow("a second file appended") << QStringLiteral("append");
+    QTest::newRow("client and server records joined") << QStringLiteral("join");
+    QTest::newRow("a store merged") << QStringLiteral("merge");
+    QTest::newRow("a second file cancelled") << QStringLiteral("cancelled");
+}
+
+/// After each way the program changes the rows, the chunks describe them again and give the rows' figures.
+void TestRequestColumns::chunksFollowTheRows()
+{
+    QFETCH(QString, how);
+    QTemporaryDir dir;
+    const std::string first = lxtest::writeFile(dir, QStringLiteral("a.jsonl"), lxtest::generatedTrace(lx::sim::TraceForm::Timestamps, 900));
+    std::string why;
+    std::unique_ptr<lx::Store> store = lx::Store::openTemporary(&why);
+    QVERIFY(store);
+    if (how == QLatin1String("append")) {
+        QVERIFY(importInto(*store, {first}));
+        const std::string second = lxtest::writeFile(dir, QStringLiteral("b.csv"), lxtest::generatedTrace(lx::sim::TraceForm::Csv, 700, 9));
+        QVERIFY(importInto(*store, {second}));
+        QCOMPARE(dump(store->db(), "SELECT first_id, last_id, rows FROM request_columns ORDER BY first_id"),
+                 QStringLiteral("1|900|900\n901|1600|700"));
+    } else if (how == QLatin1String("join")) {
+        // The same requests seen by a client and by the server: every pair joins, the server rows go.
+        const std::string client = lxtest::writeFile(dir, QStringLiteral("client.jsonl"), lxtest::generatedTrace(lx::sim::TraceForm::Client, 600));
+        const std::string server = lxtest::writeFile(dir, QStringLiteral("server.jsonl"), lxtest::generatedTrace(lx::sim::TraceForm::Otlp, 600));
+        QVERIFY(importInto(*store, {client, server}));
+        QVERIFY(dump(store->db(), "SELECT count(*) FROM request_joins").toInt() > 0);
+    } else if (how == QLatin1String("merge")) {
+        const QString saved = dir.filePath(QStringLiteral("saved.lxdb"));
+        {
+            std::unique_ptr<lx::Store> other = lx::Store::open(saved.toStdString(), &why);
+            QVERIFY(other && importInto(*other, {lxtest::writeFile(dir, QStringLiteral("c.jsonl"),
+                                                                  lxtest::generatedTrace(lx::sim::TraceForm::Durations, 500, 3))}));
+        }
+        QVERIFY(importInto(*store, {first}));
+        lx::OpenPlan plan = lx::planOpenInputs({saved.toStdString()}, true);
+        const lx::FillOutcome filled = lx::fillStore(*store, plan, {});
+        QCOMPARE(filled.merges.size(), std::size_t{1});
+        QVERIFY2(filled.merges.front().merged, filled.merges.front().error.c_str());
+        QCOMPARE(dump(store->db(), "SELECT count(*) FROM requests"), QStringLiteral("1400"));
+    } else {
+        // A cancelled second file leaves the first file's chunks as they were.
+        QVERIFY(importInto(*store, {first}));
+        const std::string second = lxtest::writeFile(dir, QStringLiteral("b.jsonl"), lxtest::generatedTrace(lx::sim::TraceForm::Timestamps, 3000, 9));
+        lx::ImportOptions options;
+        options.batchSize = 100;
+        options.progress = [](const lx::ImportProgress &p) { return p.records < 1000; };
+        QCOMPARE(lx::importFiles(*store, {second}, options).front().outcome, lx::FileImport::Outcome::Cancelled);
+        QCOMPARE(dump(store->db(), "SELECT first_id, last_id, rows FROM request_columns"), QStringLiteral("1|900|900"));
+    }
+    QVERIFY(chunked(*store));
+    QCOMPARE(dump(store->db(), "SELECT sum(rows) FROM request_columns"), dump(store->db(), "SELECT count(*) FROM requests"));
+    QCOMPARE(everythingFromRows(*store), everything(*store));
+}
+
+void TestRequestColumns::rowsChangedElsewhereAreReadAsRows_data()
+{
+    QTest::addColumn<QString>("sql");
+    QTest::newRow("last row deleted") << QStringLiteral("DELETE FROM requests WHERE id = (SELECT max(id) FROM requests)");
+    QTest::newRow("first row deleted") << QStringLiteral("DELETE FROM requests WHERE id = 1");
+    QTest::newRow("a row added") << QStringLiteral("INSERT INTO requests (run_id, status, e2e_scope, token_scope, flags, e2e_ns)"
+                                                   " VALUES (1, 0, 2, 2, 0, 5)");
+    QTest::newRow("a chunk lost") << QStringLiteral("DELETE FROM request_columns WHERE first_id = 1");
+    QTest::newRow("a chunk cut short") << QStringLiteral("UPDATE request_columns SET data = substr(data, 1, 100)");
+    QTest::newRow("chunks overlapping") << QStringLiteral("UPDATE request_columns SET last_id = last_id + 1");
+}
+
+/// Rows changed by SQL outside the program (the sqlite3 shell, say) and chunks that do not fit are not
+/// read: the figures come from the rows.
+void TestRequestColumns::rowsChangedElsewhereAreReadAsRows()
+{
+    QFETCH(QString, sql);
+    QTemporaryDir dir;
+    std::unique_ptr<lx::Store> store =
+        imported({lxtest::writeFile(dir, QStringLiteral("t.jsonl"), lxtest::generatedTrace(lx::sim::TraceForm::Timestamps, 70000))});
+    QVERIFY(store && chunked(*store));
+    std::string why;
+    QVERIFY2(store->exec(sql.toUtf8().constData(), &why), why.c_str());
+    QVERIFY(!chunked(*store));
+    // Read from the rows: the same as with the chunks dropped.
+    QCOMPARE(everything(*store), everythingFromRows(*store));
+}
+
+/// A chunk whose ids contradict its bounds stops the scan with a message naming it, never wrong figures.
+void TestRequestColumns::damagedChunkIsNamed()
+{
+    QTemporaryDir dir;
+    std::unique_ptr<lx::Store> store =
+        imported({lxtest::writeFile(dir, QStringLiteral("t.jsonl"), lxtest::generatedTrace(lx::sim::TraceForm::Timestamps, 300))});
+    QVERIFY(store);
+    QVERIFY(store->exec("UPDATE request_columns SET data = zeroblob(length(data))"));
+    QVERIFY(chunked(*store)); // its bounds and size are right: only its ids are wrong
+    try {
+        everything(*store);
+        QFAIL("a damaged chunk was read");
+    } catch (const std::runtime_error &e) {
+        QVERIFY2(QByteArray(e.what()).contains("column chunk at request 1 is damaged"), e.what());
+    }
+}
+
+/// A store made before the chunks: read by rows when opened read-only; given chunks by its next import.
+void TestRequestColumns::storeMadeBeforeTheChunks()
+{
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("old.lxdb")).toStdString();
+    std::string why;
+    std::string figures;
+    {
+        std::unique_ptr<lx::Store> store = lx::Store::open(path, &why);
+        QVERIFY(store && importInto(*store, {lxtest::writeFile(dir, QStringLiteral("a.jsonl"),
+                                                               lxtest::generatedTrace(lx::sim::TraceForm::Timestamps, 400))}));
+        figures = everything(*store);
+        QVERIFY(store->exec("DROP TABLE request_columns"));
+    }
+    {
+        std::unique_ptr<lx::Store> reader = lx::Store::openReadOnly(path, &why);
+        QVERIFY2(reader, why.c_str());
+        QVERIFY(!chunked(*reader));
+        QCOMPARE(everything(*reader), figures);
+    }
+    std::unique_ptr<lx::Store> store = lx::Store::open(path, &why);
+    QVERIFY2(store, why.c_str());
+    QCOMPARE(dump(store->db(), "SELECT count(*) FROM request_columns"), QStringLiteral("0"));
+    QVERIFY(importInto(*store, {lxtest::writeFile(dir, QStringLiteral("b.jsonl"), lxtest::generatedTrace(lx::sim::TraceForm::Timestamps, 300, 8))}));
+    QVERIFY(chunked(*store));
+    QCOMPARE(dump(store->db(), "SELECT first_id, last_id FROM request_columns"), QStringLiteral("1|700"));
+    QCOMPARE(everythingFromRows(*store), everything(*store));
+}
+
+QTEST_GUILESS_MAIN(TestRequestColumns)
+#include "tst_request_columns.moc"
