@@ -48,6 +48,8 @@ public:
     /// Starts over with nothing open.
     void close();
     bool busy() const { return m_importing || m_analysing || m_saving; }
+    /// True until an import has written the store and let go of it: the views must not read the store
+    /// meanwhile. A summary read ahead of the store may already be there (hasReport(), reportChanged()).
     bool importing() const { return m_importing; }
     void cancelImport() { *m_cancel = true; }
     /// Writes the investigation to a .lxdb file in the background; saveFinished() follows. False (with the

@@ -18,6 +18,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -149,7 +150,11 @@ private slots:
         MainWindow window;
         window.show();
         DuringImport seen;
-        watch(window, seen);
+        bool rejectedDeferred = false; // the summary's "rejected" link waits for the store, where they are
+        watch(window, seen, [&] {
+            emit window.summaryView()->showRejectedRequested();
+            rejectedDeferred = window.statusBar()->currentMessage().contains(QStringLiteral("once the import"));
+        });
         QSignalSpy settled(&window, &MainWindow::viewsSettled);
         window.openFiles(paths(inputs));
         QVERIFY(waitSettled(window, settled));
@@ -164,6 +169,7 @@ private slots:
             return;
         }
         QCOMPARE(seen.reports, 1);
+        QVERIFY(rejectedDeferred);
         compareReports(seen.report, final);
         QVERIFY(!QTest::currentTestFailed());
         QCOMPARE(seen.summaryE2e, QLocale().toString(final.e2e.stat.count)); // shown, not only computed
