@@ -2,6 +2,7 @@
 #include "investigation.h"
 
 #include "import_progress_post.h"
+#include "summary_first.h"
 
 #include "ingest/open_inputs.h"
 #include "store/integrity_check.h"
@@ -142,12 +143,19 @@ void Investigation::startImport(const lx::OpenPlan &plan)
     setBusy(true, m_analysing);
     emit importStarted(int(plan.imports.size() + plan.merges.size()));
     emit storeChanged(); // the views let go of the store while the import writes it
+    if (readsSummaryFirst(plan, m_filter))
+        startSummaryFirst(plan);
+    else
+        startWriting(plan, false);
+}
 
+void Investigation::startWriting(const lx::OpenPlan &plan, bool afterSummary)
+{
     const std::string fileName = m_store->fileName();
     QPointer<Investigation> self(this);
-    const auto started = std::chrono::steady_clock::now();
+    const auto started = std::chrono::steady_clock::now(); // of this pass: its records/s and time left
 
-    auto job = [self, fileName, plan, started, cancel = m_cancel, mapping = m_spanMapping.toStdString()]() {
+    auto job = [self, fileName, plan, started, afterSummary, cancel = m_cancel, mapping = m_spanMapping.toStdString()]() {
         return importOnOwnStore(fileName, [&](lx::Store &store, ImportOutcome &outcome) {
             lx::OpenOptions options;
             options.spanMapping = mapping;
@@ -160,6 +168,7 @@ void Investigation::startImport(const lx::OpenPlan &plan)
                 if (progress.due(p.bytesDone >= p.bytesTotal || p.joining)) {
                     const double fraction = p.bytesTotal ? double(p.bytesDone) / double(p.bytesTotal) : 0.0;
                     const QString stage = p.joining ? Investigation::tr("Joining client and server records")
+                        : afterSummary              ? Investigation::tr("Writing the investigation")
                         : p.files > 1               ? Investigation::tr("Reading file %1 of %2").arg(p.file + 1).arg(p.files)
                                                     : Investigation::tr("Reading");
                     progress.post(stage, fraction, p.records, !p.joining);
@@ -210,6 +219,13 @@ void Investigation::setFilter(const lx::RequestFilter &filter)
     m_filter = filter;
     ++m_filterGeneration;
     emit filterChanged();
+    if (m_importing && m_hasReport) {
+        // The summary read ahead of the store (investigation_summary_first.cpp) is of the old filter, and
+        // this one is analysed only once the store is written: until then there is no summary to show.
+        m_hasReport = false;
+        m_report = lx::Report{};
+        emit reportChanged();
+    }
     analyse();
 }
 

@@ -48,6 +48,8 @@ public:
     /// Starts over with nothing open.
     void close();
     bool busy() const { return m_importing || m_analysing || m_saving; }
+    /// True until an import has written the store and let go of it: the views must not read the store
+    /// meanwhile. A summary read ahead of the store may already be there (hasReport(), reportChanged()).
     bool importing() const { return m_importing; }
     void cancelImport() { *m_cancel = true; }
     /// Writes the investigation to a .lxdb file in the background; saveFinished() follows. False (with the
@@ -85,6 +87,13 @@ signals:
 
 private:
     void startImport(const lx::OpenPlan &plan);
+    /// Pass 2 of an open, or the only one: the plan imported into the investigation's store, on a worker.
+    /// `afterSummary` when pass 1 read the file already (the progress says the store is being written).
+    void startWriting(const lx::OpenPlan &plan, bool afterSummary);
+    /// Pass 1 of opening one trace file (summary_first.h, investigation_summary_first.cpp): the file read
+    /// into a throw-away store that holds its requests in memory and analysed there; the summary lands
+    /// while startWriting() fills the investigation's store.
+    void startSummaryFirst(const lx::OpenPlan &plan);
     void resume(const lx::OpenPlan &plan, const QString &path);
     void analyse();
     void setBusy(bool importing, bool analysing);
@@ -113,6 +122,12 @@ private:
     /// was cancelled empty).
     void finishImport(const ImportOutcome &outcome, bool newStore);
     BackgroundJob<ImportOutcome> m_import{this};
+    /// What pass 1 hands back: the summary (null when the read did not complete) and the file's import.
+    struct SummaryFirst {
+        std::shared_ptr<lx::Report> report;
+        std::vector<lx::FileImport> imports;
+    };
+    BackgroundJob<SummaryFirst> m_summaryFirst{this};
     /// A store opened on a worker (its schema and integrity checks read the whole file), or why it was not.
     struct ResumedStore {
         std::unique_ptr<lx::Store> store;

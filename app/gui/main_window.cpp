@@ -451,8 +451,15 @@ void MainWindow::onStoreChanged()
 
 void MainWindow::onReportChanged()
 {
-    if (!m_investigation->hasReport())
+    if (!m_investigation->hasReport()) {
+        // A summary shown ahead of a running import was dropped (a filter set meanwhile): the import's
+        // analysis brings the next one.
+        if (m_investigation->importing()) {
+            m_summary->clear(tr("Importing…"));
+            m_statusCounts->clear();
+        }
         return;
+    }
     const lx::Report &report = m_investigation->report();
     m_summary->setReport(report);
     if (lx::isMeasured(report.firstStartNs))

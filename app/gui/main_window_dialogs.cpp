@@ -111,7 +111,13 @@ void MainWindow::exportReportDialog()
 
 void MainWindow::showRejected()
 {
-    if (!m_investigation->store() || m_investigation->importing())
+    if (m_investigation->importing()) {
+        // The summary of a file can show before its store is written (summary first): the rejected
+        // records are in that store.
+        statusBar()->showMessage(tr("The rejected records can be listed once the import has landed"), 5000);
+        return;
+    }
+    if (!m_investigation->store())
         return;
     RejectedDialog(*m_investigation->store(), this).exec();
 }
