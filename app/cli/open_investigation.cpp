@@ -29,6 +29,7 @@ OpenedInvestigation openInvestigation(const std::vector<std::string> &inputs, co
     options.spanMapping = spanMapping;
     options.detailRows = throwAway.detailRows;
     options.holdRows = throwAway.holdRows;
+    options.rewriteColumnChunks = throwAway.rewriteColumnChunks;
     options.onMerge = [&err](const lx::StoreMerge &merge) {
         if (!merge.merged)
             err << merge.path << ": " << merge.error << '\n';

@@ -33,6 +33,7 @@ struct OpenedInvestigation {
 struct ThrowAwayStore {
     lx::DetailRows detailRows = lx::DetailRows::All; ///< which requests keep their request_details row
     bool holdRows = false;                           ///< the requests of one file held in memory
+    bool rewriteColumnChunks = true;                 ///< column chunks written anew after a join
 };
 
 /// Opens the inputs, printing import summaries and problems to `err` under the command's name. With

@@ -119,11 +119,11 @@ int runReportCommand(const std::vector<std::string> &arguments, std::ostream &ou
     // expression may ask for an attribute (a third of an import); and, with no filter at all and no figures
     // to draw, the requests of one file in memory instead of in the table (most of the rest).
     const lx::RequestFilter &filter = request.filter.filter;
-    const bool unfiltered = !filter.expression && filter.models.empty() && filter.routes.empty() && !filter.status
-                            && !lx::isMeasured(filter.fromNs) && !lx::isMeasured(filter.toNs);
+    const bool unfiltered = filter.empty();
     ThrowAwayStore throwAway;
     throwAway.detailRows = filter.expression ? lx::DetailRows::All : lx::DetailRows::JoinCandidates;
     throwAway.holdRows = unfiltered && request.diagnosis.format != "md" && request.diagnosis.format != "html";
+    throwAway.rewriteColumnChunks = false; // after a join, its one report reads the rows rather than write them again
     const OpenedInvestigation opened = openInvestigation(request.inputs, request.mapping, "report", err, true, throwAway);
     if (!opened.store)
         return opened.exitStatus;

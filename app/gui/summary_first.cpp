@@ -3,16 +3,15 @@
 
 #include "filter/request_filter.h"
 #include "ingest/open_inputs.h"
+#include "store/held_rows.h"
 
 #include <QFile>
 
 namespace {
 
-// Measured on the timestamps bench traces (2026-12): a request held in memory takes ~170 bytes (its row,
-// token times and the vectors' slack); a JSON line of one takes ~430 bytes, ~80 once zstd-compressed.
-// Other formats (OTLP spans, CSV) spend more bytes of file per request, so the estimate errs on the high
-// side for them, which only skips the first pass sooner.
-constexpr std::uint64_t kHeldBytesPerRequest = 170;
+// Measured on the timestamps bench traces (2026-12): a JSON line of a request takes ~430 bytes, ~80 once
+// zstd-compressed. Other formats (OTLP spans, CSV) spend more bytes of file per request, so the estimate errs
+// on the high side for them, which only skips the first pass sooner.
 constexpr std::uint64_t kFileBytesPerRequest = 430;
 constexpr std::uint64_t kCompressedBytesPerRequest = 80;
 
@@ -25,20 +24,13 @@ bool isZstd(QFile &file)
 
 } // namespace
 
-bool isUnfiltered(const lx::RequestFilter &filter)
-{
-    return !filter.expression && filter.models.empty() && filter.routes.empty() && !filter.status
-           && !lx::isMeasured(filter.fromNs) && !lx::isMeasured(filter.toNs);
-}
-
-std::uint64_t estimatedHeldBytes(const QString &path)
+std::uint64_t estimatedRequests(const QString &path)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return 0;
     const auto size = std::uint64_t(file.size());
-    const std::uint64_t perRequest = isZstd(file) ? kCompressedBytesPerRequest : kFileBytesPerRequest;
-    return size / perRequest * kHeldBytesPerRequest;
+    return size / (isZstd(file) ? kCompressedBytesPerRequest : kFileBytesPerRequest);
 }
 
 bool readsSummaryFirst(const lx::OpenPlan &plan, const lx::RequestFilter &filter)
@@ -46,10 +38,10 @@ bool readsSummaryFirst(const lx::OpenPlan &plan, const lx::RequestFilter &filter
     // Held rows are for a new store of exactly one trace file: a merge or a second file writes the table.
     if (plan.target != lx::OpenPlan::Target::NewStore || !plan.merges.empty() || plan.imports.size() != 1)
         return false;
-    if (!isUnfiltered(filter))
+    if (!filter.empty())
         return false;
-    // Above ~1.5 GB (9 million requests; a 3.8 GB JSON lines file, 0.7 GB compressed) the first pass would
-    // hold that much beside the window's own memory, and on a laptop swapping would cost more than the
-    // early summary saves: such a file is only read once, into the investigation's store.
-    return estimatedHeldBytes(QString::fromStdString(plan.imports.front())) <= kSummaryFirstMaxHeldBytes;
+    // Past the cap of held requests (4 million, about 680 MB; a 1.7 GB JSON lines file, 0.3 GB compressed)
+    // the first pass would write its rows into its throw-away store, as slow as the second pass: such a file
+    // is only read once, into the investigation's store.
+    return estimatedRequests(QString::fromStdString(plan.imports.front())) <= lx::kMaxHeldRequests;
 }

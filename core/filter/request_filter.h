@@ -34,6 +34,12 @@ struct RequestFilter {
     std::vector<std::string> routes;    ///< any of them; empty = all
     std::optional<Status> status;       ///< only ok or only error requests
     std::optional<SqlCondition> expression; ///< a compiled filter expression (filter_expression.h), ANDed
+
+    /// No condition at all: every request counts (what held rows can answer, held_rows.h).
+    bool empty() const
+    {
+        return !expression && models.empty() && routes.empty() && !status && !isMeasured(fromNs) && !isMeasured(toNs);
+    }
 };
 
 SqlCondition toSqlCondition(const RequestFilter &filter);

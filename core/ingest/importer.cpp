@@ -428,7 +428,7 @@ std::vector<FileImport> importFiles(Store &store, const std::vector<std::string>
         // would need the held rows of one file kept through the rollback of another.
         std::shared_ptr<HeldRows> held;
         if (options.holdRows && paths.size() == 1 && !store.heldRows() && !holdsRequests(store))
-            held = std::make_shared<HeldRows>();
+            held = std::make_shared<HeldRows>(options.maxHeldRequests);
         FileImporter importer(store, options, progress, mappings, nullptr, held);
         results.push_back(importer.run(path));
         progress.bytesDone += results.back().bytes;
@@ -452,7 +452,8 @@ std::vector<FileImport> importFiles(Store &store, const std::vector<std::string>
         if (!joinClientServer(store, nullptr, &why, joining))
             results.back().message += (results.back().message.empty() ? "" : "; ") + why;
     }
-    keepRequestColumns(store, results);
+    if (options.rewriteColumnChunks)
+        keepRequestColumns(store, results);
     if (options.progress) {
         progress.bytesDone = progress.bytesTotal;
         options.progress(progress);
@@ -480,7 +481,8 @@ FileImport importStream(Store &store, const StreamInput &input, const ImportOpti
         if (!joinClientServer(store, nullptr, &why, {}))
             result.message += (result.message.empty() ? "" : "; ") + why;
     }
-    keepRequestColumns(store, {&result, 1});
+    if (options.rewriteColumnChunks)
+        keepRequestColumns(store, {&result, 1});
     return result;
 }
 

@@ -63,6 +63,7 @@ struct OpenOptions {
     /// by a report and thrown away.
     DetailRows detailRows = DetailRows::All;
     bool holdRows = false; ///< passed to the import (ImportOptions::holdRows)
+    bool rewriteColumnChunks = true; ///< passed to the import (ImportOptions::rewriteColumnChunks)
 };
 
 /// Opens the store the plan's target names: the resumed store, or a new one (OpenOptions::newStorePath).

@@ -32,9 +32,16 @@ struct HeldRequest {
     }
 };
 
+/// At most this many requests are held (about 170 bytes each, 680 MB): past it the writer writes what it
+/// held and goes on as any import, so that a report of a file of any size keeps its memory bounded.
+inline constexpr std::size_t kMaxHeldRequests = 4'000'000;
+
 /// The requests with ids 1..size() of a store whose `requests` table is empty.
 class HeldRows {
 public:
+    explicit HeldRows(std::size_t maxRequests = kMaxHeldRequests) : m_maxRequests(maxRequests) {}
+    /// Whether `more` requests still fit under the cap.
+    bool fits(std::size_t more) const { return m_requests.size() + more <= m_maxRequests; }
     void add(const RequestRecord &record, std::int64_t modelId, std::int64_t routeId);
     std::size_t size() const { return m_requests.size(); }
     const HeldRequest &request(std::size_t index) const { return m_requests[index]; }
@@ -43,6 +50,7 @@ public:
     void clear();
 
 private:
+    std::size_t m_maxRequests;
     std::vector<HeldRequest> m_requests;
     std::vector<std::int64_t> m_times;        ///< every request's token times, one after another
     std::vector<std::size_t> m_timesEnd;      ///< where request i's times end in m_times

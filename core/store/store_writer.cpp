@@ -196,13 +196,14 @@ bool StoreWriter::insertRequests(std::span<const RequestRecord> records, std::sp
         return false;
     if (m_held) {
         const bool joinable = std::any_of(records.begin(), records.end(), [](const RequestRecord &r) { return mayBeJoined(r.metrics); });
-        if (!joinable) {
+        if (!joinable && m_held->fits(records.size())) {
             for (const RequestRecord &r : records)
                 m_held->add(r, labelId(r.model), labelId(r.route));
             m_nextRowId += static_cast<std::int64_t>(records.size());
             return m_error.empty();
         }
-        // The join runs in SQL over the table: what was held is written, and so is everything after it.
+        // The join runs in SQL over the table, and memory is bounded: what was held is written, and so is
+        // everything after it.
         if (!writeHeld())
             return false;
     }

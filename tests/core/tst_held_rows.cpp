@@ -57,6 +57,8 @@ private Q_SLOTS:
     void sameFiguresAsTheTable();
     void joinableRecordWritesWhatWasHeld_data();
     void joinableRecordWritesWhatWasHeld();
+    void capWritesWhatWasHeld_data();
+    void capWritesWhatWasHeld();
     void heldOnlyWhenSafe_data();
     void heldOnlyWhenSafe();
     void conditionOnHeldRowsIsRefused();
@@ -138,6 +140,44 @@ void TestHeldRows::joinableRecordWritesWhatWasHeld()
     QCOMPARE(everything(*memory, false), everything(*table, false));
     // Only the client-only record can be joined: its details are the only ones a report's store keeps.
     QCOMPARE(dump(memory->db(), "SELECT source_id FROM request_details"), QStringLiteral("client-only"));
+}
+
+void TestHeldRows::capWritesWhatWasHeld_data()
+{
+    QTest::addColumn<int>("cap");
+    QTest::addColumn<bool>("held");
+    QTest::newRow("under the cap") << 500 << true;
+    QTest::newRow("at the cap") << 400 << true;
+    QTest::newRow("past it in the last batch") << 399 << false;
+    QTest::newRow("past it in the first batch") << 10 << false;
+}
+
+/// Memory stays bounded: past the cap of held requests, what was held is written with the ids it was
+/// given and the rest follows, as an import that never held anything.
+void TestHeldRows::capWritesWhatWasHeld()
+{
+    QFETCH(int, cap);
+    QFETCH(bool, held);
+    QTemporaryDir dir;
+    const std::vector<std::string> paths = {
+        lxtest::writeFile(dir, QStringLiteral("t.jsonl"), generated(lx::sim::TraceForm::Timestamps, 400))};
+    const std::unique_ptr<lx::Store> table = imported(paths, false);
+    std::string why;
+    std::unique_ptr<lx::Store> memory = lx::Store::openTemporary(&why);
+    QVERIFY(table && memory);
+    lx::ImportOptions options;
+    options.holdRows = true;
+    options.detailRows = lx::DetailRows::JoinCandidates;
+    options.batchSize = 64;
+    options.maxHeldRequests = static_cast<std::size_t>(cap);
+    QCOMPARE(lx::importFiles(*memory, paths, options).front().outcome, lx::FileImport::Outcome::Complete);
+    QCOMPARE(memory->heldRows() != nullptr, held);
+    QCOMPARE(dump(memory->db(), "SELECT count(*) FROM requests"), held ? QStringLiteral("0") : QStringLiteral("400"));
+    if (!held) {
+        QCOMPARE(dump(memory->db(), kTables), dump(table->db(), kTables));
+        QCOMPARE(dump(memory->db(), kTokenTimes), dump(table->db(), kTokenTimes));
+    }
+    QCOMPARE(everything(*memory, true), everything(*table, true));
 }
 
 void TestHeldRows::heldOnlyWhenSafe_data()

@@ -74,6 +74,7 @@ private Q_SLOTS:
     void rowsChangedElsewhereAreReadAsRows_data();
     void rowsChangedElsewhereAreReadAsRows();
     void damagedChunkIsNamed();
+    void throwAwayStoreIsNotRewritten();
     void storeMadeBeforeTheChunks();
 };
 
@@ -219,6 +220,28 @@ void TestRequestColumns::damagedChunkIsNamed()
     } catch (const std::runtime_error &e) {
         QVERIFY2(QByteArray(e.what()).contains("column chunk at request 1 is damaged"), e.what());
     }
+}
+
+/// A report's store, read once, is not given its chunks again after a join (a scan of the rows to save one):
+/// the join dropped them, and its figures come from the rows, as those of a kept store with chunks do.
+void TestRequestColumns::throwAwayStoreIsNotRewritten()
+{
+    QTemporaryDir dir;
+    const std::vector<std::string> paths = {
+        lxtest::writeFile(dir, QStringLiteral("client.jsonl"), lxtest::generatedTrace(lx::sim::TraceForm::Client, 500)),
+        lxtest::writeFile(dir, QStringLiteral("server.jsonl"), lxtest::generatedTrace(lx::sim::TraceForm::Otlp, 500))};
+    std::unique_ptr<lx::Store> kept = imported(paths);
+    std::string why;
+    std::unique_ptr<lx::Store> once = lx::Store::openTemporary(&why);
+    QVERIFY(kept && once);
+    lx::ImportOptions options;
+    options.rewriteColumnChunks = false;
+    for (const lx::FileImport &f : lx::importFiles(*once, paths, options))
+        QCOMPARE(f.outcome, lx::FileImport::Outcome::Complete);
+    QVERIFY(dump(once->db(), "SELECT count(*) FROM request_joins").toInt() > 0);
+    QCOMPARE(dump(once->db(), "SELECT count(*) FROM request_columns"), QStringLiteral("0"));
+    QVERIFY(chunked(*kept));
+    QCOMPARE(everything(*once), everything(*kept));
 }
 
 /// A store made before the chunks: read by rows when opened read-only; given chunks by its next import.
