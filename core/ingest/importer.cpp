@@ -428,7 +428,7 @@ std::vector<FileImport> importFiles(Store &store, const std::vector<std::string>
         // would need the held rows of one file kept through the rollback of another.
         std::shared_ptr<HeldRows> held;
         if (options.holdRows && paths.size() == 1 && !store.heldRows() && !holdsRequests(store))
-            held = std::make_shared<HeldRows>(options.maxHeldRequests);
+            held = std::make_shared<HeldRows>(options.maxHeldRequests ? options.maxHeldRequests : maxHeldRequests());
         FileImporter importer(store, options, progress, mappings, nullptr, held);
         results.push_back(importer.run(path));
         progress.bytesDone += results.back().bytes;

@@ -94,8 +94,8 @@ struct ImportOptions {
     /// rather than in the `requests` table, unless a record the join may take comes: for a store that a
     /// report reads once, without a filter (the scans read held rows only unfiltered), and throws away.
     bool holdRows = false;
-    /// The most requests held (HeldRows): kMaxHeldRequests, smaller in tests.
-    std::size_t maxHeldRequests = kMaxHeldRequests;
+    /// The most requests held (HeldRows); 0 for maxHeldRequests(), by the machine's memory.
+    std::size_t maxHeldRequests = 0;
     /// Writes the column chunks anew when the import leaves them not describing the rows (after a join or
     /// a merge: store/request_columns.h). False for a store read once and thrown away: writing them would
     /// cost a scan of the rows, which its one report can read instead.

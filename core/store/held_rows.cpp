@@ -1,7 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "store/held_rows.h"
 
+#include "platform/physical_memory.h"
+
 namespace lx {
+
+std::size_t maxHeldRequests()
+{
+    const std::uint64_t memory = physicalMemoryBytes();
+    return memory == 0 ? std::size_t{4'000'000} : static_cast<std::size_t>(memory / 8 / kHeldBytesPerRequest);
+}
 
 void HeldRows::add(const RequestRecord &record, std::int64_t modelId, std::int64_t routeId)
 {

@@ -32,14 +32,19 @@ struct HeldRequest {
     }
 };
 
-/// At most this many requests are held (about 170 bytes each, 680 MB): past it the writer writes what it
-/// held and goes on as any import, so that a report of a file of any size keeps its memory bounded.
-inline constexpr std::size_t kMaxHeldRequests = 4'000'000;
+/// About what a held request takes: its row, its token times' share and the vectors' slack (measured on
+/// the bench's timestamps form).
+inline constexpr std::size_t kHeldBytesPerRequest = 170;
+
+/// At most this many requests are held: an eighth of the physical memory (a report peaks at about twice
+/// what it holds), 4 million where the system does not say. Past it the writer writes what it held and goes
+/// on as any import, so that a report of a file of any size keeps its memory bounded.
+std::size_t maxHeldRequests();
 
 /// The requests with ids 1..size() of a store whose `requests` table is empty.
 class HeldRows {
 public:
-    explicit HeldRows(std::size_t maxRequests = kMaxHeldRequests) : m_maxRequests(maxRequests) {}
+    explicit HeldRows(std::size_t maxRequests = maxHeldRequests()) : m_maxRequests(maxRequests) {}
     /// Whether `more` requests still fit under the cap.
     bool fits(std::size_t more) const { return m_requests.size() + more <= m_maxRequests; }
     void add(const RequestRecord &record, std::int64_t modelId, std::int64_t routeId);
