@@ -4,6 +4,7 @@
 #include "store/sqlite_util.h"
 #include "store/store.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstring>
@@ -158,7 +159,9 @@ bool readableRequestColumns(sqlite3 *db, const RowIdRange &range)
         sqlite3_stmt *q = chunks.get();
         const std::int64_t lo = sqlite3_column_int64(q, 0), hi = sqlite3_column_int64(q, 1), rows = sqlite3_column_int64(q, 2);
         const auto bytes = static_cast<std::uint64_t>(sqlite3_column_int64(q, 3));
-        if ((first && lo != range.lo) || lo < next || hi < lo || rows < 1
+        // A chunk of more rows than this program writes is refused before its size is multiplied out: a
+        // crafted count could wrap the product onto the BLOB's real size.
+        if ((first && lo != range.lo) || lo < next || hi < lo || rows < 1 || static_cast<std::uint64_t>(rows) > kRowsPerChunk
             || static_cast<std::uint64_t>(rows) - 1 > static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo)
             || bytes != static_cast<std::uint64_t>(rows) * kBytesPerRow)
             return false;
@@ -181,15 +184,15 @@ void scanRequestColumns(sqlite3 *db, std::int64_t lo, std::int64_t hi, const std
     while (chunks.step() == SQLITE_ROW) {
         sqlite3_stmt *q = chunks.get();
         const std::int64_t firstId = sqlite3_column_int64(q, 0), lastId = sqlite3_column_int64(q, 1);
-        const auto rows = static_cast<std::size_t>(sqlite3_column_int64(q, 2));
+        const auto rows = static_cast<std::size_t>(std::max<std::int64_t>(sqlite3_column_int64(q, 2), 0));
         const auto *bytes = static_cast<const unsigned char *>(sqlite3_column_blob(q, 3));
-        if (!bytes || static_cast<std::size_t>(sqlite3_column_bytes(q, 3)) != rows * kBytesPerRow)
+        if (rows < 1 || rows > kRowsPerChunk || !bytes || static_cast<std::size_t>(sqlite3_column_bytes(q, 3)) != rows * kBytesPerRow)
             damaged(firstId, "its size is not its rows'");
         const ChunkView chunk(bytes, rows);
-        std::int64_t previous = firstId - 1;
+        std::int64_t previous = firstId;
         for (std::size_t i = 0; i < rows; ++i) {
             const std::int64_t id = chunk.value(kIdColumn, i);
-            if (id <= previous || id > lastId || (i == 0 && id != firstId))
+            if (i == 0 ? id != firstId : id <= previous || id > lastId)
                 damaged(firstId, "its ids are out of order");
             previous = id;
             if (id < lo || id > hi)

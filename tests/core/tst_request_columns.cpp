@@ -187,6 +187,10 @@ void TestRequestColumns::rowsChangedElsewhereAreReadAsRows_data()
     QTest::newRow("a chunk lost") << QStringLiteral("DELETE FROM request_columns WHERE first_id = 1");
     QTest::newRow("a chunk cut short") << QStringLiteral("UPDATE request_columns SET data = substr(data, 1, 100)");
     QTest::newRow("chunks overlapping") << QStringLiteral("UPDATE request_columns SET last_id = last_id + 1");
+    // One chunk of every row, its size right: more rows than this program puts in a chunk.
+    QTest::newRow("a chunk larger than any written")
+        << QStringLiteral("DELETE FROM request_columns WHERE first_id > 1;"
+                          "UPDATE request_columns SET rows = 70000, last_id = 70000, data = zeroblob(70000 * 111)");
 }
 
 /// Rows changed by SQL outside the program (the sqlite3 shell, say) and chunks that do not fit are not
