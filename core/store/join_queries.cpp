@@ -5,6 +5,7 @@
 
 #include "model/decompose.h"
 #include "model/segments.h"
+#include "store/request_columns.h"
 #include "store/request_join.h"
 #include "store/request_join_ids.h"
 #include "store/segment_columns.h"
@@ -253,7 +254,7 @@ private:
                 m_joining();
             // The rows change in place: their column chunks go, and are written anew after the join
             // (request_columns.h).
-            if (!pair(allMatched) || !exec("DELETE FROM request_columns;") || !exec(kApplySql)
+            if (!pair(allMatched) || !dropRequestColumns(m_db, &m_error) || !exec(kApplySql)
                 || (scalar(m_db, "SELECT EXISTS (SELECT 1 FROM token_times)") && !exec(kMoveTokenTimesSql)))
                 return false;
         }
