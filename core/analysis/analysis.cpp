@@ -13,6 +13,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <span>
 #include <thread>
 
 namespace lx {
@@ -212,32 +213,38 @@ void mergeInto(ScanPart &into, ScanPart &from)
         into.dominantCounts[s] += from.dominantCounts[s];
 }
 
-/// The metrics of ScanPart::all() whose values the collected rows hold (the segments and e2e).
-constexpr std::size_t kRowMetrics = kSegmentCount + 1;
+/// The index of TPOT in ScanPart::all().
+constexpr std::size_t kTpotMetric = kSegmentCount + 2;
 
-/// Points each metric of `part` at its column, `offset` values in; with `fromRows`, the segments and e2e
-/// at none (they are only counted, and read from the collected rows afterwards).
+/// Whether the collected rows hold the values of metric `i` of ScanPart::all(): the segments, e2e and TPOT.
+constexpr bool heldInRows(std::size_t i) { return i <= kSegmentCount || i == kTpotMetric; }
+
+/// Points each metric of `part` at its column, `offset` values in; with `fromRows`, those the rows hold at
+/// none (they are only counted, and read from the collected rows afterwards).
 void placeIn(ScanPart &part, const SampleColumns &columns, std::size_t offset, bool fromRows)
 {
     const auto all = part.all();
     for (std::size_t i = 0; i < all.size(); ++i)
-        all[i]->data = fromRows && i < kRowMetrics ? nullptr : columns.column(i) + offset;
+        all[i]->data = fromRows && heldInRows(i) ? nullptr : columns.column(i) + offset;
 }
 
-/// Copies the values of metric `metric` (a segment, or kSegmentCount for e2e) that addRow() counted into
-/// `out`, from the collected rows: the same rows, the same conditions, in another order.
-std::size_t gatherFromRows(const LatencyRowCollector &rows, std::size_t metric, bool includeErrors, std::int64_t *out)
+/// Copies the values of metric `metric` (heldInRows()) that addRow() counted into `out`, from the
+/// collected rows: the same rows, the same conditions.
+std::size_t gatherFromRows(std::span<const LatencyRow> rows, std::size_t metric, bool includeErrors, std::int64_t *out)
 {
     std::size_t n = 0;
-    for (int half = 0; half < 2; ++half) {
-        for (const LatencyRow &row : rows.half(half)) {
-            if (!row.ok && !includeErrors)
-                continue;
-            const std::int64_t v = metric == kSegmentCount ? row.e2e : row.segments[metric];
-            if (!isMeasured(v) || (metric == static_cast<std::size_t>(Segment::Network) && (row.flags & kFlagClockSkew)))
-                continue;
-            out[n++] = v;
+    for (const LatencyRow &row : rows) {
+        if (!row.ok && !includeErrors)
+            continue;
+        if (metric == kTpotMetric) {
+            if (isMeasured(row.tpot))
+                out[n++] = row.tpot;
+            continue;
         }
+        const std::int64_t v = metric == kSegmentCount ? row.e2e : row.segments[metric];
+        if (!isMeasured(v) || (metric == static_cast<std::size_t>(Segment::Network) && (row.flags & kFlagClockSkew)))
+            continue;
+        out[n++] = v;
     }
     return n;
 }
@@ -315,23 +322,29 @@ Report analyze(const Store &store, const RequestFilter &filter, const AnalysisOp
         });
         return report;
     }
-    // The token metrics from their columns first, which are then let go before the segments and e2e are
-    // read out of the rows, one at a time through a column per thread: the peak holds the rows and one of
+    // TTFT, TTLT and ITL from their columns first, which are then let go before the metrics the rows hold
+    // are read out of them, one at a time through a column per thread: the peak holds the rows and one of
     // the two, never both.
     inParallel([&](std::size_t first) {
-        for (std::size_t i = kRowMetrics + first; i < in.size(); i += 2)
-            *out[i] = summarizeSamples(*in[i], options.percentiles);
+        for (std::size_t i = first; i < in.size(); i += 2)
+            if (!heldInRows(i))
+                *out[i] = summarizeSamples(*in[i], options.percentiles);
     });
     columns.reset();
     gaps = {};
-    inParallel([&](std::size_t first) {
+    const std::span<const LatencyRow> rows = options.rows->collected();
+    std::array<std::vector<std::size_t>, 2> metricsOf;
+    for (std::size_t i = 0, next = 0; i < in.size(); ++i)
+        if (heldInRows(i))
+            metricsOf[next++ % 2].push_back(i);
+    inParallel([&](std::size_t which) {
         std::size_t most = 0;
-        for (std::size_t i = first; i < kRowMetrics; i += 2)
+        for (std::size_t i : metricsOf[which])
             most = std::max(most, in[i]->count);
         const SampleColumns scratch(1, most);
-        for (std::size_t i = first; i < kRowMetrics; i += 2) {
+        for (std::size_t i : metricsOf[which]) {
             in[i]->data = scratch.column(0);
-            in[i]->count = gatherFromRows(*options.rows, i, options.includeErrors, scratch.column(0));
+            in[i]->count = gatherFromRows(rows, i, options.includeErrors, scratch.column(0));
             *out[i] = summarizeSamples(*in[i], options.percentiles);
         }
     });

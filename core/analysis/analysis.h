@@ -28,9 +28,9 @@ struct AnalysisOptions {
     /// Also hands every row the scan reads to this visitor, so that another statistic (the load profile)
     /// is gathered in the same pass. Called for half 0 and half 1 on two threads at once (request_scan.h).
     std::function<void(int half, const RequestRow &row)> alsoVisit;
-    /// Also collects the LatencyRow of every matching row here (reserve() it first), and takes the e2e and
-    /// segment statistics from these rows rather than from columns of their own: their values are then
-    /// held once, not twice (a report on 10M requests: 0.8 GB less at its peak).
+    /// Also collects the LatencyRow of every matching row here (reserve() it first), and takes the e2e,
+    /// segment and TPOT statistics from these rows rather than from columns of their own: their values are
+    /// then held once, not twice (a report on 10M requests: 0.9 GB less at its peak).
     LatencyRowCollector *rows = nullptr;
 };
 

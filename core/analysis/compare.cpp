@@ -51,7 +51,7 @@ Comparison compareInvestigations(const Store &baseline, const RequestFilter &bas
         AnalysisOptions withRows = options;
         withRows.rows = &collector;
         report = analyze(store, filter, withRows);
-        const std::vector<LatencyRow> rows = collector.take();
+        const LatencyRows rows = collector.take();
         mean = composition(rows, options.includeErrors);
         tail = compositionAround(rows, 95, options.includeErrors);
     };

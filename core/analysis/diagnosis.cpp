@@ -16,7 +16,7 @@ Diagnosis diagnose(const Store &store, const RequestFilter &filter, const Diagno
     AnalysisOptions withRows = options.analysis;
     withRows.rows = &collector;
     d.report = analyze(store, filter, withRows);
-    const std::vector<LatencyRow> rows = collector.take();
+    const LatencyRows rows = collector.take();
     LoadOptions loadOptions;
     loadOptions.windowNs = options.windowNs;
     loadOptions.includeErrors = options.analysis.includeErrors;

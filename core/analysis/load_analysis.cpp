@@ -360,7 +360,7 @@ LoadAnalysis analyzeLoad(const LoadProfile &profile, std::span<const LatencyRow>
 LoadAnalysis analyzeLoad(const Store &store, const RequestFilter &filter, const LoadOptions &loadOptions,
                          const KneeOptions &kneeOptions)
 {
-    const std::vector<LatencyRow> rows = readLatencyRows(store, filter);
+    const LatencyRows rows = readLatencyRows(store, filter);
     return analyzeLoad(computeLoadProfile(rows, loadOptions), rows, kneeOptions);
 }
 

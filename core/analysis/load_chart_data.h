@@ -31,7 +31,7 @@ struct TokenMetricsRow {
 
 /// The rows of the requests matching a filter with their token metrics, in the same order, from one scan.
 struct LoadRows {
-    std::vector<LatencyRow> rows;
+    LatencyRows rows;
     std::vector<TokenMetricsRow> tokens;
 };
 

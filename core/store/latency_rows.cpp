@@ -3,35 +3,89 @@
 
 #include "store/store.h"
 
-#include "platform/huge_pages.h"
+#include "model/huge_page_allocator.h"
+
+#include <cstring>
+#include <new>
+#include <stdexcept>
+#include <type_traits>
+#include <utility>
 
 namespace lx {
 
+// Rows are written into raw memory and moved with memmove: that needs a type without constructors that
+// matter.
+static_assert(std::is_trivially_copyable_v<LatencyRow>);
+
+LatencyRows::LatencyRows(std::size_t capacity)
+    : m_rows(capacity ? HugePageAllocator<LatencyRow>().allocate(capacity) : nullptr), m_capacity(capacity)
+{
+}
+
+LatencyRows::LatencyRows(LatencyRows &&other) noexcept
+    : m_rows(std::exchange(other.m_rows, nullptr)), m_size(std::exchange(other.m_size, 0)),
+      m_capacity(std::exchange(other.m_capacity, 0))
+{
+}
+
+LatencyRows &LatencyRows::operator=(LatencyRows &&other) noexcept
+{
+    if (this != &other) {
+        LatencyRows gone(std::move(*this));
+        m_rows = std::exchange(other.m_rows, nullptr);
+        m_size = std::exchange(other.m_size, 0);
+        m_capacity = std::exchange(other.m_capacity, 0);
+    }
+    return *this;
+}
+
+LatencyRows::~LatencyRows()
+{
+    if (m_rows)
+        HugePageAllocator<LatencyRow>().deallocate(m_rows, m_capacity);
+}
+
 void LatencyRowCollector::reserve(const RowIdRange &range)
 {
-    // The lower half gets room for every row, so that take() appends the upper half without moving it.
-    m_halves[0].reserve(static_cast<std::size_t>(range.rows()));
-    m_halves[1].reserve(static_cast<std::size_t>(range.hi - range.mid() + 1));
-    // A million rows are 88 MB, and on these machines the first touch of each 4 KiB page cost more than the
-    // row written into it: huge pages under the reserved memory make it a fault per 2 MiB.
-    for (auto &half : m_halves)
-        adviseHugePages(half.data(), half.capacity() * sizeof(LatencyRow));
+    // Half 0 reads ids [lo, mid) and half 1 [mid, hi]: ids are unique, so each has at most that many rows.
+    m_rows = LatencyRows(static_cast<std::size_t>(range.rows()));
+    m_upperAt = range.twoHalves ? static_cast<std::size_t>(range.mid() - range.lo) : m_rows.m_capacity;
+    m_counts = {};
+    m_compacted = false;
 }
 
 void LatencyRowCollector::operator()(int half, const RequestRow &row)
 {
-    m_halves[half == 0 ? 0 : 1].push_back(row); // the LatencyRow part: the report's columns stay behind
+    const std::size_t at = half == 0 ? m_counts[0] : m_upperAt + m_counts[1];
+    if (at >= (half == 0 ? m_upperAt : m_rows.m_capacity))
+        throw std::logic_error("a scan gave more rows than its id range holds");
+    new (m_rows.m_rows + at) LatencyRow(row); // the LatencyRow part: the report's columns stay behind
+    ++m_counts[half == 0 ? 0 : 1];
 }
 
-std::vector<LatencyRow> LatencyRowCollector::take()
+std::span<const LatencyRow> LatencyRowCollector::collected()
 {
-    std::vector<LatencyRow> out = std::move(m_halves[0]);
-    out.insert(out.end(), m_halves[1].begin(), m_halves[1].end());
-    m_halves[1].clear();
+    if (!m_compacted) {
+        if (m_counts[1] > 0 && m_upperAt != m_counts[0])
+            std::memmove(static_cast<void *>(m_rows.m_rows + m_counts[0]), m_rows.m_rows + m_upperAt,
+                         m_counts[1] * sizeof(LatencyRow));
+        m_rows.m_size = m_counts[0] + m_counts[1];
+        m_compacted = true;
+    }
+    return m_rows.span();
+}
+
+LatencyRows LatencyRowCollector::take()
+{
+    collected();
+    LatencyRows out = std::move(m_rows);
+    m_counts = {};
+    m_compacted = false;
+    m_upperAt = 0;
     return out;
 }
 
-std::vector<LatencyRow> readLatencyRows(const Store &store, const RequestFilter &filter)
+LatencyRows readLatencyRows(const Store &store, const RequestFilter &filter)
 {
     LatencyRowCollector collector;
     const RowIdRange range = requestIdRange(store);

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <random>
+#include <stdexcept>
 
 using namespace lx;
 
@@ -238,6 +239,52 @@ private slots:
         same(a.itl, b.itl, "itl");
         QCOMPARE(a.dominantCounts, b.dominantCounts);
         QVERIFY(a.segments[int(Segment::Network)].excluded > 0); // the skewed row is left out of network
+    }
+
+    void collectedRowsAreInIdOrder_data()
+    {
+        QTest::addColumn<int>("requests");
+        QTest::addColumn<bool>("twoHalves");
+        QTest::addColumn<int>("skipped"); ///< the first requests, left out by a time filter
+        QTest::newRow("one scan") << 1000 << false << 0;
+        QTest::newRow("one scan, filtered") << 1000 << false << 10;
+        QTest::newRow("two halves, no gap") << 230000 << true << 0;
+        QTest::newRow("two halves, the upper one moved down") << 230000 << true << 20000;
+    }
+
+    void collectedRowsAreInIdOrder()
+    {
+        // The two halves of a scan write into one array, the upper half from the middle of the id range
+        // on; take() closes the gap. Every row comes back once, in id order (the starts here grow by id).
+        QFETCH(int, requests);
+        QFETCH(bool, twoHalves);
+        QFETCH(int, skipped);
+        QByteArray lines;
+        for (int i = 0; i < requests; ++i)
+            lines += line(QByteArray::number(i).constData(), i, {0, 1, 2, 3, 4, 5, 6, 7});
+        Fixture f(lines);
+        QCOMPARE(requestIdRange(*f.store).twoHalves, twoHalves);
+        RequestFilter filter;
+        if (skipped > 0)
+            filter.fromNs = T0 + skipped * MS;
+        const LatencyRows rows = readLatencyRows(*f.store, filter);
+        QCOMPARE(qint64(rows.size()), qint64(requests - skipped));
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            if (rows[i].start != T0 + (skipped + qint64(i)) * MS)
+                QFAIL(qPrintable(QStringLiteral("row %1 starts at %2").arg(i).arg(rows[i].start - T0)));
+        // A row the reserved range has no room for is refused, not written past the array.
+        LatencyRowCollector collector;
+        RowIdRange two;
+        two.lo = 1;
+        two.hi = 4;
+        collector.reserve(two);
+        RequestRow row;
+        collector(0, row);
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, collector(1, row)); // one range, no upper half
+        for (int i = 0; i < 3; ++i)
+            collector(0, row);
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, collector(0, row));
+        QCOMPARE(collector.take().size(), std::size_t(4));
     }
 
     void agreesWithIndependentComputation_data()

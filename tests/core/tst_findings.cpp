@@ -66,7 +66,7 @@ private slots:
             lines += request(i, 10, 4000 + k);
         lines += request(i++, 0, 50, "error");
         lxtest::StoreFixture f(lines);
-        const std::vector<LatencyRow> rows = readLatencyRows(*f.store, {});
+        const LatencyRows rows = readLatencyRows(*f.store, {});
         QCOMPARE(rows.size(), std::size_t(101));
         const std::vector<Finding> findings = findFindings(rows);
         QVERIFY(findings.size() >= 3);
@@ -123,7 +123,7 @@ private slots:
             "\"t_server_send_ns\":1700000000500000000,\"t_client_recv_ns\":1700000000510000000}\n"
             "{\"id\":\"b\",\"t_client_send_ns\":1700000001100000000,\"t_server_recv_ns\":1700000001000000000,"
             "\"t_server_send_ns\":1700000001500000000,\"t_client_recv_ns\":1700000001510000000}\n");
-        const std::vector<LatencyRow> rows = readLatencyRows(*f.store, {});
+        const LatencyRows rows = readLatencyRows(*f.store, {});
         const std::vector<Finding> findings = findFindings(rows);
         const auto skew = std::find_if(findings.begin(), findings.end(), [](const Finding &x) { return x.id == "clock_skew"; });
         QVERIFY(skew != findings.end());
@@ -151,7 +151,7 @@ private slots:
         for (int k = 0; k < 10; ++k, ++i)
             lines += request(i, 3000 + k, 200);
         lxtest::StoreFixture f(lines);
-        const std::vector<LatencyRow> rows = readLatencyRows(*f.store, {});
+        const LatencyRows rows = readLatencyRows(*f.store, {});
         LoadAnalysis load;
         if (withKnee)
             load.knee = Knee{4.553, 12.9, 1'736'004'600'000'000'000}; // 2025-01-04T15:30:00Z

@@ -30,7 +30,7 @@ const lxtest::Imported &sample()
 const std::vector<Finding> &sampleFindings()
 {
     static const std::vector<Finding> findings = [] {
-        const std::vector<LatencyRow> rows = readLatencyRows(*sample().store, {});
+        const LatencyRows rows = readLatencyRows(*sample().store, {});
         const LoadAnalysis load = analyzeLoad(computeLoadProfile(rows), rows);
         return findFindings(rows, &load);
     }();
