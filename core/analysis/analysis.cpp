@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "analysis/analysis.h"
 
+#include "analysis/row_statistics.h"
 #include "model/decompose.h"
 #include "model/huge_page_allocator.h"
 #include "store/request_join.h"
@@ -13,6 +14,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <thread>
 
@@ -65,10 +67,11 @@ private:
     std::size_t m_capacity;
 };
 
-MetricSummary summarizeSamples(Samples &samples, const std::vector<double> &percentiles)
+/// The metric's summary from its statistic and the scopes its samples were read on.
+MetricSummary describe(const Samples &samples, Statistic stat)
 {
     MetricSummary m;
-    m.stat = summarize({samples.data, samples.count}, percentiles);
+    m.stat = std::move(stat);
     m.excluded = samples.excluded;
     int scopesSeen = 0;
     for (int s = 1; s < 4; ++s) {
@@ -83,6 +86,11 @@ MetricSummary summarizeSamples(Samples &samples, const std::vector<double> &perc
     else
         m.scopes.clear();
     return m;
+}
+
+MetricSummary summarizeSamples(Samples &samples, const std::vector<double> &percentiles)
+{
+    return describe(samples, summarize({samples.data, samples.count}, percentiles));
 }
 
 
@@ -213,11 +221,16 @@ void mergeInto(ScanPart &into, ScanPart &from)
         into.dominantCounts[s] += from.dominantCounts[s];
 }
 
-/// The index of TPOT in ScanPart::all().
-constexpr std::size_t kTpotMetric = kSegmentCount + 2;
-
-/// Whether the collected rows hold the values of metric `i` of ScanPart::all(): the segments, e2e and TPOT.
-constexpr bool heldInRows(std::size_t i) { return i <= kSegmentCount || i == kTpotMetric; }
+/// The metric of the collected rows (row_statistics.h) that metric `i` of ScanPart::all() is, if the rows
+/// hold it: the segments, e2e and TPOT.
+constexpr std::optional<std::size_t> rowMetricOf(std::size_t i)
+{
+    if (i <= kSegmentCount)
+        return i; // the segments, then e2e: the rows' order
+    if (i == kSegmentCount + 2)
+        return kRowTpot;
+    return std::nullopt;
+}
 
 /// Points each metric of `part` at its column, `offset` values in; with `fromRows`, those the rows hold at
 /// none (they are only counted, and read from the collected rows afterwards).
@@ -225,28 +238,7 @@ void placeIn(ScanPart &part, const SampleColumns &columns, std::size_t offset, b
 {
     const auto all = part.all();
     for (std::size_t i = 0; i < all.size(); ++i)
-        all[i]->data = fromRows && heldInRows(i) ? nullptr : columns.column(i) + offset;
-}
-
-/// Copies the values of metric `metric` (heldInRows()) that addRow() counted into `out`, from the
-/// collected rows: the same rows, the same conditions.
-std::size_t gatherFromRows(std::span<const LatencyRow> rows, std::size_t metric, bool includeErrors, std::int64_t *out)
-{
-    std::size_t n = 0;
-    for (const LatencyRow &row : rows) {
-        if (!row.ok && !includeErrors)
-            continue;
-        if (metric == kTpotMetric) {
-            if (isMeasured(row.tpot))
-                out[n++] = row.tpot;
-            continue;
-        }
-        const std::int64_t v = metric == kSegmentCount ? row.e2e : row.segments[metric];
-        if (!isMeasured(v) || (metric == static_cast<std::size_t>(Segment::Network) && (row.flags & kFlagClockSkew)))
-            continue;
-        out[n++] = v;
-    }
-    return n;
+        all[i]->data = fromRows && rowMetricOf(i) ? nullptr : columns.column(i) + offset;
 }
 
 /// Scans the matching rows; on a store of many rows the upper half on a second connection and thread,
@@ -322,32 +314,18 @@ Report analyze(const Store &store, const RequestFilter &filter, const AnalysisOp
         });
         return report;
     }
-    // TTFT, TTLT and ITL from their columns first, which are then let go before the metrics the rows hold
-    // are read out of them, one at a time through a column per thread: the peak holds the rows and one of
-    // the two, never both.
+    // TTFT, TTLT and ITL from their columns, which are then let go; the metrics the rows hold from the rows.
     inParallel([&](std::size_t first) {
         for (std::size_t i = first; i < in.size(); i += 2)
-            if (!heldInRows(i))
+            if (!rowMetricOf(i))
                 *out[i] = summarizeSamples(*in[i], options.percentiles);
     });
     columns.reset();
     gaps = {};
-    const std::span<const LatencyRow> rows = options.rows->collected();
-    std::array<std::vector<std::size_t>, 2> metricsOf;
-    for (std::size_t i = 0, next = 0; i < in.size(); ++i)
-        if (heldInRows(i))
-            metricsOf[next++ % 2].push_back(i);
-    inParallel([&](std::size_t which) {
-        std::size_t most = 0;
-        for (std::size_t i : metricsOf[which])
-            most = std::max(most, in[i]->count);
-        const SampleColumns scratch(1, most);
-        for (std::size_t i : metricsOf[which]) {
-            in[i]->data = scratch.column(0);
-            in[i]->count = gatherFromRows(rows, i, options.includeErrors, scratch.column(0));
-            *out[i] = summarizeSamples(*in[i], options.percentiles);
-        }
-    });
+    std::array<Statistic, kRowMetrics> fromRows = summarizeRows(options.rows->collected(), options.includeErrors, options.percentiles);
+    for (std::size_t i = 0; i < in.size(); ++i)
+        if (const std::optional<std::size_t> m = rowMetricOf(i))
+            *out[i] = describe(*in[i], std::move(fromRows[*m]));
     return report;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/percentiles.h"
 
+#include "model/rank_histogram.h"
 #include "platform/float_from_chars.h"
 
 #include <algorithm>
@@ -25,34 +26,45 @@ double percentileOfSorted(std::span<const std::int64_t> sorted, double percentil
     return lower + (h - static_cast<double>(lo)) * static_cast<double>(sorted[hi] - sorted[lo]);
 }
 
+namespace {
+
+/// From this many samples on, summarize() counts them into a RankHistogram rather than selecting in place:
+/// below it, the histogram's 512 KiB of counts cost more than the values.
+constexpr std::size_t kHistogramFrom = std::size_t{1} << 16;
+
+/// summarize() with a RankHistogram; nothing when the histogram cannot tell (values much alike but not
+/// equal), where selecting in place needs no memory at all.
+std::optional<Statistic> summarizeByHistogram(std::span<const std::int64_t> samples, const std::vector<double> &percentiles)
+{
+    RankHistogram histogram;
+    for (std::int64_t v : samples)
+        histogram.count(v);
+    histogram.plan(percentiles);
+    for (std::int64_t v : samples)
+        histogram.keep(v);
+    return histogram.finish();
+}
+
+} // namespace
+
 Statistic summarize(std::span<std::int64_t> samples, const std::vector<double> &percentiles)
 {
+    if (samples.size() >= kHistogramFrom)
+        if (std::optional<Statistic> stat = summarizeByHistogram(samples, percentiles))
+            return *stat;
     Statistic stat;
     stat.count = static_cast<std::int64_t>(samples.size());
     stat.percentilesNs.assign(percentiles.size(), std::nullopt);
     if (samples.empty())
         return stat;
 
-    // Exact sum in 128 bits (a million values of hours in ns overflow 64), written out for MSVC's sake.
-    std::uint64_t low = 0;
-    std::int64_t high = 0;
+    ExactSum sum;
     std::int64_t max = samples[0];
     for (std::int64_t v : samples) {
-        const std::uint64_t before = low;
-        low += static_cast<std::uint64_t>(v);
-        high += (v < 0 ? -1 : 0) + (low < before ? 1 : 0);
+        sum.add(v);
         max = std::max(max, v);
     }
-    double sum = 0;
-    if (high >= 0) {
-        sum = static_cast<double>(high) * 18446744073709551616.0 + static_cast<double>(low);
-    } else {
-        // Negate first, so that a small negative sum is not lost to cancellation between the halves.
-        const std::uint64_t negLow = ~low + 1;
-        const auto negHigh = static_cast<std::uint64_t>(~high) + (negLow == 0 ? 1 : 0);
-        sum = -(static_cast<double>(negHigh) * 18446744073709551616.0 + static_cast<double>(negLow));
-    }
-    stat.meanNs = sum / static_cast<double>(samples.size());
+    stat.meanNs = sum.value() / static_cast<double>(samples.size());
     stat.maxNs = static_cast<double>(max);
 
     // Select ranks in ascending order so each nth_element only works on the part right of the previous one.

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "analysis/row_statistics.h"
+
+#include "model/rank_histogram.h"
+
+#include <functional>
+#include <thread>
+
+namespace lx {
+
+namespace {
+
+/// Runs work(0) here and work(1) on another thread.
+void onTwoThreads(const std::function<void(std::size_t)> &work)
+{
+    std::thread worker(work, 1);
+    work(0);
+    worker.join();
+}
+
+} // namespace
+
+std::array<Statistic, kRowMetrics> summarizeRows(std::span<const LatencyRow> rows, bool includeErrors,
+                                                 const std::vector<double> &percentiles)
+{
+    const std::array<std::span<const LatencyRow>, 2> halves = {rows.first(rows.size() / 2), rows.subspan(rows.size() / 2)};
+    // Pass 1: each thread counts its half; the upper half's counts are then added to the lower's.
+    std::array<std::vector<RankHistogram>, 2> histograms = {std::vector<RankHistogram>(kRowMetrics),
+                                                            std::vector<RankHistogram>(kRowMetrics)};
+    onTwoThreads([&](std::size_t t) {
+        std::vector<RankHistogram> &mine = histograms[t];
+        for (const LatencyRow &row : halves[t])
+            forEachRowValue(row, includeErrors, [&](std::size_t m, std::int64_t v) { mine[m].count(v); });
+    });
+    std::vector<RankHistogram> &merged = histograms[0];
+    for (std::size_t m = 0; m < kRowMetrics; ++m) {
+        merged[m].addCounts(histograms[1][m]);
+        merged[m].plan(percentiles);
+    }
+    // Pass 2: the upper half keeps into a copy of the planned histograms, added back afterwards.
+    histograms[1] = merged;
+    onTwoThreads([&](std::size_t t) {
+        std::vector<RankHistogram> &mine = histograms[t];
+        for (const LatencyRow &row : halves[t])
+            forEachRowValue(row, includeErrors, [&](std::size_t m, std::int64_t v) { mine[m].keep(v); });
+    });
+    std::array<Statistic, kRowMetrics> out;
+    for (std::size_t m = 0; m < kRowMetrics; ++m) {
+        merged[m].addKept(histograms[1][m]);
+        if (std::optional<Statistic> stat = merged[m].finish()) {
+            out[m] = std::move(*stat);
+            continue;
+        }
+        // Values much alike but not equal (rare): the metric's values copied out and selected in place.
+        std::vector<std::int64_t> values;
+        values.reserve(static_cast<std::size_t>(merged[m].count()));
+        for (const LatencyRow &row : rows)
+            forEachRowValue(row, includeErrors, [&](std::size_t metric, std::int64_t v) {
+                if (metric == m)
+                    values.push_back(v);
+            });
+        out[m] = summarize(values, percentiles);
+    }
+    return out;
+}
+
+} // namespace lx
