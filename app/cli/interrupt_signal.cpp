@@ -29,11 +29,11 @@ BOOL WINAPI onConsoleControl(DWORD event)
 
 volatile std::sig_atomic_t g_interrupted = 0;
 
-extern "C" void onInterrupt(int)
+extern "C" void onInterrupt(int signal)
 {
     if (g_interrupted) {
-        std::signal(SIGINT, SIG_DFL);
-        std::raise(SIGINT);
+        std::signal(signal, SIG_DFL);
+        std::raise(signal);
         return;
     }
     g_interrupted = 1;
@@ -51,7 +51,13 @@ bool interrupted() { return g_interrupted.load(); }
 
 #else
 
-void catchInterrupt() { std::signal(SIGINT, onInterrupt); }
+// SIGTERM too (a supervisor's `kill`, a CI's timeout): cancelled like Ctrl-C, so that an import rolls back
+// its file and `report FILE` removes its temporary store rather than leave hundreds of MB behind.
+void catchInterrupt()
+{
+    std::signal(SIGINT, onInterrupt);
+    std::signal(SIGTERM, onInterrupt);
+}
 
 bool interrupted() { return g_interrupted != 0; }
 

@@ -2,10 +2,10 @@
 #pragma once
 
 /// \file interrupt_signal.h
-/// Ctrl-C as the Cancel button of a long import: SIGINT on Linux and macOS, the console's control handler
-/// on Windows (where a console program gets no signal of its own).
+/// Ctrl-C as the Cancel button of a long import: SIGINT and SIGTERM on Linux and macOS, the console's
+/// control handler on Windows (where a console program gets no signal of its own).
 
-/// Installs the Ctrl-C handler that interrupted() reports; a second Ctrl-C ends the process at once.
+/// Installs the Ctrl-C handler that interrupted() reports; a second Ctrl-C (or SIGTERM) ends the process at once.
 void catchInterrupt();
 
 /// True when Ctrl-C was pressed.

@@ -198,6 +198,63 @@ private slots:
         QVERIFY(m_killedMidImport >= 2);
     }
 
+    void terminatedCommandCleansUp_data()
+    {
+        QTest::addColumn<bool>("report"); ///< `report FILE` (a temporary store) rather than `import --db`
+        QTest::addColumn<int>("afterMs");
+        QTest::newRow("report FILE, at once") << true << 0;
+        QTest::newRow("report FILE, after 300 ms") << true << 300;
+        QTest::newRow("import, at once") << false << 0;
+    }
+
+    void terminatedCommandCleansUp()
+    {
+        // SIGTERM (a supervisor's kill, a CI's timeout) cancels as Ctrl-C does: `report FILE` leaves no
+        // temporary store behind, an import rolls its file back and keeps the earlier one.
+#if defined(Q_OS_WIN)
+        QSKIP("Windows sends no SIGTERM: TerminateProcess cannot be caught");
+#else
+        QFETCH(bool, report);
+        QFETCH(int, afterMs);
+        QTemporaryDir dir, temporaries;
+        const QString store = dir.filePath(QStringLiteral("s.lxdb"));
+        QVERIFY(QFile::copy(m_base, store));
+        QProcess command;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("TMPDIR"), temporaries.path()); // where `report FILE` makes its store
+        command.setProcessEnvironment(env);
+        command.start(cliPath(), report ? QStringList{QStringLiteral("report"), QStringLiteral("--json"), m_big}
+                                        : QStringList{QStringLiteral("import"), QStringLiteral("--db"), store, m_big});
+        QVERIFY(command.waitForStarted());
+        // Started: the handler is in place once the first bytes of the trace are read (a store file appears).
+        QElapsedTimer clock;
+        clock.start();
+        const auto started = [&] {
+            return report ? !QDir(temporaries.path()).entryList(QDir::Files).isEmpty() : QFileInfo(store).size() > QFileInfo(m_base).size();
+        };
+        while (command.state() == QProcess::Running && !started() && clock.elapsed() < 60000)
+            QThread::usleep(200);
+        command.waitForFinished(afterMs);
+        const bool terminatedWhileRunning = command.state() == QProcess::Running;
+        if (terminatedWhileRunning) {
+            command.terminate(); // SIGTERM
+            QVERIFY(command.waitForFinished(60000));
+            QCOMPARE(command.exitStatus(), QProcess::NormalExit); // not killed by the signal: it cleaned up
+            QVERIFY2(command.exitCode() == 130 || command.exitCode() == 0, command.readAllStandardError().constData());
+        }
+        QCOMPARE(QDir(temporaries.path()).entryList(QDir::Files | QDir::Hidden), QStringList());
+        if (!report) {
+            std::string why;
+            const auto opened = lx::Store::open(lxtest::pathOf(store), &why);
+            QVERIFY2(opened, why.c_str());
+            checkEarlierImportKept(*opened);
+            // The file rolled back, or complete when the signal came after its commit: never a part of it.
+            const qint64 rows = scalar(*opened, "SELECT count(*) FROM requests");
+            QVERIFY2(rows == kEarlierRequests || rows == kEarlierRequests + kBigRequests, qPrintable(QString::number(rows)));
+        }
+#endif
+    }
+
     void liveImportLeftRunning()
     {
         // A run is interrupted only when its importer is gone: while another process holds the store's write
