@@ -262,6 +262,8 @@ private:
         };
         // About 400 bytes a record (5x less compressed): sizing the id set up front spares its rehashing.
         const std::size_t expected = !input ? 0 : input->compressed() ? input->fileSize() / 80 : input->fileSize() / 400;
+        if (m_held && m_held->size() == 0)
+            m_held->reserve(expected);
         ReaderOptions readerOptions;
         readerOptions.spanMappings = m_mappings;
         readerOptions.maxDocumentBytes = maxDocument;

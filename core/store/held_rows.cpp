@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "store/held_rows.h"
 
+#include "platform/huge_pages.h"
 #include "platform/physical_memory.h"
+
+#include <algorithm>
 
 namespace lx {
 
@@ -16,6 +19,15 @@ void HeldRows::add(const RequestRecord &record, std::int64_t modelId, std::int64
     m_requests.push_back(HeldRequest::of(record, modelId, routeId));
     m_times.insert(m_times.end(), record.tokenTimes.begin(), record.tokenTimes.end());
     m_timesEnd.push_back(m_times.size());
+}
+
+void HeldRows::reserve(std::size_t requests)
+{
+    requests = std::min(requests, m_maxRequests);
+    m_requests.reserve(requests);
+    m_timesEnd.reserve(requests);
+    adviseHugePages(m_requests.data(), m_requests.capacity() * sizeof(HeldRequest));
+    adviseHugePages(m_timesEnd.data(), m_timesEnd.capacity() * sizeof(std::size_t));
 }
 
 std::span<const std::int64_t> HeldRows::tokenTimes(std::size_t index) const
