@@ -4,6 +4,7 @@
 #include "analysis/row_statistics.h"
 #include "model/decompose.h"
 #include "model/huge_page_allocator.h"
+#include "store/held_rows.h"
 #include "store/request_join.h"
 #include "store/import_runs.h"
 #include "store/latency_rows.h"
@@ -254,9 +255,15 @@ std::unique_ptr<SampleColumns> scanAll(const Store &store, const SqlCondition &w
     // The upper half starts mid() - lo values in only when there is one; with one half (sparse ids
     // counted, say) that offset may lie past the columns' end.
     placeIn(upper, *columns, range.twoHalves ? static_cast<std::size_t>(range.mid() - range.lo) : 0, fromRows);
+    // A store's held rows read without a condition are the rows the collector would gather, in its order:
+    // lent rather than copied (held_rows.h).
+    const HeldRows *held = store.heldRows();
+    const bool lend = options.rows && held && where.sql == "1";
+    if (lend)
+        options.rows->lend(held->latencyRows());
     scanRequestRows(store, where, range, [&](int half, const RequestRow &row) {
         addRow(row, options.includeErrors, half == 0 ? part : upper);
-        if (options.rows)
+        if (options.rows && !lend)
             (*options.rows)(half, row);
         if (options.alsoVisit)
             options.alsoVisit(half, row);

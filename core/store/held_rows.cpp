@@ -16,17 +16,53 @@ std::size_t maxHeldRequests()
 
 void HeldRows::add(const RequestRecord &record, std::int64_t modelId, std::int64_t routeId)
 {
-    m_requests.push_back(HeldRequest::of(record, modelId, routeId));
+    const RequestMetrics &m = record.metrics;
+    LatencyRow row;
+    row.start = m.start;
+    row.e2e = m.e2e;
+    row.segments = m.segments;
+    row.flags = m.flags;
+    row.ok = record.status == Status::Ok;
+    row.tpot = m.tpot;
+    m_rows.push_back(row);
+    m_rest.push_back({m.ttft, m.ttlt, modelId, routeId, record.inputTokens, record.outputTokens, m.dominant, m.e2eScope,
+                      m.tokenScope});
     m_times.insert(m_times.end(), record.tokenTimes.begin(), record.tokenTimes.end());
     m_timesEnd.push_back(m_times.size());
+}
+
+HeldRequest HeldRows::request(std::size_t index) const
+{
+    const LatencyRow &row = m_rows[index];
+    const Rest &rest = m_rest[index];
+    HeldRequest out;
+    RequestMetrics &m = out.metrics;
+    m.segments = row.segments;
+    m.e2e = row.e2e;
+    m.e2eScope = rest.e2eScope;
+    m.ttft = rest.ttft;
+    m.tpot = row.tpot;
+    m.ttlt = rest.ttlt;
+    m.tokenScope = rest.tokenScope;
+    m.start = row.start;
+    m.dominant = rest.dominant;
+    m.flags = row.flags;
+    out.status = row.ok ? Status::Ok : Status::Error;
+    out.modelId = rest.modelId;
+    out.routeId = rest.routeId;
+    out.inputTokens = rest.inputTokens;
+    out.outputTokens = rest.outputTokens;
+    return out;
 }
 
 void HeldRows::reserve(std::size_t requests)
 {
     requests = std::min(requests, m_maxRequests);
-    m_requests.reserve(requests);
+    m_rows.reserve(requests);
+    m_rest.reserve(requests);
     m_timesEnd.reserve(requests);
-    adviseHugePages(m_requests.data(), m_requests.capacity() * sizeof(HeldRequest));
+    adviseHugePages(m_rows.data(), m_rows.capacity() * sizeof(LatencyRow));
+    adviseHugePages(m_rest.data(), m_rest.capacity() * sizeof(Rest));
     adviseHugePages(m_timesEnd.data(), m_timesEnd.capacity() * sizeof(std::size_t));
 }
 
@@ -39,7 +75,8 @@ std::span<const std::int64_t> HeldRows::tokenTimes(std::size_t index) const
 void HeldRows::clear()
 {
     // Swapped out, not cleared: the memory goes back now, not when the store closes.
-    std::vector<HeldRequest>().swap(m_requests);
+    std::vector<LatencyRow>().swap(m_rows);
+    std::vector<Rest>().swap(m_rest);
     std::vector<std::int64_t>().swap(m_times);
     std::vector<std::size_t>().swap(m_timesEnd);
 }

@@ -22,6 +22,11 @@ LatencyRows::LatencyRows(std::size_t capacity)
 {
 }
 
+LatencyRows::LatencyRows(std::span<const LatencyRow> lent)
+    : m_rows(const_cast<LatencyRow *>(lent.data())), m_size(lent.size()) // never written through: only lent out as const
+{
+}
+
 LatencyRows::LatencyRows(LatencyRows &&other) noexcept
     : m_rows(std::exchange(other.m_rows, nullptr)), m_size(std::exchange(other.m_size, 0)),
       m_capacity(std::exchange(other.m_capacity, 0))
@@ -41,7 +46,7 @@ LatencyRows &LatencyRows::operator=(LatencyRows &&other) noexcept
 
 LatencyRows::~LatencyRows()
 {
-    if (m_rows)
+    if (m_rows && m_capacity > 0)
         HugePageAllocator<LatencyRow>().deallocate(m_rows, m_capacity);
 }
 
@@ -52,6 +57,16 @@ void LatencyRowCollector::reserve(const RowIdRange &range)
     m_upperAt = range.twoHalves ? static_cast<std::size_t>(range.mid() - range.lo) : m_rows.m_capacity;
     m_counts = {};
     m_compacted = false;
+    m_lent = false;
+}
+
+void LatencyRowCollector::lend(std::span<const LatencyRow> rows)
+{
+    m_rows = LatencyRows(rows);
+    m_upperAt = 0;
+    m_counts = {};
+    m_compacted = true;
+    m_lent = true;
 }
 
 void LatencyRowCollector::operator()(int half, const RequestRow &row)
@@ -65,7 +80,7 @@ void LatencyRowCollector::operator()(int half, const RequestRow &row)
 
 std::span<const LatencyRow> LatencyRowCollector::collected()
 {
-    if (!m_compacted) {
+    if (!m_compacted) { // lent rows are compacted already
         if (m_counts[1] > 0 && m_upperAt != m_counts[0])
             std::memmove(static_cast<void *>(m_rows.m_rows + m_counts[0]), m_rows.m_rows + m_upperAt,
                          m_counts[1] * sizeof(LatencyRow));
@@ -81,6 +96,7 @@ LatencyRows LatencyRowCollector::take()
     LatencyRows out = std::move(m_rows);
     m_counts = {};
     m_compacted = false;
+    m_lent = false;
     m_upperAt = 0;
     return out;
 }

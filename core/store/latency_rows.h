@@ -29,6 +29,8 @@ public:
     LatencyRows() = default;
     /// Room for `capacity` rows, none of them there yet (no page touched).
     explicit LatencyRows(std::size_t capacity);
+    /// Rows that live elsewhere (a store's held rows, held_rows.h), lent for as long as that holds them.
+    explicit LatencyRows(std::span<const LatencyRow> lent);
     LatencyRows(LatencyRows &&other) noexcept;
     LatencyRows &operator=(LatencyRows &&other) noexcept;
     LatencyRows(const LatencyRows &) = delete;
@@ -47,7 +49,7 @@ private:
     friend class LatencyRowCollector;
     LatencyRow *m_rows = nullptr;
     std::size_t m_size = 0;
-    std::size_t m_capacity = 0;
+    std::size_t m_capacity = 0; ///< 0 for lent rows: nothing to free
 };
 
 /// Collects the rows of a scan. The two halves run on two threads: each writes into its own part of one
@@ -64,12 +66,18 @@ public:
     std::span<const LatencyRow> collected();
     /// The rows collected, handed over; the collector is then empty.
     LatencyRows take();
+    /// Takes `rows` as what the scan would collect, and collects nothing itself: a scan of a store's held
+    /// rows without a condition reads exactly those (held_rows.h), so they need not be copied.
+    void lend(std::span<const LatencyRow> rows);
+    /// Whether lend() gave the rows, so that the scan need not hand them over.
+    bool lent() const { return m_lent; }
 
 private:
     LatencyRows m_rows;
     std::size_t m_upperAt = 0; ///< where half 1 writes its first row
     std::array<std::size_t, 2> m_counts{};
     bool m_compacted = false;
+    bool m_lent = false;
 };
 
 /// The rows of the requests matching the filter, ok and error, by a scan of their own.

@@ -8,6 +8,7 @@
 #include "ingest/importer.h"
 #include "simulation/trace_writers.h"
 #include "store/held_rows.h"
+#include "store/latency_rows.h"
 #include "store/store.h"
 #include "test_support.h"
 
@@ -62,6 +63,7 @@ private Q_SLOTS:
     void heldOnlyWhenSafe_data();
     void heldOnlyWhenSafe();
     void conditionOnHeldRowsIsRefused();
+    void reportBorrowsTheHeldRows();
 };
 
 void TestHeldRows::sameFiguresAsTheTable_data()
@@ -224,6 +226,28 @@ void TestHeldRows::conditionOnHeldRowsIsRefused()
     errors.status = lx::Status::Error;
     QVERIFY_THROWS_EXCEPTION(std::logic_error, lx::analyze(*store, errors));
     QCOMPARE(lx::analyze(*store).total, 50);
+}
+
+void TestHeldRows::reportBorrowsTheHeldRows()
+{
+    // A report's rows of a held store are the held LatencyRows themselves, lent rather than copied; a
+    // collector that lent its rows refuses a row of a scan (it has no room of its own).
+    QTemporaryDir dir;
+    const std::unique_ptr<lx::Store> store
+        = imported({lxtest::writeFile(dir, QStringLiteral("t.jsonl"), generated(lx::sim::TraceForm::Timestamps, 300))}, true);
+    QVERIFY(store && store->heldRows());
+    lx::LatencyRowCollector collector;
+    collector.reserve(lx::requestIdRange(*store));
+    lx::AnalysisOptions options;
+    options.rows = &collector;
+    QCOMPARE(lx::analyze(*store, {}, options).total, 300);
+    QVERIFY(collector.lent());
+    QCOMPARE(collector.collected().data(), store->heldRows()->latencyRows().data());
+    QCOMPARE(collector.collected().size(), std::size_t(300));
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, collector(0, lx::RequestRow{}));
+    const lx::LatencyRows rows = collector.take();
+    QCOMPARE(rows.data(), store->heldRows()->latencyRows().data()); // still the store's: freed with it, not here
+    QVERIFY(!collector.lent());
 }
 
 QTEST_GUILESS_MAIN(TestHeldRows)
