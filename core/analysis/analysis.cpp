@@ -274,15 +274,22 @@ std::unique_ptr<SampleColumns> scanAll(const Store &store, const SqlCondition &w
 
 } // namespace
 
-Report analyze(const Store &store, const RequestFilter &filter, const AnalysisOptions &options)
+Report analyze(const Store &store, const RequestFilter &filter, const AnalysisOptions &asked)
 {
+    // A store's held rows read without a condition are LatencyRows already: their statistics come from
+    // them (row_statistics.h) even when the caller collects no rows, rather than from columns copied out
+    // (the desktop application's first summary of a trace file, summary_first.h).
+    const SqlCondition where = toSqlCondition(filter);
+    LatencyRowCollector lentRows;
+    AnalysisOptions options = asked;
+    if (!options.rows && store.heldRows() && where.sql == "1")
+        options.rows = &lentRows; // scanAll() lends it the held rows
     Report report;
     report.percentiles = options.percentiles;
     readInputs(store, report);
     report.join = readJoinSummary(store);
     report.unmatchedSample = listUnmatched(store, kUnmatchedSample);
 
-    const SqlCondition where = toSqlCondition(filter);
     ScanPart part;
     auto columns = scanAll(store, where, options, part);
     std::vector<std::int64_t, HugePageAllocator<std::int64_t>> gaps;

@@ -6,6 +6,7 @@
 
 #include "analysis/analysis.h"
 #include "ingest/importer.h"
+#include "report/report_format.h"
 #include "simulation/trace_writers.h"
 #include "store/held_rows.h"
 #include "store/latency_rows.h"
@@ -104,6 +105,10 @@ void TestHeldRows::sameFiguresAsTheTable()
         QCOMPARE(dump(memory->db(), "SELECT count(*) FROM requests"), QStringLiteral("0"));
     }
     QCOMPARE(everything(*memory, includeErrors), everything(*table, includeErrors));
+    // The plain report too, which collects no rows and reads the held ones' statistics from them.
+    lx::AnalysisOptions plain;
+    plain.includeErrors = includeErrors;
+    QCOMPARE(lx::reportToJson(lx::analyze(*memory, {}, plain)), lx::reportToJson(lx::analyze(*table, {}, plain)));
 }
 
 void TestHeldRows::joinableRecordWritesWhatWasHeld_data()
