@@ -17,7 +17,6 @@
 #include <memory>
 #include <optional>
 #include <span>
-#include <thread>
 
 namespace lx {
 
@@ -316,20 +315,15 @@ Report analyze(const Store &store, const RequestFilter &filter, const AnalysisOp
     const auto parts = part.all();
     std::copy(parts.begin(), parts.end(), in.begin());
     in.back() = &itl;
-    const auto inParallel = [](const std::function<void(std::size_t)> &work) {
-        std::thread worker(work, 1);
-        work(0);
-        worker.join();
-    };
     if (!options.rows) {
-        inParallel([&](std::size_t first) {
+        onTwoThreads([&](std::size_t first) {
             for (std::size_t i = first; i < in.size(); i += 2)
                 *out[i] = summarizeSamples(*in[i], options.percentiles);
         });
         return report;
     }
     // TTFT, TTLT and ITL from their columns, which are then let go; the metrics the rows hold from the rows.
-    inParallel([&](std::size_t first) {
+    onTwoThreads([&](std::size_t first) {
         for (std::size_t i = first; i < in.size(); i += 2)
             if (!rowMetricOf(i))
                 *out[i] = summarizeSamples(*in[i], options.percentiles);

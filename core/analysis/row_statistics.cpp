@@ -8,17 +8,12 @@
 
 namespace lx {
 
-namespace {
-
-/// Runs work(0) here and work(1) on another thread.
 void onTwoThreads(const std::function<void(std::size_t)> &work)
 {
     std::thread worker(work, 1);
     work(0);
     worker.join();
 }
-
-} // namespace
 
 std::array<Statistic, kRowMetrics> summarizeRows(std::span<const LatencyRow> rows, bool includeErrors,
                                                  const std::vector<double> &percentiles)

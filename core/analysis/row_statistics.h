@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstddef>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -39,6 +40,10 @@ void forEachRowValue(const LatencyRow &row, bool includeErrors, Visit &&visit)
     if (isMeasured(row.tpot))
         visit(kRowTpot, row.tpot);
 }
+
+/// Runs work(0) on this thread and work(1) on another, and returns when both are done: how the report
+/// shares its statistics between two cores.
+void onTwoThreads(const std::function<void(std::size_t)> &work);
 
 /// count, mean, max and the percentiles of each row metric, as summarize() gives them.
 std::array<Statistic, kRowMetrics> summarizeRows(std::span<const LatencyRow> rows, bool includeErrors,
