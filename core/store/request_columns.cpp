@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "store/request_columns.h"
 
+#include "store/column_chunk_codec.h"
 #include "store/sqlite_util.h"
 #include "store/store.h"
 
@@ -8,42 +9,43 @@
 #include <array>
 #include <bit>
 #include <cstring>
+#include <memory>
+#include <optional>
+#include <span>
 #include <stdexcept>
 
 namespace lx {
 
 namespace {
 
-static_assert(std::endian::native == std::endian::little, "column chunks are little-endian");
+// The chunk's columns (column_chunk_codec.h), in this order.
+constexpr std::size_t kIdColumn = 0, kStartColumn = 1, kE2eColumn = 2, kFirstSegmentColumn = 3;
+constexpr std::size_t kTtftColumn = kFirstSegmentColumn + kSegmentCount, kTpotColumn = kTtftColumn + 1,
+                      kTtltColumn = kTtftColumn + 2, kFlagsColumn = kTtftColumn + 3, kStatesColumn = kTtftColumn + 4;
+static_assert(kStatesColumn + 1 == kChunkColumns);
 
-// The chunk's arrays, in the order schema.sql gives: the int64 ones, then flags, then the three bytes.
-constexpr int kIdColumn = 0, kStartColumn = 1, kE2eColumn = 2, kFirstSegmentColumn = 3;
-constexpr int kTtftColumn = kFirstSegmentColumn + kSegmentCount, kTpotColumn = kTtftColumn + 1, kTtltColumn = kTtftColumn + 2;
-constexpr int kInt64Columns = kTtltColumn + 1;
-constexpr std::size_t kBytesPerRow = kInt64Columns * sizeof(std::int64_t) + sizeof(std::uint32_t) + 3;
+/// The states column: ok, and the two scopes (0 to 3 each), in one small number.
+std::int64_t statesOf(const RequestRow &row)
+{
+    return (row.ok ? 1 : 0) | static_cast<std::int64_t>(row.e2eScope) << 1 | static_cast<std::int64_t>(row.tokenScope) << 4;
+}
 
-/// The arrays of one chunk's BLOB, read in place (a BLOB has no alignment: values are copied out).
-class ChunkView {
+/// A scope as stored, or None for a value no scope has (a foreign store's): scopes index arrays.
+E2eScope scopeOf(std::int64_t bits)
+{
+    return bits <= static_cast<std::int64_t>(E2eScope::Engine) ? static_cast<E2eScope>(bits) : E2eScope::None;
+}
+
+/// The columns of one chunk, decoded into memory a scan reuses from chunk to chunk.
+class DecodedChunk {
 public:
-    ChunkView(const unsigned char *bytes, std::size_t rows) : m_bytes(bytes), m_rows(rows) {}
+    void decode(std::span<const unsigned char> blob, const std::array<ColumnCoding, kChunkColumns> &codings, std::size_t rows)
+    {
+        for (std::size_t c = 0; c < kChunkColumns; ++c)
+            decodeColumn(blob, codings, c, rows, column(c));
+    }
 
-    std::int64_t value(int column, std::size_t i) const
-    {
-        std::int64_t v;
-        std::memcpy(&v, m_bytes + (static_cast<std::size_t>(column) * m_rows + i) * sizeof v, sizeof v);
-        return v;
-    }
-    std::uint32_t flags(std::size_t i) const
-    {
-        std::uint32_t v;
-        std::memcpy(&v, m_bytes + kInt64Columns * sizeof(std::int64_t) * m_rows + i * sizeof v, sizeof v);
-        return v;
-    }
-    /// Byte array k (0 ok, 1 e2e scope, 2 token scope).
-    unsigned char byte(int k, std::size_t i) const
-    {
-        return m_bytes[(kInt64Columns * sizeof(std::int64_t) + sizeof(std::uint32_t) + static_cast<std::size_t>(k)) * m_rows + i];
-    }
+    std::int64_t value(std::size_t c, std::size_t i) const { return m_values[c * kRowsPerChunk + i]; }
 
     RequestRow row(std::size_t i) const
     {
@@ -51,20 +53,23 @@ public:
         row.start = value(kStartColumn, i);
         row.e2e = value(kE2eColumn, i);
         for (int s = 0; s < kSegmentCount; ++s)
-            row.segments[static_cast<std::size_t>(s)] = value(kFirstSegmentColumn + s, i);
-        row.flags = flags(i);
-        row.ok = byte(0, i) != 0;
+            row.segments[static_cast<std::size_t>(s)] = value(kFirstSegmentColumn + static_cast<std::size_t>(s), i);
+        row.flags = static_cast<std::uint32_t>(value(kFlagsColumn, i));
+        const std::int64_t states = value(kStatesColumn, i);
+        row.ok = (states & 1) != 0;
         row.tpot = value(kTpotColumn, i);
-        row.e2eScope = static_cast<E2eScope>(byte(1, i));
+        row.e2eScope = scopeOf(states >> 1 & 7);
         row.ttft = value(kTtftColumn, i);
         row.ttlt = value(kTtltColumn, i);
-        row.tokenScope = static_cast<E2eScope>(byte(2, i));
+        row.tokenScope = scopeOf(states >> 4 & 7);
         return row;
     }
 
 private:
-    const unsigned char *m_bytes;
-    std::size_t m_rows;
+    std::int64_t *column(std::size_t c) { return m_values.get() + c * kRowsPerChunk; }
+
+    // Left uninitialised: a scan of a small store touches only the pages its rows need.
+    std::unique_ptr<std::int64_t[]> m_values = std::make_unique_for_overwrite<std::int64_t[]>(kChunkColumns * kRowsPerChunk);
 };
 
 [[noreturn]] void damaged(std::int64_t firstId, const char *what)
@@ -73,22 +78,33 @@ private:
                              + "); drop the table request_columns to read the store by rows");
 }
 
+/// The codings of the chunk that starts at `firstId`, read from the head of its BLOB alone (the BLOB's
+/// first page, not the whole of it); nullopt when they are not this layout's or do not make its size.
+std::optional<std::array<ColumnCoding, kChunkColumns>> chunkHeader(sqlite3 *db, std::int64_t firstId, std::size_t rows,
+                                                                   std::uint64_t size)
+{
+    if (size < kChunkHeaderBytes)
+        return std::nullopt;
+    sqlite3_blob *blob = nullptr;
+    std::array<unsigned char, kChunkHeaderBytes> head;
+    const bool read = sqlite3_blob_open(db, "main", "request_columns", "data", firstId, 0, &blob) == SQLITE_OK
+                      && sqlite3_blob_read(blob, head.data(), static_cast<int>(head.size()), 0) == SQLITE_OK;
+    sqlite3_blob_close(blob);
+    return read ? readChunkHeader(head, rows, size) : std::nullopt;
+}
+
 } // namespace
 
 struct RequestColumnsWriter::Pending {
-    std::array<std::vector<std::int64_t>, kInt64Columns> int64s;
-    std::vector<std::uint32_t> flags;
-    std::array<std::vector<unsigned char>, 3> bytes;
+    std::array<std::vector<std::int64_t>, kChunkColumns> columns;
     std::vector<unsigned char> blob;
 
-    std::size_t size() const { return int64s[kIdColumn].size(); }
+    std::size_t size() const { return columns[kIdColumn].size(); }
     void clear()
     {
-        for (auto &c : int64s)
+        for (auto &c : columns)
             c.clear();
-        flags.clear();
-        for (auto &c : bytes)
-            c.clear();
+        blob.clear();
     }
 };
 
@@ -98,20 +114,18 @@ RequestColumnsWriter::~RequestColumnsWriter() = default;
 
 bool RequestColumnsWriter::add(std::int64_t id, const RequestRow &row)
 {
-    Pending &p = *m_pending;
-    p.int64s[kIdColumn].push_back(id);
-    p.int64s[kStartColumn].push_back(row.start);
-    p.int64s[kE2eColumn].push_back(row.e2e);
+    auto &c = m_pending->columns;
+    c[kIdColumn].push_back(id);
+    c[kStartColumn].push_back(row.start);
+    c[kE2eColumn].push_back(row.e2e);
     for (int s = 0; s < kSegmentCount; ++s)
-        p.int64s[static_cast<std::size_t>(kFirstSegmentColumn + s)].push_back(row.segments[static_cast<std::size_t>(s)]);
-    p.int64s[kTtftColumn].push_back(row.ttft);
-    p.int64s[kTpotColumn].push_back(row.tpot);
-    p.int64s[kTtltColumn].push_back(row.ttlt);
-    p.flags.push_back(row.flags);
-    p.bytes[0].push_back(row.ok ? 1 : 0);
-    p.bytes[1].push_back(static_cast<unsigned char>(row.e2eScope));
-    p.bytes[2].push_back(static_cast<unsigned char>(row.tokenScope));
-    return p.size() < kRowsPerChunk || flush();
+        c[kFirstSegmentColumn + static_cast<std::size_t>(s)].push_back(row.segments[static_cast<std::size_t>(s)]);
+    c[kTtftColumn].push_back(row.ttft);
+    c[kTpotColumn].push_back(row.tpot);
+    c[kTtltColumn].push_back(row.ttlt);
+    c[kFlagsColumn].push_back(row.flags);
+    c[kStatesColumn].push_back(statesOf(row));
+    return m_pending->size() < kRowsPerChunk || flush();
 }
 
 bool RequestColumnsWriter::flush()
@@ -120,21 +134,13 @@ bool RequestColumnsWriter::flush()
     const std::size_t n = p.size();
     if (n == 0)
         return true;
-    p.blob.resize(n * kBytesPerRow);
-    unsigned char *out = p.blob.data();
-    for (const auto &column : p.int64s) {
-        std::memcpy(out, column.data(), n * sizeof(std::int64_t));
-        out += n * sizeof(std::int64_t);
-    }
-    std::memcpy(out, p.flags.data(), n * sizeof(std::uint32_t));
-    out += n * sizeof(std::uint32_t);
-    for (const auto &column : p.bytes) {
-        std::memcpy(out, column.data(), n);
-        out += n;
-    }
+    std::array<std::span<const std::int64_t>, kChunkColumns> columns;
+    for (std::size_t c = 0; c < kChunkColumns; ++c)
+        columns[c] = p.columns[c];
+    encodeChunk(columns, p.blob);
     Statement insert(m_db, "INSERT INTO request_columns (first_id, last_id, rows, data) VALUES (?, ?, ?, ?)");
-    insert.bindInt(1, p.int64s[kIdColumn].front());
-    insert.bindInt(2, p.int64s[kIdColumn].back());
+    insert.bindInt(1, p.columns[kIdColumn].front());
+    insert.bindInt(2, p.columns[kIdColumn].back());
     insert.bindInt(3, static_cast<std::int64_t>(n));
     sqlite3_bind_blob64(insert.get(), 4, p.blob.data(), p.blob.size(), SQLITE_STATIC);
     if (!insert.valid() || insert.step() != SQLITE_DONE) {
@@ -163,8 +169,8 @@ bool readableRequestColumns(sqlite3 *db, const RowIdRange &range)
         // crafted count could wrap the product onto the BLOB's real size.
         if ((first && lo != range.lo) || lo < next || hi < lo || rows < 1 || static_cast<std::uint64_t>(rows) > kRowsPerChunk
             || static_cast<std::uint64_t>(rows) - 1 > static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo)
-            || bytes != static_cast<std::uint64_t>(rows) * kBytesPerRow)
-            return false;
+            || !chunkHeader(db, lo, static_cast<std::size_t>(rows), bytes))
+            return false; // chunks of an earlier layout among them: the import writes them anew
         if (hi == range.hi)
             return chunks.step() == SQLITE_DONE; // the last row's chunk must be the last chunk
         next = hi + 1;
@@ -181,14 +187,19 @@ void scanRequestColumns(sqlite3 *db, std::int64_t lo, std::int64_t hi, const std
     chunks.bindInt(1, hi);
     chunks.bindInt(2, lo);
     std::size_t next = 0; // in `only`
+    DecodedChunk chunk;
     while (chunks.step() == SQLITE_ROW) {
         sqlite3_stmt *q = chunks.get();
         const std::int64_t firstId = sqlite3_column_int64(q, 0), lastId = sqlite3_column_int64(q, 1);
         const auto rows = static_cast<std::size_t>(std::max<std::int64_t>(sqlite3_column_int64(q, 2), 0));
         const auto *bytes = static_cast<const unsigned char *>(sqlite3_column_blob(q, 3));
-        if (rows < 1 || rows > kRowsPerChunk || !bytes || static_cast<std::size_t>(sqlite3_column_bytes(q, 3)) != rows * kBytesPerRow)
+        const std::span<const unsigned char> blob(bytes, static_cast<std::size_t>(sqlite3_column_bytes(q, 3)));
+        if (rows < 1 || rows > kRowsPerChunk || !bytes)
             damaged(firstId, "its size is not its rows'");
-        const ChunkView chunk(bytes, rows);
+        const auto codings = readChunkHeader(blob, rows, blob.size());
+        if (!codings)
+            damaged(firstId, "its layout does not make its size");
+        chunk.decode(blob, *codings, rows);
         std::int64_t previous = firstId;
         for (std::size_t i = 0; i < rows; ++i) {
             const std::int64_t id = chunk.value(kIdColumn, i);

@@ -27,7 +27,7 @@ namespace lx {
 
 class Store;
 
-/// Requests per chunk: a chunk is about 7 MB, a scan holds one per thread.
+/// Requests per chunk: a chunk is 3 to 7 MB (column_chunk_codec.h), a scan holds one per thread.
 inline constexpr std::size_t kRowsPerChunk = 65536;
 
 /// Collects rows in id order and writes them as chunks into `request_columns`, inside the caller's
@@ -54,7 +54,8 @@ private:
 
 /// Whether the chunks describe every row of `requests` with an id in `range` (requestIdRange() of the same
 /// connection): they start at its first id, end at its last, follow each other without overlap, and each
-/// BLOB has its rows' size. A store made before them, or whose rows changed since, is read row by row.
+/// BLOB is of this layout and has its rows' size (its header read, not its whole). A store made before
+/// them, or whose rows changed since, is read row by row.
 bool readableRequestColumns(sqlite3 *db, const RowIdRange &range);
 
 /// Calls visit(context, half, row) for each chunked request with lo <= id <= hi, in id order; with

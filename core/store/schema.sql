@@ -88,9 +88,10 @@ CREATE TABLE IF NOT EXISTS token_times (
 -- requests (core/store/request_columns.h): every statistic reads these columns of every request, and
 -- decoding them out of the rows above was most of a report's time. Not for SQL: the rows are the truth,
 -- and this program drops and rebuilds the chunks whenever it changes the rows other than by appending.
--- A chunk's BLOB holds, for its `rows` requests in id order: int64 id, start_ns, e2e_ns, the seven
--- segments, ttft_ns, tpot_ns, ttlt_ns (INT64_MIN for NULL); uint32 flags; uint8 ok (status 0), e2e_scope,
--- token_scope; each array after the other, little-endian. (An addition: the schema version stays 1.)
+-- A chunk's BLOB holds, for its `rows` requests in id order: id, start_ns, e2e_ns, the seven segments,
+-- ttft_ns, tpot_ns, ttlt_ns, flags and the states (ok, e2e_scope, token_scope), each column in as few
+-- bytes as its values need (core/store/column_chunk_codec.h). A chunk of another layout (an earlier
+-- version's) is not read: the next import writes the chunks anew. (An addition: the schema version stays 1.)
 CREATE TABLE IF NOT EXISTS request_columns (
   first_id INTEGER PRIMARY KEY,                 -- requests.id of the chunk's first request
   last_id  INTEGER NOT NULL,                    -- and of its last

@@ -6,6 +6,7 @@
 #include "analysis/analysis.h"
 #include "ingest/importer.h"
 #include "ingest/open_inputs.h"
+#include "store/column_chunk_codec.h"
 #include "store/request_columns.h"
 #include "store/request_scan.h"
 #include "store/store.h"
@@ -218,6 +219,10 @@ void TestRequestColumns::rowsChangedElsewhereAreReadAsRows_data()
                                                    " VALUES (1, 0, 2, 2, 0, 5)");
     QTest::newRow("a chunk lost") << QStringLiteral("DELETE FROM request_columns WHERE first_id = 1");
     QTest::newRow("a chunk cut short") << QStringLiteral("UPDATE request_columns SET data = substr(data, 1, 100)");
+    QTest::newRow("chunks of the first layout, plain int64 arrays")
+        << QStringLiteral("UPDATE request_columns SET data = zeroblob(rows * 111)");
+    QTest::newRow("a header that promises more bytes than there are") // the id column's width made 8
+        << QStringLiteral("UPDATE request_columns SET data = CAST(substr(data, 1, 8) || X'08' || substr(data, 10) AS BLOB)");
     QTest::newRow("chunks overlapping") << QStringLiteral("UPDATE request_columns SET last_id = last_id + 1");
     // One chunk of every row, its size right: more rows than this program puts in a chunk.
     QTest::newRow("a chunk larger than any written")
@@ -246,8 +251,11 @@ void TestRequestColumns::damagedChunkIsNamed()
     std::unique_ptr<lx::Store> store =
         imported({lxtest::writeFile(dir, QStringLiteral("t.jsonl"), lxtest::generatedTrace(lx::sim::TraceForm::Timestamps, 300))});
     QVERIFY(store);
-    QVERIFY(store->exec("UPDATE request_columns SET data = zeroblob(length(data))"));
-    QVERIFY(chunked(*store)); // its bounds and size are right: only its ids are wrong
+    // The codes zeroed after the header: every id reads as missing.
+    // (|| makes text of BLOBs, byte for byte: the CAST makes a BLOB of it again.)
+    QVERIFY(store->exec(("UPDATE request_columns SET data = CAST(substr(data, 1, " + std::to_string(lx::kChunkHeaderBytes)
+                         + ") || zeroblob(length(data) - " + std::to_string(lx::kChunkHeaderBytes) + ") AS BLOB)").c_str()));
+    QVERIFY(chunked(*store)); // its bounds, layout and size are right: only its ids are wrong
     try {
         everything(*store);
         QFAIL("a damaged chunk was read");
