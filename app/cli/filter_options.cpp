@@ -6,24 +6,6 @@
 
 #include <algorithm>
 
-namespace {
-
-/// Several conditions as one: each in parentheses, joined by AND, the values in the same order.
-lx::SqlCondition conjunction(const std::vector<lx::SqlCondition> &parts)
-{
-    lx::SqlCondition all;
-    if (parts.empty())
-        return all;
-    all.sql.clear();
-    for (const lx::SqlCondition &part : parts) {
-        all.sql += (all.sql.empty() ? "(" : " AND (") + part.sql + ")";
-        all.values.insert(all.values.end(), part.values.begin(), part.values.end());
-    }
-    return all;
-}
-
-} // namespace
-
 std::string filterUsage(bool withTimeRange)
 {
     std::string usage = "  --filter EXPR          only the requests the expression selects (docs/FILTER.md; repeatable,\n"
@@ -82,7 +64,7 @@ bool compileFilterOptions(FilterOptions &options, const char *command, std::ostr
     // An empty expression selects everything: leave the filter without a condition, as the filter bar does.
     std::erase_if(parts, [](const lx::SqlCondition &part) { return part.sql == "1" && part.values.empty(); });
     if (!parts.empty())
-        options.filter.expression = conjunction(parts);
+        options.filter.expression = lx::allOf(parts);
     return true;
 }
 

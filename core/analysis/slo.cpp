@@ -52,15 +52,6 @@ std::string trimmed(std::string_view text)
 
 } // namespace
 
-SqlCondition bothConditions(const SqlCondition &a, const SqlCondition &b)
-{
-    SqlCondition out;
-    out.sql = "(" + a.sql + ") AND (" + b.sql + ")";
-    out.values = a.values;
-    out.values.insert(out.values.end(), b.values.begin(), b.values.end());
-    return out;
-}
-
 std::optional<SloTarget> parseSlo(std::string_view text, std::string *error)
 {
     const auto fail = [&](std::string why) -> std::optional<SloTarget> {
@@ -124,7 +115,7 @@ std::vector<SloResult> evaluateSlos(const Store &store, const RequestFilter &fil
     for (const SloTarget &target : targets) {
         SloResult r;
         r.target = target;
-        const SqlCondition where = target.condition ? bothConditions(base, *target.condition) : base;
+        const SqlCondition where = target.condition ? allOf({base, *target.condition}) : base;
         std::array<std::vector<Sample>, 2> halves;
         std::vector<std::int64_t> values;
         if (target.metric == "itl") {

@@ -54,7 +54,5 @@ struct SloResult {
 std::vector<SloResult> evaluateSlos(const Store &store, const RequestFilter &filter, const std::vector<SloTarget> &targets,
                                     bool includeErrors = false);
 
-/// Both conditions (a AND b), their values in order.
-SqlCondition bothConditions(const SqlCondition &a, const SqlCondition &b);
 
 } // namespace lx

@@ -9,7 +9,9 @@
 #include "model/duration_parse.h"
 #include "model/id_hash.h"
 #include "model/segments.h"
+#include "filter/filter_fields.h"
 #include "filter/filter_tokenizer.h"
+#include "filter/row_condition.h"
 #include "platform/float_from_chars.h"
 
 #include <algorithm>
@@ -18,6 +20,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -38,55 +41,6 @@ constexpr int kMaxDepth = 16;
 constexpr int kMaxComparisons = 256;
 constexpr std::size_t kMaxValues = 1000;
 
-enum class Kind { Duration, Count, Status, Segment, Scope, Text, Time, SourceId, Flag, Attribute };
-
-struct Field{
-    std::string_view name;
-    Kind kind;
-    std::string_view sql; ///< the fixed fragment the name stands for
-};
-
-// The whitelist: the only column expressions a filter can produce. A segment's is its column in the segment
-// table (model/segments.h), a constant as well; the segments come after e2e.
-constexpr Field kE2eField{"e2e", Kind::Duration, "r.e2e_ns"};
-constexpr Field kOtherFields[] = {
-    Field{"ttft", Kind::Duration, "r.ttft_ns"},
-    Field{"tpot", Kind::Duration, "r.tpot_ns"},
-    Field{"ttlt", Kind::Duration, "r.ttlt_ns"},
-    Field{"input_tokens", Kind::Count, "r.input_tokens"},
-    Field{"output_tokens", Kind::Count, "r.output_tokens"},
-    Field{"status", Kind::Status, "r.status"},
-    Field{"dominant", Kind::Segment, "r.dominant"},
-    Field{"model", Kind::Text, "r.model_id"},
-    Field{"route", Kind::Text, "r.route_id"},
-    // Scope 0 means "no e2e": as NULL it follows the rule that nothing unmeasured ever compares.
-    Field{"scope", Kind::Scope, "nullif(r.e2e_scope, 0)"},
-    Field{"start", Kind::Time, "r.start_ns"},
-    Field{"id", Kind::SourceId, "r.id"},
-    Field{"skew", Kind::Flag, "(r.flags & 1)"},
-    Field{"relative", Kind::Flag, "((r.flags >> 2) & 1)"}, // times are offsets from an unknown origin
-    Field{"joined", Kind::Flag, "((r.flags >> 3) & 1)"},   // a client record joined with its server record
-};
-
-/// Every field, built once: e2e, the segments, the rest.
-const std::vector<Field> &fields()
-{
-    static const std::array<std::string, kSegmentCount> segmentSql = [] {
-        std::array<std::string, kSegmentCount> sql;
-        for (const SegmentDefinition &s : kSegments)
-            sql[static_cast<std::size_t>(s.segment)] = "r." + std::string(s.column);
-        return sql;
-    }();
-    static const std::vector<Field> all = [] {
-        std::vector<Field> list{kE2eField};
-        for (const SegmentDefinition &s : kSegments)
-            list.push_back({s.name, Kind::Duration, segmentSql[static_cast<std::size_t>(s.segment)]});
-        list.insert(list.end(), std::begin(kOtherFields), std::end(kOtherFields));
-        return list;
-    }();
-    return all;
-}
-
 // The names of the values of status, scope (from 1) and the flags.
 constexpr std::string_view kStatusValues[] = {"ok", "error"};
 constexpr std::string_view kScopeValues[] = {"client", "server", "engine"};
@@ -106,19 +60,6 @@ constexpr std::string_view kSqlOperators[] = {" = ?", " <> ?", " < ?", " <= ?", 
 // ---------------------------------------------------------------------------------------------------
 // Names and values
 
-/// The field a name was probably meant to be. Strict, since any other name is a valid attribute: short
-/// names only as a prefix ("e2" -> e2e, but "ip" is no typo of "id").
-const Field *typoOf(std::string_view name)
-{
-    for (const Field &f : fields()) {
-        const std::size_t d = name.size() > 20 ? 99 : editDistance(name, f.name);
-        const bool prefix = name.starts_with(f.name) || f.name.starts_with(name);
-        if (d > 0
-            && ((name.size() <= 3 || f.name.size() <= 3) ? d == 1 && prefix : d <= (f.name.size() >= 6 ? 2u : 1u)))
-            return &f;
-    }
-    return nullptr;
-}
 
 /// The number of token `t` times `factor`, as an integer when it is one; nullopt when out of range.
 std::optional<Bound> scaled(const Token &t, std::int64_t factor, bool integerResult)
@@ -178,7 +119,36 @@ struct Subject {
     Kind kind = Kind::Attribute;
     std::string_view sql; ///< the field's fragment
     std::string name; ///< the field's or the attribute's name, for messages and the JSON path
+    const Field *field = nullptr; ///< null for an attribute
 };
+
+/// A part of the condition: its SQL, and the same decided from a request's columns when it can be.
+struct Parsed {
+    std::string sql;
+    std::optional<RowCondition> rows;
+};
+
+constexpr RowCondition::Op kRowOps[] = {RowCondition::Op::Eq, RowCondition::Op::Ne, RowCondition::Op::Lt, RowCondition::Op::Le,
+                                        RowCondition::Op::Gt, RowCondition::Op::Ge};
+
+/// The row condition of comparison `field op values`; nullopt when the field is no column of a request's
+/// statistics or a value is not an integer (the columns hold integers, as SQL compares them).
+std::optional<RowCondition> rowComparison(const Field *field, Op op, const std::vector<Bound> &values)
+{
+    if (!field || !field->row || op == Op::Like)
+        return std::nullopt;
+    std::vector<std::int64_t> numbers;
+    for (const Bound &v : values) {
+        const auto *n = std::get_if<std::int64_t>(&v);
+        if (!n)
+            return std::nullopt;
+        numbers.push_back(*n);
+    }
+    using RowOp = RowCondition::Op;
+    RowOp rowOp = op == Op::In ? RowOp::In : op == Op::NotIn ? RowOp::NotIn : op == Op::IsNull ? RowOp::IsNull
+                  : op == Op::NotNull ? RowOp::NotNull : kRowOps[static_cast<int>(op)];
+    return RowCondition::compare(*field->row, field->rowDetail, rowOp, std::move(numbers));
+}
 
 // ---------------------------------------------------------------------------------------------------
 // Parser and SQL writer
@@ -194,7 +164,10 @@ public:
     {
         if (peek().kind == Tok::End)
             return {};
-        m_out.sql = parseChain(0);
+        Parsed whole = parseChain(0);
+        m_out.sql = std::move(whole.sql);
+        if (whole.rows)
+            m_out.rows = std::make_shared<const RowCondition>(std::move(*whole.rows));
         const Token &t = peek();
         if (isOp(t, ")"))
             fail(t.pos, t.len, "unbalanced parenthesis: there is no \"(\" for this \")\"");
@@ -220,44 +193,58 @@ private:
     }
 
     /// Level 0: terms joined by `or`; level 1: by `and`. `not` binds tighter than both.
-    std::string parseChain(int level)
+    Parsed parseChain(int level)
     {
         static constexpr std::string_view kWords[] = {"or", "and"}, kSymbols[] = {"||", "&&"},
                                           kSql[] = {" OR ", " AND "};
         const auto term = [&] { return level == 0 ? parseChain(1) : parseNot(); };
-        std::string sql = term();
+        Parsed first = term();
+        std::string sql = std::move(first.sql);
+        std::vector<RowCondition> rows;
+        bool rowDecidable = first.rows.has_value();
+        if (rowDecidable)
+            rows.push_back(std::move(*first.rows));
         bool chained = false;
         for (; isKeyword(peek(), kWords[level]) || isOp(peek(), kSymbols[level]); chained = true) {
             next();
-            sql += std::string(kSql[level]) + term();
+            Parsed more = term();
+            sql += std::string(kSql[level]) + more.sql;
+            rowDecidable = rowDecidable && more.rows;
+            if (rowDecidable)
+                rows.push_back(std::move(*more.rows));
         }
-        return chained ? "(" + sql + ")" : sql;
+        if (!chained)
+            return {std::move(sql), rowDecidable ? std::optional(std::move(rows.front())) : std::nullopt};
+        std::optional<RowCondition> joined;
+        if (rowDecidable)
+            joined = level == 0 ? RowCondition::any(std::move(rows)) : RowCondition::all(std::move(rows));
+        return {"(" + sql + ")", std::move(joined)};
     }
 
-    std::string parseNot()
+    Parsed parseNot()
     {
         if (!isKeyword(peek(), "not") && !isOp(peek(), "!"))
             return parsePrimary();
         enter(next());
-        std::string sql = "(NOT " + parseNot() + ")";
+        Parsed term = parseNot();
         --m_depth;
-        return sql;
+        return {"(NOT " + term.sql + ")", term.rows ? std::optional(RowCondition::negated(std::move(*term.rows))) : std::nullopt};
     }
 
-    std::string parsePrimary()
+    Parsed parsePrimary()
     {
         const Token &t = peek();
         const std::string after = m_at == 0 ? std::string() : " after " + quoted(previousText());
         if (isOp(t, "(")) {
             enter(next());
-            std::string sql = parseChain(0);
+            Parsed inner = parseChain(0);
             const Token &close = next();
             if (close.kind == Tok::End)
                 fail(t.pos, t.len, "unbalanced parenthesis: this \"(\" is never closed");
             if (!isOp(close, ")"))
                 fail(close.pos, close.len, "expected \"and\", \"or\" or \")\", not " + quoted(close.text));
             --m_depth;
-            return sql;
+            return inner;
         }
         if (t.kind == Tok::Attr && t.text.empty())
             fail(t.pos, t.len, "an attribute's name cannot be empty");
@@ -284,7 +271,7 @@ private:
         }
         for (const Field &f : fields()) {
             if (f.name == name)
-                return {f.kind, f.sql, std::string(f.name)};
+                return {f.kind, f.sql, std::string(f.name), &f};
         }
         if (const Field *f = typoOf(name)) {
             fail(t.pos, t.len,
@@ -294,7 +281,7 @@ private:
         return {Kind::Attribute, {}, t.text};
     }
 
-    std::string parseComparison(const Subject &s)
+    Parsed parseComparison(const Subject &s)
     {
         const Token &nameToken = next();
         if (++m_comparisons > kMaxComparisons)
@@ -309,8 +296,8 @@ private:
             op = Op::NotIn;
         else if (isKeyword(opToken, "is"))
             op = Op::IsNull;
-        else if (known == std::end(kOperators) && s.kind == Kind::Flag)
-            return "(" + std::string(s.sql) + " = 1)"; // a flag alone is a condition: `skew`, `not skew`
+        else if (known == std::end(kOperators) && s.kind == Kind::Flag) // a flag alone is a condition: `skew`, `not skew`
+            return {"(" + std::string(s.sql) + " = 1)", rowComparison(s.field, Op::Eq, {std::int64_t{1}})};
         else if (known == std::end(kOperators))
             fail(opToken.pos, opToken.len,
                  "expected an operator after " + quoted(nameToken.text) + " (=, !=, <, <=, >, >=, ~, in, is)");
@@ -349,10 +336,11 @@ private:
         } else {
             values.push_back(value(s, op, opToken.text));
         }
+        std::optional<RowCondition> rows = rowComparison(s.field, op, values); // before emit() moves the values
         std::string sql = emit(s, op, values);
         if (m_out.values.size() > kMaxValues)
             fail(nameToken.pos, nameToken.len, "too many values (at most " + std::to_string(kMaxValues) + ")");
-        return sql;
+        return {std::move(sql), std::move(rows)};
     }
 
     /// The duration that number token `t` starts, in ns: its unit written against it or apart ("2s",

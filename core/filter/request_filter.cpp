@@ -63,26 +63,60 @@ bool parseInstant(std::string_view text, std::int64_t &ns)
 
 SqlCondition toSqlCondition(const RequestFilter &filter)
 {
+    using Field = RowCondition::Field;
+    using Op = RowCondition::Op;
     SqlCondition c;
+    std::vector<RowCondition> parts; // the row condition's, while every part has one
+    bool rowDecidable = filter.models.empty() && filter.routes.empty(); // labels are not in a request's columns
     if (isMeasured(filter.fromNs)) {
         c.sql += " AND r.start_ns >= ?";
         c.values.emplace_back(filter.fromNs);
+        parts.push_back(RowCondition::compare(Field::Start, 0, Op::Ge, {filter.fromNs}));
     }
     if (isMeasured(filter.toNs)) {
         c.sql += " AND r.start_ns < ?";
         c.values.emplace_back(filter.toNs);
+        parts.push_back(RowCondition::compare(Field::Start, 0, Op::Lt, {filter.toNs}));
     }
     appendAnyOf(c, "r.model_id", filter.models);
     appendAnyOf(c, "r.route_id", filter.routes);
     if (filter.status) {
         c.sql += " AND r.status = ?";
         c.values.emplace_back(static_cast<std::int64_t>(*filter.status));
+        parts.push_back(RowCondition::compare(Field::Status, 0, Op::Eq, {static_cast<std::int64_t>(*filter.status)}));
     }
     if (filter.expression) {
         c.sql += " AND (" + filter.expression->sql + ")";
         c.values.insert(c.values.end(), filter.expression->values.begin(), filter.expression->values.end());
+        if (filter.expression->rows)
+            parts.push_back(*filter.expression->rows);
+        else
+            rowDecidable = false;
     }
+    if (rowDecidable && c.sql != "1")
+        c.rows = std::make_shared<const RowCondition>(RowCondition::all(std::move(parts)));
     return c;
+}
+
+SqlCondition allOf(const std::vector<SqlCondition> &parts)
+{
+    SqlCondition all;
+    if (parts.empty())
+        return all;
+    all.sql.clear();
+    std::vector<RowCondition> rows;
+    bool rowDecidable = true;
+    for (const SqlCondition &part : parts) {
+        all.sql += (all.sql.empty() ? "(" : " AND (") + part.sql + ")";
+        all.values.insert(all.values.end(), part.values.begin(), part.values.end());
+        if (part.rows)
+            rows.push_back(*part.rows);
+        else if (part.sql != "1") // no condition is true of every row
+            rowDecidable = false;
+    }
+    if (rowDecidable)
+        all.rows = std::make_shared<const RowCondition>(RowCondition::all(std::move(rows)));
+    return all;
 }
 
 bool parseTimeRange(const std::string &text, RequestFilter &filter, std::string *error)

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "filter/row_condition.h"
 #include "model/request.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
@@ -21,6 +23,9 @@ class Statement;
 struct SqlCondition {
     std::string sql = "1";
     std::vector<std::variant<std::int64_t, double, std::string>> values;
+    /// The same condition decided from a request's statistics columns alone (row_condition.h), when every
+    /// part of it can be; null otherwise, and for no condition at all.
+    std::shared_ptr<const RowCondition> rows;
 
     /// Binds the values to stmt starting at parameter `first`; the strings must outlive the statement's use.
     /// Defined in store/filter_binding.cpp: only core/store speaks SQLite.
@@ -43,6 +48,10 @@ struct RequestFilter {
 };
 
 SqlCondition toSqlCondition(const RequestFilter &filter);
+
+/// The conditions joined by AND, each in parentheses, the values in the same order; with a row condition
+/// when every part has one. No parts: no condition.
+SqlCondition allOf(const std::vector<SqlCondition> &parts);
 
 /// Parses "A..B" (either side optional) where A and B are ns since the epoch or ISO-8601 UTC times such
 /// as 2024-05-01T12:00:00Z; false and a reason on error.

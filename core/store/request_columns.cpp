@@ -179,8 +179,11 @@ bool readableRequestColumns(sqlite3 *db, const RowIdRange &range)
     return false; // the chunks end before the rows do
 }
 
-void scanRequestColumns(sqlite3 *db, std::int64_t lo, std::int64_t hi, const std::vector<std::int64_t> *only, int half,
-                        RequestRowVisit visit, void *context)
+namespace {
+
+/// scanRequestColumns() with the requests chosen by their ids (`only`), by a condition, or all of them.
+void scanChunks(sqlite3 *db, std::int64_t lo, std::int64_t hi, const std::vector<std::int64_t> *only,
+                const RowCondition *condition, int half, RequestRowVisit visit, void *context)
 {
     Statement chunks(db, "SELECT first_id, last_id, rows, data FROM request_columns WHERE first_id <= ? AND last_id >= ?"
                          " ORDER BY first_id");
@@ -216,9 +219,25 @@ void scanRequestColumns(sqlite3 *db, std::int64_t lo, std::int64_t hi, const std
                 if ((*only)[next] != id)
                     continue;
             }
-            visit(context, half, chunk.row(i));
+            const RequestRow row = chunk.row(i);
+            if (!condition || condition->selects(row))
+                visit(context, half, row);
         }
     }
+}
+
+} // namespace
+
+void scanRequestColumns(sqlite3 *db, std::int64_t lo, std::int64_t hi, const std::vector<std::int64_t> *only, int half,
+                        RequestRowVisit visit, void *context)
+{
+    scanChunks(db, lo, hi, only, nullptr, half, visit, context);
+}
+
+void scanRequestColumns(sqlite3 *db, std::int64_t lo, std::int64_t hi, const RowCondition &condition, int half,
+                        RequestRowVisit visit, void *context)
+{
+    scanChunks(db, lo, hi, nullptr, &condition, half, visit, context);
 }
 
 bool dropRequestColumns(sqlite3 *db, std::string *error)

@@ -63,6 +63,9 @@ bool readableRequestColumns(sqlite3 *db, const RowIdRange &range);
 /// (ids out of order or outside its bounds): a damaged store.
 void scanRequestColumns(sqlite3 *db, std::int64_t lo, std::int64_t hi, const std::vector<std::int64_t> *only, int half,
                         RequestRowVisit visit, void *context);
+/// The same for the chunked requests that `condition` selects.
+void scanRequestColumns(sqlite3 *db, std::int64_t lo, std::int64_t hi, const RowCondition &condition, int half,
+                        RequestRowVisit visit, void *context);
 
 /// Deletes every chunk, in the caller's transaction: for what changes rows other than by appending them.
 bool dropRequestColumns(sqlite3 *db, std::string *error);

@@ -208,13 +208,17 @@ void scanRequestRows(const Store &store, const SqlCondition &where, const RowIdR
         return;
     }
     // The values from the column chunks when they describe the table (request_columns.h); the condition,
-    // if any, from the rows, as the ids that meet it.
+    // if any, from the chunks' values when it can be decided from them (filter/row_condition.h), else from
+    // the rows, as the ids that meet it.
     const bool chunked = readableRequestColumns(store.db(), range);
     const auto scanPart = [&](sqlite3 *db, int half, std::int64_t lo, std::int64_t hi) {
         if (!chunked) {
             scanRange(db, where, lo, hi, half, visit, context);
         } else if (where.sql == "1") {
             scanRequestColumns(db, lo, hi, nullptr, half, visit, context);
+        } else if (where.rows) {
+            // Decided from the chunks' own values: SQLite would decode every row again for the ids.
+            scanRequestColumns(db, lo, hi, *where.rows, half, visit, context);
         } else {
             const std::vector<std::int64_t> ids = matchingIds(db, where, lo, hi);
             scanRequestColumns(db, lo, hi, &ids, half, visit, context);

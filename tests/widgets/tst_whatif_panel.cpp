@@ -189,7 +189,7 @@ private slots:
         QFETCH(bool, narrowed);
         // The first 1000 requests by row: a third of the ramp, before its knee.
         lx::RequestFilter firstThird;
-        firstThird.expression = lx::SqlCondition{"r.id <= 1000", {}};
+        firstThird.expression = lx::SqlCondition{"r.id <= 1000", {}, nullptr};
         WhatIfPanel panel;
         panel.setStoreFile(ramp().store->fileName());
         panel.setSloTargets({QStringLiteral("e2e.p95<=2s"), QStringLiteral("not a target"), QStringLiteral("ttft.p99<=500ms")});
