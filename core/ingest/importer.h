@@ -63,6 +63,9 @@ struct FileImport {
     /// mapping claimed a span; empty when nothing. The import_runs row's message holds it too.
     std::string notice;
     std::vector<RejectionSample> firstRejections;
+    /// Whether a record the client/server join may take was written (none: an import into an empty store
+    /// need not run the join).
+    bool joinCandidates = false;
 
     /// True when the input could not be read in full (the CLI's exit status 2).
     bool failed() const { return outcome != Outcome::Complete && outcome != Outcome::Cancelled; }

@@ -194,8 +194,9 @@ bool StoreWriter::insertRequests(std::span<const RequestRecord> records, std::sp
     static_assert(std::endian::native == std::endian::little, "token_times BLOBs are little-endian int64");
     if (!m_error.empty())
         return false;
+    const bool joinable = std::any_of(records.begin(), records.end(), [](const RequestRecord &r) { return mayBeJoined(r.metrics); });
+    m_joinCandidates = m_joinCandidates || joinable;
     if (m_held) {
-        const bool joinable = std::any_of(records.begin(), records.end(), [](const RequestRecord &r) { return mayBeJoined(r.metrics); });
         if (!joinable && m_held->fits(records.size())) {
             for (const RequestRecord &r : records)
                 m_held->add(r, labelId(r.model), labelId(r.route));

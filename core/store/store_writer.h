@@ -54,6 +54,8 @@ public:
     const std::string &error() const { return m_error; }
     /// The rows held were written to the tables (a record the join may take came): the held rows are empty.
     bool heldWritten() const { return m_heldWritten; }
+    /// Whether a record the client/server join may take (mayBeJoined(), join_queries.h) was inserted.
+    bool wroteJoinCandidates() const { return m_joinCandidates; }
 
 private:
     void bindRequest(Statement &stmt, int firstParam, const HeldRequest &r, std::int64_t rowId);
@@ -80,6 +82,7 @@ private:
     bool m_heldWritten = false;
     std::vector<std::size_t> m_rows; ///< the indices of the batch that insertRows() writes, reused
     std::int64_t m_nextRowId = 1;
+    bool m_joinCandidates = false;
     /// The column chunks of the rows written (request_columns.h); null when the store's chunks do not
     /// describe its rows already, which ensureRequestColumns() then writes anew after the import.
     std::unique_ptr<RequestColumnsWriter> m_columns;

@@ -117,6 +117,7 @@ private Q_SLOTS:
     void keys();
     void unmatchedListed();
     void laterImportJoins();
+    void unjoinedStoreJoinsAtTheNextImport();
     void mergedStoresJoin();
     void reportShowsJoin();
     void joinKeyOfVllmIds_data();
@@ -374,6 +375,30 @@ void TestRequestJoin::laterImportJoins()
     std::string why;
     QVERIFY2(lx::joinClientServer(*investigation.store, &again, &why), why.c_str());
     QCOMPARE(summaryText(again), QStringLiteral("2|0|1|0"));
+}
+
+/// A call cancelled in its last file leaves the files before it unjoined; the next import joins them, even
+/// one that brings no record the join may take (an import into an empty store of such records skips it).
+void TestRequestJoin::unjoinedStoreJoinsAtTheNextImport()
+{
+    QTemporaryDir dir;
+    const std::vector<std::string> first = {
+        lxtest::writeFile(dir, QStringLiteral("c.jsonl"), clientLine("r1", 1000, 101000)),
+        lxtest::writeFile(dir, QStringLiteral("s.jsonl"), serverLine("r1", 5000)),
+        lxtest::writeFile(dir, QStringLiteral("big.jsonl"), lxtest::generatedTrace(lx::sim::TraceForm::Timestamps, 3000))};
+    std::string why;
+    const auto store = lx::Store::openTemporary(&why);
+    QVERIFY2(store, why.c_str());
+    lx::ImportOptions cancelLate;
+    cancelLate.batchSize = 100;
+    cancelLate.progress = [](const lx::ImportProgress &p) { return !(p.file == 2 && p.records > 500); };
+    const std::vector<lx::FileImport> cancelled = lx::importFiles(*store, first, cancelLate);
+    QCOMPARE(cancelled.back().outcome, lx::FileImport::Outcome::Cancelled);
+    QVERIFY(!lx::readJoinSummary(*store).active);
+    // Records of both clocks (neither side of a join) alone.
+    const std::string neither = lxtest::writeFile(dir, QStringLiteral("n.jsonl"), lxtest::generatedTrace(lx::sim::TraceForm::Timestamps, 50));
+    QVERIFY(!lx::importFiles(*store, {neither}).front().joinCandidates);
+    QCOMPARE(summaryText(lx::readJoinSummary(*store)), QStringLiteral("1|0|0|0"));
 }
 
 /// Stores of each side, merged as `report a.lxdb b.lxdb` merges them, join; the joins of a merged store
