@@ -244,7 +244,7 @@ void placeIn(ScanPart &part, const SampleColumns &columns, std::size_t offset, b
 /// Scans the matching rows; on a store of many rows the upper half on a second connection and thread,
 /// writing into the upper part of the same columns.
 std::unique_ptr<SampleColumns> scanAll(const Store &store, const SqlCondition &where, const AnalysisOptions &options,
-                                       ScanPart &part)
+                                       bool collectRows, ScanPart &part)
 {
     const RowIdRange range = requestIdRange(store);
     auto columns = std::make_unique<SampleColumns>(part.all().size(), static_cast<std::size_t>(range.rows()));
@@ -260,9 +260,10 @@ std::unique_ptr<SampleColumns> scanAll(const Store &store, const SqlCondition &w
     const bool lend = options.rows && held && where.sql == "1";
     if (lend)
         options.rows->lend(held->latencyRows());
+    const bool collect = collectRows && options.rows && !lend;
     scanRequestRows(store, where, range, [&](int half, const RequestRow &row) {
         addRow(row, options.includeErrors, half == 0 ? part : upper);
-        if (options.rows && !lend)
+        if (collect)
             (*options.rows)(half, row);
         if (options.alsoVisit)
             options.alsoVisit(half, row);
@@ -290,7 +291,11 @@ Report analyze(const Store &store, const RequestFilter &filter, const AnalysisOp
     report.unmatchedSample = listUnmatched(store, kUnmatchedSample);
 
     ScanPart part;
-    auto columns = scanAll(store, where, options, part);
+    // Many rows are collected after the columns of this scan are let go (AnalysisOptions::rowsInASecondScanFrom);
+    // held rows are lent, never collected.
+    const RowIdRange range = requestIdRange(store);
+    const bool secondScan = options.rows && !(store.heldRows() && where.sql == "1") && range.rows() >= options.rowsInASecondScanFrom;
+    auto columns = scanAll(store, where, options, !secondScan, part);
     std::vector<std::int64_t, HugePageAllocator<std::int64_t>> gaps;
     Samples itl;
     readTokenGaps(store, where, options.includeErrors, gaps, itl);
@@ -330,6 +335,8 @@ Report analyze(const Store &store, const RequestFilter &filter, const AnalysisOp
     });
     columns.reset();
     gaps = {};
+    if (secondScan)
+        scanRequestRows(store, where, range, *options.rows);
     std::array<Statistic, kRowMetrics> fromRows = summarizeRows(options.rows->collected(), options.includeErrors, options.percentiles);
     for (std::size_t i = 0; i < in.size(); ++i)
         if (const std::optional<std::size_t> m = rowMetricOf(i))

@@ -4,6 +4,9 @@
 // no longer describe the rows must not be read.
 
 #include "analysis/analysis.h"
+#include "analysis/diagnosis.h"
+#include "report/report_format.h"
+#include "report/report_sections.h"
 #include "ingest/importer.h"
 #include "ingest/open_inputs.h"
 #include "store/column_chunk_codec.h"
@@ -15,6 +18,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <limits>
 #include <map>
 #include <stdexcept>
 #include <utility>
@@ -78,6 +82,8 @@ private Q_SLOTS:
     void rowsChangedElsewhereAreReadAsRows_data();
     void rowsChangedElsewhereAreReadAsRows();
     void damagedChunkIsNamed();
+    void rowsOfASecondScan_data();
+    void rowsOfASecondScan();
     void throwAwayStoreIsNotRewritten();
     void storeMadeBeforeTheChunks();
 
@@ -262,6 +268,35 @@ void TestRequestColumns::damagedChunkIsNamed()
     } catch (const std::runtime_error &e) {
         QVERIFY2(QByteArray(e.what()).contains("column chunk at request 1 is damaged"), e.what());
     }
+}
+
+void TestRequestColumns::rowsOfASecondScan_data()
+{
+    QTest::addColumn<int>("requests");
+    QTest::addColumn<QString>("filter");
+    QTest::newRow("one half") << 1500 << QString();
+    QTest::newRow("one half, filtered") << 1500 << QStringLiteral("e2e > 2s");
+    QTest::newRow("two halves") << 200001 << QString();
+    QTest::newRow("two halves, filtered by what SQL decides") << 200001 << QStringLiteral("dominant = queue");
+}
+
+/// The rows a diagnosis collects in a second scan (AnalysisOptions::rowsInASecondScanFrom, for many
+/// requests) give every figure the rows of the first scan give.
+void TestRequestColumns::rowsOfASecondScan()
+{
+    QFETCH(int, requests);
+    QFETCH(QString, filter);
+    lx::Store &store = importedOnce(lx::sim::TraceForm::Timestamps, requests);
+    const std::optional<lx::RequestFilter> where = lxtest::filterOf(filter);
+    QVERIFY(where);
+    const auto everything = [&](std::int64_t secondScanFrom) {
+        lx::DiagnosisOptions options;
+        options.analysis.rowsInASecondScanFrom = secondScanFrom;
+        const lx::Diagnosis d = lx::diagnose(store, *where, options);
+        return lx::reportToJson(d.report) + lx::loadToJson(d.load) + lx::findingsToJson(d.findings);
+    };
+    QVERIFY(lx::analyze(store, *where).total > requests / 10); // the rows compared are many
+    QCOMPARE(everything(0), everything(std::numeric_limits<std::int64_t>::max()));
 }
 
 /// A report's store, read once, is not given its chunks again after a join (a scan of the rows to save one):
