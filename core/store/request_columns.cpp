@@ -68,8 +68,9 @@ public:
 private:
     std::int64_t *column(std::size_t c) { return m_values.get() + c * kRowsPerChunk; }
 
-    // Left uninitialised: a scan of a small store touches only the pages its rows need.
-    std::unique_ptr<std::int64_t[]> m_values = std::make_unique_for_overwrite<std::int64_t[]>(kChunkColumns * kRowsPerChunk);
+    // Left uninitialised (new[] of a scalar type, where make_unique<T[]> zeroes; libc++ 14 has no
+    // make_unique_for_overwrite): a scan of a small store touches only the pages its rows need.
+    std::unique_ptr<std::int64_t[]> m_values{new std::int64_t[kChunkColumns * kRowsPerChunk]};
 };
 
 [[noreturn]] void damaged(std::int64_t firstId, const char *what)
