@@ -243,10 +243,9 @@ void placeIn(ScanPart &part, const SampleColumns &columns, std::size_t offset, b
 
 /// Scans the matching rows; on a store of many rows the upper half on a second connection and thread,
 /// writing into the upper part of the same columns.
-std::unique_ptr<SampleColumns> scanAll(const Store &store, const SqlCondition &where, const AnalysisOptions &options,
-                                       bool collectRows, ScanPart &part)
+std::unique_ptr<SampleColumns> scanAll(const Store &store, const SqlCondition &where, const RowIdRange &range,
+                                       const AnalysisOptions &options, bool collectRows, ScanPart &part)
 {
-    const RowIdRange range = requestIdRange(store);
     auto columns = std::make_unique<SampleColumns>(part.all().size(), static_cast<std::size_t>(range.rows()));
     ScanPart upper;
     const bool fromRows = options.rows != nullptr;
@@ -295,7 +294,7 @@ Report analyze(const Store &store, const RequestFilter &filter, const AnalysisOp
     // held rows are lent, never collected.
     const RowIdRange range = requestIdRange(store);
     const bool secondScan = options.rows && !(store.heldRows() && where.sql == "1") && range.rows() >= options.rowsInASecondScanFrom;
-    auto columns = scanAll(store, where, options, !secondScan, part);
+    auto columns = scanAll(store, where, range, options, !secondScan, part);
     std::vector<std::int64_t, HugePageAllocator<std::int64_t>> gaps;
     Samples itl;
     readTokenGaps(store, where, options.includeErrors, gaps, itl);

@@ -7,8 +7,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
-#include <cstring>
 #include <memory>
 #include <optional>
 #include <span>
@@ -28,12 +26,6 @@ static_assert(kStatesColumn + 1 == kChunkColumns);
 std::int64_t statesOf(const RequestRow &row)
 {
     return (row.ok ? 1 : 0) | static_cast<std::int64_t>(row.e2eScope) << 1 | static_cast<std::int64_t>(row.tokenScope) << 4;
-}
-
-/// A scope as stored, or None for a value no scope has (a foreign store's): scopes index arrays.
-E2eScope scopeOf(std::int64_t bits)
-{
-    return bits <= static_cast<std::int64_t>(E2eScope::Engine) ? static_cast<E2eScope>(bits) : E2eScope::None;
 }
 
 /// The columns of one chunk, decoded into memory a scan reuses from chunk to chunk.
@@ -58,10 +50,10 @@ public:
         const std::int64_t states = value(kStatesColumn, i);
         row.ok = (states & 1) != 0;
         row.tpot = value(kTpotColumn, i);
-        row.e2eScope = scopeOf(states >> 1 & 7);
+        row.e2eScope = storedScope(states >> 1 & 7);
         row.ttft = value(kTtftColumn, i);
         row.ttlt = value(kTtltColumn, i);
-        row.tokenScope = scopeOf(states >> 4 & 7);
+        row.tokenScope = storedScope(states >> 4 & 7);
         return row;
     }
 

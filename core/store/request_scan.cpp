@@ -28,12 +28,6 @@ std::uint64_t maxRowsIn(sqlite3 *db)
     return static_cast<std::uint64_t>(std::max<std::int64_t>(sqlite3_column_int64(pages.get(), 0), 0)) / 8;
 }
 
-/// A scope as stored, or None for a value no scope has (a foreign store's): scopes index arrays.
-E2eScope storedScope(int value)
-{
-    return value >= 0 && value <= static_cast<int>(E2eScope::Engine) ? static_cast<E2eScope>(value) : E2eScope::None;
-}
-
 /// Calls visit(id, row) for the rows with lo <= id <= hi that match the condition, in id order, until it
 /// returns false; false then, or on an SQLite error.
 template<typename Visit>
@@ -94,6 +88,11 @@ std::vector<std::int64_t> matchingIds(sqlite3 *db, const SqlCondition &where, st
 }
 
 } // namespace
+
+E2eScope storedScope(std::int64_t value)
+{
+    return value >= 0 && value <= static_cast<int>(E2eScope::Engine) ? static_cast<E2eScope>(value) : E2eScope::None;
+}
 
 RequestRow rowOf(const HeldRequest &held)
 {

@@ -66,6 +66,9 @@ struct RowIdRange {
     std::int64_t mid() const { return twoHalves ? lo + rows() / 2 : hi + 1; }
 };
 
+/// A scope as stored, or None for a value no scope has (a foreign store's): scopes index arrays.
+E2eScope storedScope(std::int64_t value);
+
 /// The id range of the `requests` table; twoHalves from 200,000 rows on, for dense ids. Ids this program
 /// writes are dense; sparse ones are counted, so that no scan sizes its columns by an id span of 10^12.
 RowIdRange requestIdRange(const Store &store);
