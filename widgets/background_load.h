@@ -4,6 +4,7 @@
 #include "background_job.h"
 #include "filter/request_filter.h"
 #include "store/store.h"
+#include "view_source.h"
 
 #include <QObject>
 
@@ -13,7 +14,8 @@
 #include <string>
 
 /// \file background_load.h
-/// Computes one view's data on a worker thread, on a store connection of its own, and hands the newest
+/// Computes one view's data on a worker thread, on a store connection of its own (or a shared store, under
+/// its lock: view_source.h), and hands the newest
 /// result to the view on the UI thread. A view loads lazily: a filter change only marks it stale, and the
 /// work runs when the view is shown (a user who never opens the waterfall never pays for it). A newer
 /// request cancels and drops an older one (a BackgroundJob).
@@ -37,10 +39,10 @@ public:
     void setCompute(Compute compute) { m_compute = std::move(compute); }
 
     /// The store or the filter changed: what is shown is stale; a running job is cancelled.
-    void invalidate(const std::string &storeFile, const lx::RequestFilter &filter)
+    void invalidate(const ViewSource &source, const lx::RequestFilter &filter)
     {
         m_job.cancel();
-        m_storeFile = storeFile;
+        m_source = source;
         m_filter = filter;
         m_stale = true;
     }
@@ -48,15 +50,20 @@ public:
     /// while it is).
     void loadIfStale()
     {
-        if (!m_stale || m_storeFile.empty())
+        if (!m_stale || m_source.empty())
             return;
         m_stale = false;
         const auto compute = [compute = m_compute, filter = m_filter](const lx::Store &store,
                                                                       const std::atomic<bool> &cancel) {
             return cancel.load() ? std::shared_ptr<const Data>() : compute(store, filter, cancel);
         };
-        m_job.start(onOwnStore(m_storeFile, compute, [](const std::string &) { return std::shared_ptr<const Data>(); }),
-                    [this](std::shared_ptr<const Data> data) { m_deliver(std::move(data)); });
+        const auto deliver = [this](std::shared_ptr<const Data> data) { m_deliver(std::move(data)); };
+        if (m_source.shared) {
+            m_job.start(onSharedStore(m_source.shared, compute), deliver);
+            return;
+        }
+        m_job.start(onOwnStore(m_source.storeFile, compute, [](const std::string &) { return std::shared_ptr<const Data>(); }),
+                    deliver);
     }
     bool running() const { return m_job.running(); }
     bool stale() const { return m_stale; }
@@ -65,7 +72,7 @@ private:
     BackgroundJob<std::shared_ptr<const Data>> m_job;
     Compute m_compute;
     Deliver m_deliver;
-    std::string m_storeFile;
+    ViewSource m_source;
     lx::RequestFilter m_filter;
     bool m_stale = false;
 };

@@ -91,6 +91,7 @@ ChartTabs::ChartTabs(Investigation *investigation, FilterBar *filterBar, QTabWid
 
     connect(m_investigation, &Investigation::storeChanged, this, &ChartTabs::invalidate);
     connect(m_investigation, &Investigation::filterChanged, this, &ChartTabs::invalidate);
+    connect(m_investigation, &Investigation::previewChanged, this, &ChartTabs::invalidate);
     connect(m_tabs, &QTabWidget::currentChanged, this, &ChartTabs::loadVisible);
     connect(m_comparison, &CdfComparisonBar::comparisonChanged, this, &ChartTabs::loadComparison);
 
@@ -132,14 +133,14 @@ void ChartTabs::selectRequest(qint64 rowId) { m_waterfall->setSelectedRequest(ro
 
 void ChartTabs::invalidate()
 {
-    const bool readable = m_investigation->hasStore() && !m_investigation->importing();
-    const std::string file = readable ? m_investigation->store()->fileName() : std::string();
+    // While an open writes the store, the charts may read the requests read for the summary.
     const lx::RequestFilter filter = m_investigation->filter();
-    m_waterfallLoad.invalidate(file, filter);
-    m_cdfLoad.invalidate(file, filter);
-    m_dominantLoad.invalidate(file, filter);
+    const ViewSource source = m_investigation->viewSource(filter);
+    m_waterfallLoad.invalidate(source, filter);
+    m_cdfLoad.invalidate(source, filter);
+    m_dominantLoad.invalidate(source, filter);
     m_loadTab->invalidate();
-    if (!readable) {
+    if (source.empty()) {
         m_waterfall->setData(nullptr);
         m_cdf->setData(nullptr);
         m_cdf->setComparison(nullptr);
@@ -151,6 +152,7 @@ void ChartTabs::invalidate()
 
 void ChartTabs::loadComparison()
 {
+    // B reads written stores only: its own filter may be one that held requests cannot decide.
     const bool readable = m_investigation->hasStore() && !m_investigation->importing();
     if (!m_comparison->active() || !readable) {
         m_comparisonLoad.invalidate({}, {});
@@ -160,7 +162,7 @@ void ChartTabs::loadComparison()
     const std::string file = m_comparison->storeFile().isEmpty() ? m_investigation->store()->fileName()
                                                                  : m_comparison->storeFile().toStdString();
     const bool ownFilter = !m_comparison->expression().isEmpty();
-    m_comparisonLoad.invalidate(file, ownFilter ? m_comparison->filter() : m_investigation->filter());
+    m_comparisonLoad.invalidate({file, nullptr}, ownFilter ? m_comparison->filter() : m_investigation->filter());
     loadVisible();
 }
 

@@ -45,6 +45,7 @@ void Investigation::close()
     m_analysis.cancel(); // an analysis of the closed store must not land in the next one
     setBusy(m_importing, false);
     m_filter = lx::RequestFilter{}; // the next investigation starts unfiltered, as the filter bar shows
+    m_preview.reset();
     m_store.reset();
     m_hasReport = false;
     m_report = lx::Report{};
@@ -200,6 +201,7 @@ Investigation::ImportOutcome Investigation::importOnOwnStore(const std::string &
 void Investigation::finishImport(const ImportOutcome &outcome, bool newStore)
 {
     m_lastImports = outcome.imports;
+    m_preview.reset(); // the views read the store from now on
     setBusy(false, m_analysing);
     emit importFinished();
     if (newStore && m_cancel->load() && lx::requestIdRange(*m_store).rows() == 0) {
@@ -220,8 +222,9 @@ void Investigation::setFilter(const lx::RequestFilter &filter)
     ++m_filterGeneration;
     emit filterChanged();
     if (m_importing && m_hasReport) {
-        // The summary read ahead of the store (investigation_summary_first.cpp) is of the old filter, and
-        // this one is analysed only once the store is written: until then there is no summary to show.
+        // The summary read ahead of the store (investigation_summary_first.cpp) is of the old filter. This
+        // one is analysed on the requests read for it when they can decide it (viewSource()), else once
+        // the store is written: until then there is no summary to show.
         m_hasReport = false;
         m_report = lx::Report{};
         emit reportChanged();
@@ -229,17 +232,34 @@ void Investigation::setFilter(const lx::RequestFilter &filter)
     analyse();
 }
 
+ViewSource Investigation::viewSource(const lx::RequestFilter &filter) const
+{
+    if (!m_store)
+        return {};
+    if (!m_importing)
+        return {m_store->fileName(), nullptr};
+    if (m_preview && lx::scansDecide(m_preview->unlocked(), lx::toSqlCondition(filter)))
+        return {{}, m_preview};
+    return {};
+}
+
 void Investigation::analyse()
 {
-    if (!m_store || m_importing)
-        return;
+    const ViewSource source = viewSource(m_filter);
+    if (source.empty())
+        return; // the store's analysis follows its import
     setBusy(m_importing, true);
     const auto analyze = [filter = m_filter](const lx::Store &store, const std::atomic<bool> &) {
         return std::make_shared<lx::Report>(lx::analyze(store, filter));
     };
     const auto unreadable = [](const std::string &) { return std::shared_ptr<lx::Report>(); };
     // A newer filter's analysis supersedes this one: its report is dropped.
-    m_analysis.start(onOwnStore(m_store->fileName(), analyze, unreadable), [this](const std::shared_ptr<lx::Report> &report) {
+    const auto work = [&]() -> std::function<std::shared_ptr<lx::Report>(const std::atomic<bool> &)> {
+        if (source.shared)
+            return onSharedStore(source.shared, analyze);
+        return onOwnStore(source.storeFile, analyze, unreadable);
+    };
+    m_analysis.start(work(), [this](const std::shared_ptr<lx::Report> &report) {
         setBusy(m_importing, false);
         if (!report) {
             emit errorOccurred(tr("Cannot read the investigation's store"));

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "background_job.h"
+#include "view_source.h"
 #include "analysis/analysis.h"
 #include "ingest/importer.h"
 #include "filter/request_filter.h"
@@ -60,6 +61,11 @@ public:
     void setSpanMapping(const QString &mapping) { m_spanMapping = mapping; }
     const QString &spanMapping() const { return m_spanMapping; }
 
+    /// Where the views read `filter`: the store, by its file, once it is written; while an open writes it,
+    /// the requests read for the summary ahead of it (summary_first.h) when they can decide `filter` (a
+    /// condition on a request's statistics, not its model or attributes); nothing otherwise.
+    ViewSource viewSource(const lx::RequestFilter &filter) const;
+
     const lx::RequestFilter &filter() const { return m_filter; }
     void setFilter(const lx::RequestFilter &filter);
     bool hasReport() const { return m_hasReport; }
@@ -78,6 +84,9 @@ signals:
     void storeChanged();
     void reportChanged();
     void filterChanged();
+    /// The requests read for the summary came (the views can read them while the store is written) or
+    /// went: what viewSource() answers changed without a storeChanged().
+    void previewChanged();
     void busyChanged(bool busy);
     void errorOccurred(const QString &message);
     /// A save ended: `error` is empty on success.
@@ -99,6 +108,8 @@ private:
     void setBusy(bool importing, bool analysing);
 
     std::unique_ptr<lx::Store> m_store;
+    /// Pass 1's store, holding the file's requests, while pass 2 writes m_store (summary_first.h).
+    std::shared_ptr<const SharedStore> m_preview;
     QString m_firstInput;
     QString m_spanMapping;
     lx::RequestFilter m_filter;
@@ -125,6 +136,7 @@ private:
     /// What pass 1 hands back: the summary (null when the read did not complete) and the file's import.
     struct SummaryFirst {
         std::shared_ptr<lx::Report> report;
+        std::shared_ptr<const SharedStore> store; ///< the store it was read into, when it was read in full
         std::vector<lx::FileImport> imports;
     };
     BackgroundJob<SummaryFirst> m_summaryFirst{this};

@@ -7,6 +7,10 @@
 // imports the file into the investigation's store as any open does, for the views that query it; they
 // wait for it exactly as they wait for any import (importing() stays true until it lands).
 //
+// Until pass 2 lands, the views read pass 1's store (Investigation::viewSource()): the charts follow the
+// summary in a second instead of waiting for the store. Only the request table and the request detail, which
+// page through the store's rows and details, wait for it.
+//
 // Pass 2 analyses its store again when it lands (finishImport()): the scans read held rows as they read the
 // table (request_scan.h), so the figures are the same, and recomputing keeps one path to the report the
 // window shows once the store is there, whatever happened in between (a filter typed, a file that changed).
@@ -41,14 +45,16 @@ void Investigation::startSummaryFirst(const lx::OpenPlan &plan)
             return !cancel->load();
         };
         // A new temporary store of its own (OpenOptions::newStorePath empty), gone when this returns.
-        const lx::OpenedInputs opened = lx::openInputs(plan, options);
+        lx::OpenedInputs opened = lx::openInputs(plan, options);
         first.imports = opened.filled.imports;
         // Only a file read in full gives the summary pass 2 will: anything else waits for pass 2 and its
         // messages, which say what went wrong in the usual way.
         const bool complete = opened.store && !opened.filled.cancelled && !cancel->load() && first.imports.size() == 1
                               && first.imports.front().outcome == lx::FileImport::Outcome::Complete;
-        if (complete)
+        if (complete) {
             first.report = std::make_shared<lx::Report>(lx::analyze(*opened.store, lx::RequestFilter{}));
+            first.store = std::make_shared<const SharedStore>(std::move(opened.store));
+        }
         return first;
     };
     const quint64 generation = m_filterGeneration;
@@ -61,11 +67,19 @@ void Investigation::startSummaryFirst(const lx::OpenPlan &plan)
         }
         // The summary of the unfiltered view, unless a filter was set meanwhile: the views then wait for
         // pass 2 and the analysis of that filter (analyse()).
+        // The views read the requests held for the summary until the store lands (viewSource()); a filter
+        // set meanwhile is analysed on them too, when they can decide it.
+        m_preview = first.store;
         if (first.report && generation == m_filterGeneration) {
             m_report = *first.report;
             m_hasReport = true;
             emit reportChanged();
         }
         startWriting(plan, true);
+        if (m_preview) {
+            emit previewChanged();
+            if (!m_hasReport)
+                analyse();
+        }
     });
 }

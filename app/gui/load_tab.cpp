@@ -5,6 +5,7 @@
 #include "findings_view.h"
 #include "investigation.h"
 #include "load_view.h"
+#include "store/request_scan.h"
 #include "slo_panel.h"
 #include "whatif_panel.h"
 
@@ -116,6 +117,12 @@ void LoadTab::updateCompute()
     const qint64 windowNs = m_load->windowWidth();
     m_job.setCompute([targets, windowNs](const lx::Store &store, const lx::RequestFilter &filter, const std::atomic<bool> &cancel)
                          -> std::shared_ptr<const LoadTabData> {
+        // Requests held for the summary (Investigation::viewSource()) cannot decide a target's condition
+        // on a model or an attribute: the tab then waits for the store.
+        for (const lx::SloTarget &target : targets) {
+            if (target.condition && !lx::scansDecide(store, lx::allOf({lx::toSqlCondition(filter), *target.condition})))
+                return nullptr;
+        }
         auto data = std::make_shared<LoadTabData>();
         const lx::LoadRows loaded = lx::readLoadRows(store, filter);
         if (cancel)
@@ -133,11 +140,13 @@ void LoadTab::invalidate()
 {
     updateCompute();
     const bool readable = m_investigation->hasStore() && !m_investigation->importing();
-    m_job.invalidate(readable ? m_investigation->store()->fileName() : std::string(), m_investigation->filter());
+    const ViewSource source = m_investigation->viewSource(m_investigation->filter());
+    m_job.invalidate(source, m_investigation->filter());
+    // "What if" fits its model on the written store alone: it is asked for, and waits.
     m_whatIf->setStoreFile(readable ? m_investigation->store()->fileName() : std::string());
     m_whatIf->setWindowWidth(m_load->windowWidth());
     m_whatIf->setFilter(m_investigation->filter(), filterWords(*m_filterBar, m_investigation->filter()));
-    if (!readable) {
+    if (source.empty()) {
         m_data.reset();
         m_load->setData(nullptr);
         m_slos->setResults({});

@@ -480,7 +480,10 @@ void MainWindow::checkSettled()
 
 void MainWindow::selectRequest(qint64 rowId)
 {
-    m_detail->showRequest(m_investigation->store(), rowId);
+    // A chart may show the requests read for the summary while the store is written: their details come
+    // with the store (the detail view reads them there).
+    const bool readable = m_investigation->hasStore() && !m_investigation->importing();
+    m_detail->showRequest(readable ? m_investigation->store() : nullptr, readable ? rowId : -1);
     m_requests->selectRequest(rowId); // no echo: the table ignores its own selection
     m_charts->selectRequest(rowId);
 }

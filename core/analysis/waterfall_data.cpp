@@ -37,14 +37,14 @@ void forEachColumn(WaterfallData &d, Column &&column)
 }
 
 /// Reads the rows with a start time into `d` in scan order; counts the others. False on an error or a cancel.
-bool scan(const ReadConnection &connection, const RequestFilter &filter, const std::atomic<bool> *cancel,
+bool scan(const Store &store, const RequestFilter &filter, const std::atomic<bool> *cancel,
           WaterfallData &d, bool &idsAscending, std::string *error)
 {
     std::int64_t previous = INT64_MIN;
     idsAscending = true;
     const auto reserve = [&](std::size_t capacity) { forEachColumn(d, [&](auto &column) { column.reserve(capacity); }); };
     return scanTimelineRows(
-        connection, filter, cancel, reserve,
+        store, filter, cancel, reserve,
         [&](const TimelineRow &row) {
             if (!isMeasured(row.start)) {
                 ++d.withoutStart;
@@ -129,13 +129,10 @@ std::uint32_t assignLanes(std::span<const std::int64_t> starts, std::span<const 
 std::shared_ptr<const WaterfallData> loadWaterfall(const Store &store, const RequestFilter &filter,
                                                    const std::atomic<bool> *cancel, std::string *error)
 {
-    const ReadConnection connection = store.openReader();
-    if (!connection)
-        return fail(error, "the store has no file to read on a connection of its own");
     auto d = std::make_shared<WaterfallData>();
     d->filter = filter;
     bool idsAscending = true;
-    if (!scan(connection, filter, cancel, *d, idsAscending, error))
+    if (!scan(store, filter, cancel, *d, idsAscending, error))
         return nullptr;
     if (cancelled(cancel))
         return fail(error, "cancelled");

@@ -118,22 +118,50 @@ bool forEachStoredRow(sqlite3 *db, const std::function<bool(std::int64_t id, con
 
 namespace {
 
-/// scanRange() over held rows: ids lo..hi are indices lo-1..hi-1. They take no condition: a report holds
-/// rows only when it has no filter (report_command.cpp), and a condition met here is a mistake of ours.
-void refuseCondition(const SqlCondition &where)
-{
-    if (where.sql != "1")
-        throw std::logic_error("a condition on held rows (store/held_rows.h): " + where.sql);
-}
+/// Whether a held row meets `where`: every one without a condition, by its statistics (the condition's
+/// RowCondition) otherwise. A condition they cannot decide (a model, the tokens) is a mistake of ours:
+/// the callers ask heldRowsDecide() first, and a report holds rows only when they can (holds_requests.h).
+class HeldCondition {
+public:
+    explicit HeldCondition(const SqlCondition &where)
+        : m_rows(where.rows.get())
+    {
+        if (!heldRowsDecide(where))
+            throw std::logic_error("a condition held rows cannot decide (store/held_rows.h): " + where.sql);
+    }
+    bool selects(const RequestRow &row) const { return !m_rows || m_rows->test(row) == Truth::True; }
 
+private:
+    const RowCondition *m_rows;
+};
+
+/// scanRange() over held rows: ids lo..hi are indices lo-1..hi-1.
 void scanHeld(const HeldRows &held, const SqlCondition &where, std::int64_t lo, std::int64_t hi, int half,
               RequestRowVisit visit, void *context)
 {
-    refuseCondition(where);
+    const HeldCondition condition(where);
     const std::int64_t last = std::min<std::int64_t>(hi, static_cast<std::int64_t>(held.size()));
-    for (std::int64_t id = std::max<std::int64_t>(lo, 1); id <= last; ++id)
-        visit(context, half, rowOf(held.request(static_cast<std::size_t>(id - 1))));
+    for (std::int64_t id = std::max<std::int64_t>(lo, 1); id <= last; ++id) {
+        const RequestRow row = rowOf(held.request(static_cast<std::size_t>(id - 1)));
+        if (condition.selects(row))
+            visit(context, half, row);
+    }
 }
+
+} // namespace
+
+void forEachHeldRow(const HeldRows &held, const SqlCondition &where,
+                    const std::function<bool(std::int64_t id, const RequestRow &row)> &visit)
+{
+    const HeldCondition condition(where);
+    for (std::size_t i = 0; i < held.size(); ++i) {
+        const RequestRow row = rowOf(held.request(i));
+        if (condition.selects(row) && !visit(static_cast<std::int64_t>(i) + 1, row))
+            return;
+    }
+}
+
+namespace {
 
 /// The gaps between consecutive token times, as inter-token latencies.
 template<typename Visit>
@@ -153,6 +181,10 @@ void visitGaps(const unsigned char *bytes, std::size_t n, E2eScope scope, Visit 
 }
 
 } // namespace
+
+bool heldRowsDecide(const SqlCondition &where) { return where.sql == "1" || where.rows != nullptr; }
+
+bool scansDecide(const Store &store, const SqlCondition &where) { return !store.heldRows() || heldRowsDecide(where); }
 
 RowIdRange requestIdRange(const Store &store)
 {
@@ -235,11 +267,11 @@ void scanTokenGaps(const Store &store, const SqlCondition &where, bool includeEr
 {
     const auto gap = [&](std::uint64_t g, E2eScope scope) { visit(context, static_cast<std::int64_t>(g), scope); };
     if (const HeldRows *held = store.heldRows()) {
-        refuseCondition(where);
+        const HeldCondition condition(where);
         for (std::size_t i = 0; i < held->size(); ++i) {
             const HeldRequest &r = held->request(i);
             const std::span<const std::int64_t> times = held->tokenTimes(i);
-            if (!times.empty() && (includeErrors || r.status == Status::Ok))
+            if (!times.empty() && (includeErrors || r.status == Status::Ok) && condition.selects(rowOf(r)))
                 visitGaps(reinterpret_cast<const unsigned char *>(times.data()), times.size(),
                           storedScope(static_cast<int>(r.metrics.tokenScope)), gap);
         }

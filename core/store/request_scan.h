@@ -22,6 +22,7 @@ namespace lx {
 
 class Store;
 struct HeldRequest;
+class HeldRows;
 
 /// The columns of a request that the load profile, the findings, the SLO budgets and the compare keep
 /// for each request (latency_rows.h): when it started, its e2e and its segments. The first part of every
@@ -78,8 +79,20 @@ RowIdRange requestIdRange(sqlite3 *db);
 /// never grow.
 std::size_t rowCapacity(sqlite3 *db);
 
+/// Whether rows held in memory (held_rows.h) can decide `where`: no condition, or one their statistics
+/// decide (SqlCondition::rows); a model, a route, the tokens or an attribute are in the tables alone.
+bool heldRowsDecide(const SqlCondition &where);
+/// Whether the scans below can decide `where` on `store`: always on its tables, on held rows
+/// heldRowsDecide(). Scanning held rows with a condition they cannot decide throws std::logic_error.
+bool scansDecide(const Store &store, const SqlCondition &where);
+
 /// The row a scan reads of a request held in memory (held_rows.h), value for value its stored row's.
 RequestRow rowOf(const HeldRequest &held);
+
+/// Every held row (ids 1..n) matching `where`, a condition they can decide (heldRowsDecide()), with its
+/// id, in id order, until visit returns false.
+void forEachHeldRow(const HeldRows &held, const SqlCondition &where,
+                    const std::function<bool(std::int64_t id, const RequestRow &row)> &visit);
 
 /// Every row of `requests` with its id, in id order, from the rows themselves (what the column chunks are
 /// rebuilt from), until visit returns false; false then, or on an SQLite error.

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "store/waterfall_scan.h"
 
+#include "store/held_rows.h"
 #include "store/request_scan.h"
 #include "store/segment_columns.h"
 #include "store/sqlite_util.h"
+#include "store/store.h"
 
 namespace lx {
 
@@ -16,11 +18,45 @@ bool fail(std::string *error, std::string message)
     return false;
 }
 
+TimelineRow timelineRowOf(std::int64_t id, const RequestRow &row)
+{
+    TimelineRow timeline;
+    timeline.id = id;
+    timeline.start = row.start;
+    if (!isMeasured(row.start))
+        return timeline; // as a table row without a start: the rest is not read
+    timeline.e2e = row.e2e;
+    timeline.segments = row.segments;
+    timeline.flags = row.flags;
+    return timeline;
+}
+
+bool scanHeld(const HeldRows &held, const RequestFilter &filter, const std::atomic<bool> *cancel,
+              const TimelineVisitor &visitor, std::string *error)
+{
+    visitor.capacity(visitor.context, held.size());
+    bool stopped = false;
+    forEachHeldRow(held, toSqlCondition(filter), [&](std::int64_t id, const RequestRow &row) {
+        if ((id & 0x3fff) == 0 && cancel && cancel->load(std::memory_order_relaxed)) {
+            stopped = true;
+            return false;
+        }
+        visitor.visit(visitor.context, timelineRowOf(id, row));
+        return true;
+    });
+    return stopped ? fail(error, "cancelled") : true;
+}
+
 } // namespace
 
-bool scanTimelineRows(const ReadConnection &connection, const RequestFilter &filter, const std::atomic<bool> *cancel,
+bool scanTimelineRows(const Store &store, const RequestFilter &filter, const std::atomic<bool> *cancel,
                       const TimelineVisitor &visitor, std::string *error)
 {
+    if (const HeldRows *held = store.heldRows())
+        return scanHeld(*held, filter, cancel, visitor, error);
+    const ReadConnection connection = store.openReader();
+    if (!connection)
+        return fail(error, "the store has no file to read on a connection of its own");
     sqlite3 *db = connection.db();
     const SqlCondition where = toSqlCondition(filter);
     // Columns in the table's order, so that SQLite decodes each record front to back once.

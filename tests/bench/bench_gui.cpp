@@ -2,13 +2,16 @@
 // bench-gui: what a user waits for in the desktop application, timed in-process under the offscreen
 // platform (a window of 1400x900, as on screen): from openFiles() to the populated summary, to every view
 // settled, then a filter change to the summary again; and how late the event loop ran meanwhile (a frozen
-// window). Opening one trace file shows the summary before the investigation's store is written ("summary
+// window). Once the summary shows, the bench opens the chart tabs one after the other, as a user clicks
+// through them, and `charts s` is when the last of them (Waterfall, CDFs, Dominant Segment, Load) has
+// drawn its data; then it goes back to the Summary. Opening one trace file shows the summary before the investigation's store is written ("summary
 // first", investigation_summary_first.cpp): `summary s` is when it is first populated, `stored s` when the
 // import has landed and the store's own analysis with it, `settled s` when every view shows it. Run it on a
 // trace and on a store: `bench-gui FILE [FILE...] [--runs N]`. Figures, not a test.
 
 #include "event_loop_probe.h"
 #include "filter_bar.h"
+#include "chart_tabs.h"
 #include "investigation.h"
 #include "main_window.h"
 
@@ -20,12 +23,14 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <vector>
 
 namespace {
 
 struct Times {
-    double summaryS = -1, storedS = -1, settledS = -1, filterS = -1, maxLateMs = 0;
+    double summaryS = -1, chartsS = -1, storedS = -1, settledS = -1, filterS = -1, maxLateMs = 0;
+    std::vector<double> chartS; ///< when each chart had drawn, in the order visited
 };
 
 double median(std::vector<double> v)
@@ -44,12 +49,36 @@ Times timeOpen(const QString &path)
     QElapsedTimer clock;
     bool filtering = false;
     QElapsedTimer filterClock;
+    std::function<void()> onSettled;
+    bool settledPending = false; ///< the views settled while the bench went through the charts
+    // The chart tabs in turn, each once the one before has drawn.
+    const std::vector<MainWindow::View> charts = {MainWindow::View::Waterfall, MainWindow::View::Cdf,
+                                                  MainWindow::View::Dominant, MainWindow::View::Load};
+    std::size_t touring = charts.size();
+    const auto nextChart = [&] {
+        if (touring >= charts.size() || !window.charts()->currentSettled())
+            return;
+        t.chartS.push_back(clock.nsecsElapsed() / 1e9);
+        if (++touring < charts.size()) {
+            window.showView(charts[touring]);
+            return;
+        }
+        t.chartsS = clock.nsecsElapsed() / 1e9;
+        window.showView(MainWindow::View::Summary);
+        if (settledPending)
+            onSettled();
+    };
+    QObject::connect(window.charts(), &ChartTabs::settled, &window, [&] { QTimer::singleShot(0, &window, nextChart); });
     QObject::connect(window.investigation(), &Investigation::reportChanged, &window, [&] {
         Investigation *inv = window.investigation();
         if (!inv->hasReport())
             return;
-        if (t.summaryS < 0) // perhaps while the import still writes the store
+        if (t.summaryS < 0) { // perhaps while the import still writes the store
             t.summaryS = clock.nsecsElapsed() / 1e9;
+            touring = 0;
+            window.showView(charts.front());
+            QTimer::singleShot(0, &window, nextChart);
+        }
         if (inv->importing())
             return;
         if (t.storedS < 0)
@@ -61,9 +90,13 @@ Times timeOpen(const QString &path)
             QApplication::quit();
         }
     });
-    QObject::connect(&window, &MainWindow::viewsSettled, &window, [&] {
+    onSettled = [&] {
         if (t.settledS >= 0)
             return;
+        if (t.chartsS < 0) { // still going through the charts: settled once they are
+            settledPending = true;
+            return;
+        }
         t.settledS = clock.nsecsElapsed() / 1e9;
         if (t.summaryS < 0) // the window's own handler of the report ran first and settled the views
             t.summaryS = t.settledS;
@@ -75,7 +108,8 @@ Times timeOpen(const QString &path)
             filterClock.start();
             window.filterBar()->setExpression(QStringLiteral("e2e > 1s"));
         });
-    });
+    };
+    QObject::connect(&window, &MainWindow::viewsSettled, &window, [&] { onSettled(); });
     QTimer::singleShot(10 * 60 * 1000, &window, [] { QApplication::quit(); });
     QTimer::singleShot(0, &window, [&] {
         probe.start();
@@ -109,22 +143,27 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "usage: bench-gui FILE [FILE...] [--runs N]\n");
         return 2;
     }
-    std::printf("%-40s %4s %10s %10s %10s %10s %12s\n", "input", "run", "summary s", "stored s", "settled s", "filter s",
-                "max late ms");
+    std::printf("%-40s %4s %10s %10s %10s %10s %10s %12s   %s\n", "input", "run", "summary s", "charts s", "stored s", "settled s",
+                "filter s", "max late ms", "each chart s (waterfall cdf dominant load)");
     for (const QString &file : files) {
-        std::vector<double> summary, stored, settled, filter, late;
+        std::vector<double> summary, chartsDrawn, stored, settled, filter, late;
         for (int r = 1; r <= runs; ++r) {
             const Times t = timeOpen(file);
-            std::printf("%-40s %4d %10.3f %10.3f %10.3f %10.3f %12.1f\n", qPrintable(file.right(40)), r, t.summaryS, t.storedS,
-                        t.settledS, t.filterS, t.maxLateMs);
+            std::printf("%-40s %4d %10.3f %10.3f %10.3f %10.3f %10.3f %12.1f  ", qPrintable(file.right(40)), r, t.summaryS,
+                        t.chartsS, t.storedS, t.settledS, t.filterS, t.maxLateMs);
+            // Each chart's own wait, from the one before (the first from the summary).
+            for (std::size_t i = 0; i < t.chartS.size(); ++i)
+                std::printf(" %.3f", t.chartS[i] - (i ? t.chartS[i - 1] : t.summaryS));
+            std::printf("\n");
             summary.push_back(t.summaryS);
+            chartsDrawn.push_back(t.chartsS);
             stored.push_back(t.storedS);
             settled.push_back(t.settledS);
             filter.push_back(t.filterS);
             late.push_back(t.maxLateMs);
         }
-        std::printf("%-40s %4s %10.3f %10.3f %10.3f %10.3f %12.1f   (medians)\n", qPrintable(file.right(40)), "",
-                    median(summary), median(stored), median(settled), median(filter), median(late));
+        std::printf("%-40s %4s %10.3f %10.3f %10.3f %10.3f %10.3f %12.1f   (medians)\n", qPrintable(file.right(40)), "",
+                    median(summary), median(chartsDrawn), median(stored), median(settled), median(filter), median(late));
     }
     return 0;
 }

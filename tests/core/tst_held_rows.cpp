@@ -5,11 +5,13 @@
 // leaving the tables as an import that never held anything.
 
 #include "analysis/analysis.h"
+#include "analysis/waterfall_data.h"
 #include "ingest/importer.h"
 #include "report/report_format.h"
 #include "simulation/trace_writers.h"
 #include "store/held_rows.h"
 #include "store/latency_rows.h"
+#include "store/request_scan.h"
 #include "store/store.h"
 #include "test_support.h"
 
@@ -44,6 +46,20 @@ std::unique_ptr<lx::Store> imported(const std::vector<std::string> &paths, bool 
 }
 
 std::string everything(const lx::Store &store, bool includeErrors) { return lxtest::everythingReported(store, {}, includeErrors); }
+std::string everything(const lx::Store &store, const lx::RequestFilter &filter) { return lxtest::everythingReported(store, filter); }
+
+/// One generated trace of `requests` imported twice: into the table, and held as a report holds it.
+struct BothWays {
+    explicit BothWays(int requests)
+    {
+        const std::vector<std::string> paths = {
+            lxtest::writeFile(dir, QStringLiteral("t.jsonl"), generated(lx::sim::TraceForm::Timestamps, requests))};
+        table = imported(paths, false);
+        memory = imported(paths, true);
+    }
+    QTemporaryDir dir;
+    std::unique_ptr<lx::Store> table, memory;
+};
 
 constexpr const char *kTables = "SELECT * FROM requests ORDER BY id";
 constexpr const char *kTokenTimes = "SELECT request_id, hex(times) FROM token_times ORDER BY request_id";
@@ -63,7 +79,10 @@ private Q_SLOTS:
     void capWritesWhatWasHeld();
     void heldOnlyWhenSafe_data();
     void heldOnlyWhenSafe();
-    void conditionOnHeldRowsIsRefused();
+    void conditionsTheirStatisticsDecide_data();
+    void conditionsTheirStatisticsDecide();
+    void waterfallOfHeldRows_data();
+    void waterfallOfHeldRows();
     void reportBorrowsTheHeldRows();
 };
 
@@ -219,18 +238,80 @@ void TestHeldRows::heldOnlyWhenSafe()
     QCOMPARE(lx::analyze(*store).total, cancel ? 0 : 500 * files);
 }
 
-/// The held rows take no SQL condition: a filter on them is a mistake of the program, said loudly, never
-/// an empty answer.
-void TestHeldRows::conditionOnHeldRowsIsRefused()
+void TestHeldRows::conditionsTheirStatisticsDecide_data()
 {
-    QTemporaryDir dir;
-    const std::unique_ptr<lx::Store> store
-        = imported({lxtest::writeFile(dir, QStringLiteral("t.jsonl"), generated(lx::sim::TraceForm::Timestamps, 50))}, true);
-    QVERIFY(store && store->heldRows());
-    lx::RequestFilter errors;
-    errors.status = lx::Status::Error;
-    QVERIFY_THROWS_EXCEPTION(std::logic_error, lx::analyze(*store, errors));
-    QCOMPARE(lx::analyze(*store).total, 50);
+    QTest::addColumn<QString>("expression");
+    QTest::addColumn<bool>("decided"); ///< by the held rows' statistics (filter/row_condition.h)
+    QTest::newRow("no filter") << QString() << true;
+    QTest::newRow("errors") << QStringLiteral("status = error") << true;
+    QTest::newRow("e2e") << QStringLiteral("e2e > 1s") << true;
+    QTest::newRow("a segment and a flag") << QStringLiteral("queue > 100ms and not skew") << true;
+    QTest::newRow("token metrics") << QStringLiteral("ttft >= 200ms or tpot < 20ms") << true;
+    QTest::newRow("a model") << QStringLiteral("model = \"llama-3-8b\"") << false;
+    QTest::newRow("the tokens") << QStringLiteral("output_tokens > 100") << false;
+    QTest::newRow("a statistic and a model") << QStringLiteral("e2e > 1s and model = \"llama-3-8b\"") << false;
+}
+
+/// What the window shows while an open writes the store (summary_first.h): a filter on a request's
+/// statistics is decided from the held rows, with the figures of the table; one on what only the tables
+/// hold is refused loudly, never answered empty.
+void TestHeldRows::conditionsTheirStatisticsDecide()
+{
+    QFETCH(QString, expression);
+    QFETCH(bool, decided);
+    const BothWays both(900);
+    const std::unique_ptr<lx::Store> &table = both.table, &memory = both.memory;
+    QVERIFY(table && memory && memory->heldRows());
+    const std::optional<lx::RequestFilter> filter = lxtest::filterOf(expression);
+    QVERIFY(filter);
+    const lx::SqlCondition where = lx::toSqlCondition(*filter);
+    QCOMPARE(lx::scansDecide(*memory, where), decided);
+    QVERIFY(lx::scansDecide(*table, where)); // the tables decide anything
+    if (!decided) {
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, lx::analyze(*memory, *filter));
+        return;
+    }
+    QCOMPARE(everything(*memory, *filter), everything(*table, *filter));
+    int held = 0;
+    lx::forEachHeldRow(*memory->heldRows(), where, [&](std::int64_t, const lx::RequestRow &) { return ++held > 0; });
+    QCOMPARE(held, lx::analyze(*table, *filter).total);
+}
+
+void TestHeldRows::waterfallOfHeldRows_data()
+{
+    QTest::addColumn<QString>("expression");
+    QTest::newRow("no filter") << QString();
+    QTest::newRow("slow ones") << QStringLiteral("e2e > 800ms");
+    QTest::newRow("none") << QStringLiteral("e2e < 0s");
+}
+
+/// The waterfall of the held rows is the table's: ids, places, segments and lanes.
+void TestHeldRows::waterfallOfHeldRows()
+{
+    QFETCH(QString, expression);
+    const BothWays both(700);
+    const std::unique_ptr<lx::Store> &table = both.table, &memory = both.memory;
+    QVERIFY(table && memory && memory->heldRows());
+    const std::optional<lx::RequestFilter> filter = lxtest::filterOf(expression);
+    QVERIFY(filter);
+    std::string why;
+    const auto fromTable = lx::loadWaterfall(*table, *filter, nullptr, &why);
+    const auto fromMemory = lx::loadWaterfall(*memory, *filter, nullptr, &why);
+    QVERIFY2(fromTable && fromMemory, why.c_str());
+    QCOMPARE(fromMemory->size(), fromTable->size());
+    const auto same = [](const auto &a, const auto &b) { return std::equal(a.begin(), a.end(), b.begin(), b.end()); };
+    QVERIFY(same(fromMemory->ids, fromTable->ids));
+    QVERIFY(same(fromMemory->starts, fromTable->starts));
+    QVERIFY(same(fromMemory->ends, fromTable->ends));
+    QVERIFY(same(fromMemory->flags, fromTable->flags));
+    for (std::size_t s = 0; s < fromTable->segments.size(); ++s)
+        QVERIFY(same(fromMemory->segments[s], fromTable->segments[s]));
+    QVERIFY(same(fromMemory->lanes, fromTable->lanes));
+    QCOMPARE(fromMemory->laneCount, fromTable->laneCount);
+    QCOMPARE(fromMemory->withoutStart, fromTable->withoutStart);
+    // A cancel stops it as it stops the table's read.
+    std::atomic<bool> cancel{true};
+    QVERIFY(!lx::loadWaterfall(*memory, *filter, &cancel, &why));
 }
 
 void TestHeldRows::reportBorrowsTheHeldRows()

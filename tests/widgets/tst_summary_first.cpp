@@ -5,6 +5,7 @@
 // pass leaves the window as any cancelled import does.
 
 #include "analysis/analysis.h"
+#include "analysis/waterfall_data.h"
 #include "ingest/open_inputs.h"
 #include "investigation.h"
 #include "main_window.h"
@@ -226,14 +227,19 @@ private slots:
     void filterSetDuringTheImportWins_data()
     {
         QTest::addColumn<bool>("afterSummary"); // set once the read-ahead summary showed, else before it lands
-        QTest::newRow("before the summary shows") << false;
-        QTest::newRow("after the summary showed") << true;
+        QTest::addColumn<QString>("expression");
+        QTest::addColumn<bool>("heldDecide"); // the requests held for the summary can decide it
+        QTest::newRow("before the summary shows") << false << QStringLiteral("e2e > 2s") << true;
+        QTest::newRow("after the summary showed") << true << QStringLiteral("e2e > 2s") << true;
+        QTest::newRow("on a model, after the summary") << true << QStringLiteral("model != \"none\" and e2e > 2s") << false;
     }
 
     void filterSetDuringTheImportWins()
     {
         QFETCH(bool, afterSummary);
-        const lx::RequestFilter filter = lxtest::filterOf(QStringLiteral("e2e > 2s")).value();
+        QFETCH(QString, expression);
+        QFETCH(bool, heldDecide);
+        const lx::RequestFilter filter = lxtest::filterOf(expression).value();
         MainWindow window;
         DuringImport seen;
         bool droppedShown = false; // the unfiltered summary no longer showed once the filter was set
@@ -243,17 +249,72 @@ private slots:
             window.investigation()->setFilter(filter);
             droppedShown = !window.investigation()->hasReport() && summarySays(window, QStringLiteral("Importing"));
         });
+        // Reports of the filter that landed while the store was still written: analysed on the held requests.
+        std::vector<lx::Report> filteredEarly;
+        connect(window.investigation(), &Investigation::reportChanged, &window, [&] {
+            Investigation *investigation = window.investigation();
+            if (investigation->importing() && investigation->hasReport() && !investigation->filter().empty())
+                filteredEarly.push_back(investigation->report());
+        });
         QSignalSpy settled(&window, &MainWindow::viewsSettled);
         window.openFiles({m_trace});
         if (!afterSummary)
             window.investigation()->setFilter(filter); // the unfiltered summary of pass 1 is never shown
         QVERIFY(waitSettled(window, settled));
-        QCOMPARE(seen.reports, afterSummary ? 1 : 0);
+        QCOMPARE(seen.reports - int(filteredEarly.size()), afterSummary ? 1 : 0);
         QCOMPARE(droppedShown, afterSummary);
         const lx::Store &store = *window.investigation()->store();
-        compareReports(window.investigation()->report(), lx::analyze(store, filter));
+        const lx::Report expected = lx::analyze(store, filter);
+        compareReports(window.investigation()->report(), expected);
         QVERIFY(!QTest::currentTestFailed());
         QVERIFY(window.investigation()->report().total < lx::analyze(store).total); // the filter took
+        if (!heldDecide)
+            QVERIFY(filteredEarly.empty());
+        for (const lx::Report &early : filteredEarly)
+            compareReports(early, expected);
+    }
+
+    void chartsReadTheHeldRequests_data()
+    {
+        QTest::addColumn<QString>("expression");
+        QTest::addColumn<bool>("heldDecide");
+        QTest::newRow("no filter") << QString() << true;
+        QTest::newRow("on statistics") << QStringLiteral("e2e > 1s and not skew") << true;
+        QTest::newRow("on a model") << QStringLiteral("model = \"m\"") << false;
+    }
+
+    /// While pass 2 writes the store, the charts read pass 1's store (Investigation::viewSource()): the
+    /// waterfall drawn from it is the one the written store gives.
+    void chartsReadTheHeldRequests()
+    {
+        QFETCH(QString, expression);
+        QFETCH(bool, heldDecide);
+        const lx::RequestFilter filter = lxtest::filterOf(expression).value();
+        MainWindow window;
+        DuringImport seen;
+        ViewSource source;
+        std::shared_ptr<const lx::WaterfallData> early;
+        watch(window, seen, [&] {
+            source = window.investigation()->viewSource(filter);
+            if (source.shared)
+                early = source.shared->read([&](const lx::Store &store) { return lx::loadWaterfall(store, filter); });
+        });
+        QSignalSpy settled(&window, &MainWindow::viewsSettled);
+        window.openFiles({m_trace});
+        QVERIFY(waitSettled(window, settled));
+        QCOMPARE(seen.reports, 1);
+        QVERIFY(source.storeFile.empty()); // the store, being written, is no one's to read yet
+        QCOMPARE(source.shared != nullptr, heldDecide);
+        QCOMPARE(window.investigation()->viewSource(filter).storeFile, window.investigation()->store()->fileName());
+        if (!heldDecide)
+            return;
+        QVERIFY(early);
+        const auto stored = lx::loadWaterfall(*window.investigation()->store(), filter);
+        QVERIFY(stored && stored->size() > 0);
+        QCOMPARE(early->size(), stored->size());
+        QVERIFY(std::equal(early->ids.begin(), early->ids.end(), stored->ids.begin()));
+        QVERIFY(std::equal(early->ends.begin(), early->ends.end(), stored->ends.begin()));
+        QVERIFY(std::equal(early->lanes.begin(), early->lanes.end(), stored->lanes.begin()));
     }
 
 private:
