@@ -2,6 +2,7 @@
 #include "analysis/load_analysis.h"
 
 #include "analysis/capacity_fit.h"
+#include "analysis/grouped_e2e.h"
 #include "analysis/knee_text.h"
 #include "analysis/time_grid.h"
 #include "model/duration_format.h"
@@ -165,14 +166,12 @@ void fillBuckets(LoadAnalysis &out, std::span<const LatencyRow> rows, const Wind
         bucketOfWindow[i] = b;
         ++out.buckets[static_cast<std::size_t>(b)].windows;
     }
-    // The e2e values of each bucket, one bucket after the other in one array of exactly their number
-    // (counted first): growing an array per bucket held up to twice the values at the peak.
-    const auto bucketOfRow = [&](std::size_t i) {
+    const auto bucketOfRow = [&](std::size_t i) -> std::int64_t {
         const int w = windowOfRow[i];
         return w < 0 || !inLatencyStats(rows[i], options.includeErrors) ? -1 : bucketOfWindow[static_cast<std::size_t>(w)];
     };
     for (std::size_t i = 0; i < rows.size(); ++i) {
-        const int b = bucketOfRow(i);
+        const std::int64_t b = bucketOfRow(i);
         if (b < 0)
             continue;
         LoadBucket &bucket = out.buckets[static_cast<std::size_t>(b)];
@@ -180,26 +179,18 @@ void fillBuckets(LoadAnalysis &out, std::span<const LatencyRow> rows, const Wind
         for (int s = 0; s < kSegmentCount; ++s)
             bucket.segmentMeanNs[static_cast<std::size_t>(s)] += static_cast<double>(rows[i].part(s));
     }
-    std::vector<std::size_t> offsets(static_cast<std::size_t>(n) + 1, 0);
-    for (std::size_t b = 0; b < out.buckets.size(); ++b)
-        offsets[b + 1] = offsets[b] + static_cast<std::size_t>(out.buckets[b].count);
-    std::vector<std::int64_t> values(offsets.back());
-    std::vector<std::size_t> fill(offsets.begin(), offsets.end() - 1);
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        if (const int b = bucketOfRow(i); b >= 0)
-            values[fill[static_cast<std::size_t>(b)]++] = rows[i].e2e;
-    }
-    static const std::vector<double> p95 = {95.0};
+    std::vector<std::size_t> counts(out.buckets.size());
     for (std::size_t b = 0; b < out.buckets.size(); ++b) {
         LoadBucket &bucket = out.buckets[b];
-        if (bucket.count == 0)
-            continue;
+        counts[b] = static_cast<std::size_t>(bucket.count);
         for (double &mean : bucket.segmentMeanNs)
-            mean /= static_cast<double>(bucket.count);
-        const Statistic stat = summarize(std::span(values).subspan(offsets[b], offsets[b + 1] - offsets[b]), p95);
-        bucket.e2eMeanNs = stat.meanNs;
-        bucket.e2eP95Ns = stat.percentilesNs[0];
+            mean /= bucket.count > 0 ? static_cast<double>(bucket.count) : 1.0;
     }
+    static const std::vector<double> p95 = {95.0};
+    summarizeE2eByGroup(rows, counts, bucketOfRow, p95, [&](std::size_t b, const Statistic &stat) {
+        out.buckets[b].e2eMeanNs = stat.meanNs;
+        out.buckets[b].e2eP95Ns = stat.percentilesNs[0];
+    }, options.e2eValuesAtOnce);
 }
 
 } // namespace

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "analysis/grouped_e2e.h"
+
 #include "analysis/load_profile.h"
 
 #include <optional>
@@ -52,6 +54,8 @@ struct KneeOptions {
     int buckets = 12;
     std::int64_t minWindowRequests = 3; ///< windows with fewer requests in the statistics are left out of the fit
     bool includeErrors = false;
+    /// At most this many e2e values are held at once for the buckets' p95 (analysis/grouped_e2e.h).
+    std::size_t e2eValuesAtOnce = kGroupedE2eValuesAtOnce;
 };
 
 struct LoadAnalysis {

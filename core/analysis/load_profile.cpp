@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "analysis/load_profile.h"
 
+#include "analysis/grouped_e2e.h"
 #include "analysis/time_grid.h"
 #include "model/percentiles.h"
 #include "model/time_range.h"
@@ -85,7 +86,6 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
     // additions rather than 3,600.
     std::vector<double> busyNs(count, 0.0);
     std::vector<std::int64_t> wholeWindows(count + 1, 0);
-    std::vector<std::size_t> offsets(count + 1, 0);
     for (const LatencyRow &r : rows) {
         if (!isMeasured(r.start))
             continue;
@@ -110,18 +110,9 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
         if (inLatencyStats(r, options.includeErrors)) {
             LoadWindow &w = windows[i];
             ++w.count;
-            ++offsets[i + 1];
             for (int s = 0; s < kSegmentCount; ++s)
                 w.segmentMeanNs[static_cast<std::size_t>(s)] += static_cast<double>(r.part(s));
         }
-    }
-    for (std::size_t i = 0; i < count; ++i)
-        offsets[i + 1] += offsets[i];
-    std::vector<std::int64_t> e2e(offsets[count]);
-    std::vector<std::size_t> fill(offsets.begin(), offsets.end() - 1);
-    for (const LatencyRow &r : rows) {
-        if (isMeasured(r.start) && r.e2e >= 0 && inLatencyStats(r, options.includeErrors))
-            e2e[fill[windowOf(r.start)]++] = r.e2e;
     }
     std::int64_t whole = 0;
     for (std::size_t i = 0; i < count; ++i) {
@@ -139,10 +130,20 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
             continue;
         for (double &mean : w.segmentMeanNs)
             mean /= static_cast<double>(w.count);
-        const Statistic stat = summarize({e2e.data() + offsets[i], offsets[i + 1] - offsets[i]}, p95);
-        w.e2eMeanNs = stat.meanNs;
-        w.e2eP95Ns = stat.percentilesNs[0];
     }
+    std::vector<std::size_t> counts(count);
+    for (std::size_t i = 0; i < count; ++i)
+        counts[i] = static_cast<std::size_t>(windows[i].count);
+    const auto windowOfRow = [&](std::size_t i) -> std::int64_t {
+        const LatencyRow &r = rows[i];
+        return isMeasured(r.start) && r.e2e >= 0 && inLatencyStats(r, options.includeErrors)
+                   ? static_cast<std::int64_t>(windowOf(r.start))
+                   : -1;
+    };
+    summarizeE2eByGroup(rows, counts, windowOfRow, p95, [&](std::size_t i, const Statistic &stat) {
+        windows[i].e2eMeanNs = stat.meanNs;
+        windows[i].e2eP95Ns = stat.percentilesNs[0];
+    }, options.e2eValuesAtOnce);
     return profile;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "analysis/grouped_e2e.h"
+
 #include "store/latency_rows.h"
 
 #include <array>
@@ -34,6 +36,8 @@ struct LoadOptions {
     /// burst of requests that all arrive in a second and run for ten). The width is then at least the
     /// automatic one over that longer span, so that they stay at most 200. The knee reads the default.
     bool untilLastEnd = false;
+    /// At most this many e2e values are held at once for the windows' p95 (analysis/grouped_e2e.h).
+    std::size_t e2eValuesAtOnce = kGroupedE2eValuesAtOnce;
 };
 
 struct LoadWindow {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 /// \file rank_histogram.h
@@ -122,5 +123,23 @@ private:
     ExactSum m_sum;
     std::int64_t m_max = INT64_MIN;
 };
+
+/// The statistic of the values forEach(visit) calls visit(v) with, exactly summarize()'s, without a copy
+/// of them: forEach is called twice (three times for values much alike, which finish() cannot tell,
+/// when they are copied out after all).
+template<typename ForEach>
+Statistic summarizeInPlace(ForEach &&forEach, const std::vector<double> &percentiles)
+{
+    RankHistogram histogram;
+    forEach([&](std::int64_t v) { histogram.count(v); });
+    histogram.plan(percentiles);
+    forEach([&](std::int64_t v) { histogram.keep(v); });
+    if (std::optional<Statistic> stat = histogram.finish())
+        return std::move(*stat);
+    std::vector<std::int64_t> values;
+    values.reserve(static_cast<std::size_t>(histogram.count()));
+    forEach([&](std::int64_t v) { values.push_back(v); });
+    return summarize(values, percentiles);
+}
 
 } // namespace lx

@@ -176,6 +176,19 @@ private slots:
             QVERIFY(x >= first.loadLo && x <= last.loadHi);
         }
         QCOMPARE(windows, usable);
+        // The buckets' e2e read a few buckets at a time (analysis/grouped_e2e.h) give the figures of all at once.
+        for (const std::size_t atOnce : {std::size_t(1), std::size_t(150), std::size_t(1000)}) {
+            KneeOptions grouped = options;
+            grouped.e2eValuesAtOnce = atOnce;
+            const LoadAnalysis again = analyzeLoad(*sim.imported.store, {}, {}, grouped);
+            QCOMPARE(again.buckets.size(), load.buckets.size());
+            for (std::size_t b = 0; b < load.buckets.size(); ++b) {
+                QCOMPARE(again.buckets[b].count, load.buckets[b].count);
+                QCOMPARE(again.buckets[b].e2eMeanNs, load.buckets[b].e2eMeanNs);
+                QCOMPARE(again.buckets[b].e2eP95Ns, load.buckets[b].e2eP95Ns);
+                QCOMPARE(again.buckets[b].segmentMeanNs, load.buckets[b].segmentMeanNs);
+            }
+        }
     }
 
     void underCapacityHasNoKnee()

@@ -157,6 +157,40 @@ private slots:
         }
     }
 
+    void e2eInGroupsOfWindows_data()
+    {
+        QTest::addColumn<int>("valuesAtOnce");
+        QTest::newRow("one value: a window a group") << 1;
+        QTest::newRow("fewer than a window holds") << 7;
+        QTest::newRow("a few windows a group") << 60;
+        QTest::newRow("all but the last windows") << 380;
+    }
+    /// The windows' e2e, read a group of windows at a time (LoadOptions::e2eValuesAtOnce), give the figures
+    /// of all at once: rows out of start order, errors, and a row without a start among them.
+    void e2eInGroupsOfWindows()
+    {
+        QFETCH(int, valuesAtOnce);
+        std::vector<LatencyRow> rows;
+        for (int i = 0; i < 400; ++i) // starts over 20 s, out of order; e2e from 10 ms to 2 s
+            rows.push_back(row((i * 7919) % 20'000, (i * 31) % 500, 10 + (i * 104'729) % 1'500, i % 13 != 0));
+        rows.push_back(LatencyRow{});
+        LoadOptions options;
+        options.windowNs = S;
+        const LoadProfile whole = computeLoadProfile(rows, options);
+        options.e2eValuesAtOnce = std::size_t(valuesAtOnce);
+        const LoadProfile grouped = computeLoadProfile(rows, options);
+        QCOMPARE(grouped.windows.size(), whole.windows.size());
+        QCOMPARE(whole.windows.size(), std::size_t(20));
+        for (std::size_t i = 0; i < whole.windows.size(); ++i) {
+            const LoadWindow &a = grouped.windows[i], &b = whole.windows[i];
+            QVERIFY(b.count > 0);
+            QCOMPARE(a.count, b.count);
+            QCOMPARE(a.e2eMeanNs, b.e2eMeanNs);
+            QCOMPARE(a.e2eP95Ns, b.e2eP95Ns);
+            QCOMPARE(a.segmentMeanNs, b.segmentMeanNs);
+        }
+    }
+
     void errorsInTheFiguresWhenAsked()
     {
         const std::vector<LatencyRow> rows = {row(0, 0, 100), row(10, 0, 300, false)};
