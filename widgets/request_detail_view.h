@@ -29,13 +29,14 @@ public:
     void setFilter(const lx::RequestFilter &filter);
     void setDurationUnit(lx::DurationUnit unit);
     const QTreeWidget *tree() const { return m_tree; }
+    /// Clears the request and says why in its place (a request picked before its details can be read).
+    void showNote(const QString &note);
 
 signals:
     /// The check setFilter() started ended: `inFilter` is false when the request gave way to the note.
     void filterChecked(bool inFilter);
 
 private:
-    void showNote(const QString &note);
     /// The field column as wide as the widest field name, so that the values have the rest.
     void fitFieldColumn();
 

@@ -484,6 +484,8 @@ void MainWindow::selectRequest(qint64 rowId)
     // with the store (the detail view reads them there).
     const bool readable = m_investigation->hasStore() && !m_investigation->importing();
     m_detail->showRequest(readable ? m_investigation->store() : nullptr, readable ? rowId : -1);
+    if (!readable && rowId >= 0)
+        m_detail->showNote(tr("The request's details come once the investigation's store is written"));
     m_requests->selectRequest(rowId); // no echo: the table ignores its own selection
     m_charts->selectRequest(rowId);
 }

@@ -6,10 +6,12 @@
 
 #include "analysis/analysis.h"
 #include "analysis/waterfall_data.h"
+#include "chart_tabs.h"
 #include "ingest/open_inputs.h"
 #include "investigation.h"
 #include "main_window.h"
 #include "model/segments.h"
+#include "request_detail_view.h"
 #include "simulation/server_simulation.h"
 #include "simulation/trace_writers.h"
 #include "store/store.h"
@@ -21,6 +23,7 @@
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTableWidget>
+#include <QTreeWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -315,6 +318,31 @@ private slots:
         QVERIFY(std::equal(early->ids.begin(), early->ids.end(), stored->ids.begin()));
         QVERIFY(std::equal(early->ends.begin(), early->ends.end(), stored->ends.begin()));
         QVERIFY(std::equal(early->lanes.begin(), early->lanes.end(), stored->lanes.begin()));
+    }
+
+    /// A request picked in a chart while the store is written (the charts read the held requests): the
+    /// detail says when its details come, then shows them once the store has landed.
+    void requestPickedDuringTheImport()
+    {
+        MainWindow window;
+        const auto detailSays = [&](const QString &words) {
+            const QTreeWidget *tree = window.detailView()->tree();
+            for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+                if (tree->topLevelItem(i)->text(0).contains(words))
+                    return true;
+            }
+            return false;
+        };
+        QSignalSpy settled(&window, &MainWindow::viewsSettled);
+        window.openFiles({m_trace});
+        QVERIFY(window.investigation()->importing());
+        emit window.charts()->requestSelected(5);
+        QVERIFY(detailSays(QStringLiteral("once the investigation's store is written")));
+        QVERIFY(waitSettled(window, settled));
+        emit window.charts()->requestSelected(5);
+        QVERIFY(!detailSays(QStringLiteral("once the investigation's store is written")));
+        QVERIFY(!detailSays(QStringLiteral("No request selected")));
+        QVERIFY(window.detailView()->tree()->topLevelItemCount() > 1); // its sections
     }
 
 private:
