@@ -4,12 +4,11 @@
 // the summary needs none of it. So the file is read first as `latency-explorer-cli report FILE` reads it,
 // into a throw-away store that holds the requests in memory and keeps details only where the client/server
 // join needs them, and analysed there: the summary shows in the CLI's time. Then pass 2 (startWriting())
-// imports the file into the investigation's store as any open does, for the views that query it; they
-// wait for it exactly as they wait for any import (importing() stays true until it lands).
+// imports the file into the investigation's store as any open does (importing() stays true until it lands).
 //
-// Until pass 2 lands, the views read pass 1's store (Investigation::viewSource()): the charts follow the
-// summary in a second instead of waiting for the store. Only the request table and the request detail, which
-// page through the store's rows and details, wait for it.
+// Until pass 2 lands, the charts read pass 1's store (Investigation::viewSource()): they follow the summary
+// in a second instead of waiting for the store. The request table and the request detail, which page
+// through the store's rows and details, wait for it as for any import.
 //
 // Pass 2 analyses its store again when it lands (finishImport()): the scans read held rows as they read the
 // table (request_scan.h), so the figures are the same, and recomputing keeps one path to the report the
@@ -65,10 +64,9 @@ void Investigation::startSummaryFirst(const lx::OpenPlan &plan)
             finishImport(ImportOutcome{first.imports, {}}, true);
             return;
         }
-        // The summary of the unfiltered view, unless a filter was set meanwhile: the views then wait for
-        // pass 2 and the analysis of that filter (analyse()).
-        // The views read the requests held for the summary until the store lands (viewSource()); a filter
-        // set meanwhile is analysed on them too, when they can decide it.
+        // The summary of the unfiltered view, unless a filter was set meanwhile: that filter is analysed on
+        // the requests held for the summary when they can decide it, else once pass 2 lands (analyse()). The
+        // charts read those requests until the store lands (viewSource()).
         m_preview = first.store;
         if (first.report && generation == m_filterGeneration) {
             m_report = *first.report;
