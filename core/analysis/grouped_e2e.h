@@ -37,7 +37,7 @@ void summarizeE2eByGroup(std::span<const LatencyRow> rows, std::span<const std::
         while (last < counts.size() && offsets[last + 1] - offsets[first] <= valuesAtOnce)
             ++last;
         values.resize(offsets[last] - offsets[first]);
-        std::vector<std::size_t> fill(counts.size() ? last - first : 0);
+        std::vector<std::size_t> fill(last - first);
         for (std::size_t g = first; g < last; ++g)
             fill[g - first] = offsets[g] - offsets[first];
         for (std::size_t i = 0; i < rows.size(); ++i) {

@@ -135,17 +135,27 @@ private:
     const RowCondition *m_rows;
 };
 
-/// scanRange() over held rows: ids lo..hi are indices lo-1..hi-1.
-void scanHeld(const HeldRows &held, const SqlCondition &where, std::int64_t lo, std::int64_t hi, int half,
-              RequestRowVisit visit, void *context)
+/// visit(id, row) for the held rows with lo <= id <= hi that meet `condition`, in id order, until it returns
+/// false: ids lo..hi are indices lo-1..hi-1.
+template<typename Visit>
+void heldRowsIn(const HeldRows &held, const HeldCondition &condition, std::int64_t lo, std::int64_t hi, Visit &&visit)
 {
-    const HeldCondition condition(where);
     const std::int64_t last = std::min<std::int64_t>(hi, static_cast<std::int64_t>(held.size()));
     for (std::int64_t id = std::max<std::int64_t>(lo, 1); id <= last; ++id) {
         const RequestRow row = rowOf(held.request(static_cast<std::size_t>(id - 1)));
-        if (condition.selects(row))
-            visit(context, half, row);
+        if (condition.selects(row) && !visit(id, row))
+            return;
     }
+}
+
+/// scanRange() over held rows.
+void scanHeld(const HeldRows &held, const SqlCondition &where, std::int64_t lo, std::int64_t hi, int half,
+              RequestRowVisit visit, void *context)
+{
+    heldRowsIn(held, HeldCondition(where), lo, hi, [&](std::int64_t, const RequestRow &row) {
+        visit(context, half, row);
+        return true;
+    });
 }
 
 } // namespace
@@ -153,12 +163,7 @@ void scanHeld(const HeldRows &held, const SqlCondition &where, std::int64_t lo, 
 void forEachHeldRow(const HeldRows &held, const SqlCondition &where,
                     const std::function<bool(std::int64_t id, const RequestRow &row)> &visit)
 {
-    const HeldCondition condition(where);
-    for (std::size_t i = 0; i < held.size(); ++i) {
-        const RequestRow row = rowOf(held.request(i));
-        if (condition.selects(row) && !visit(static_cast<std::int64_t>(i) + 1, row))
-            return;
-    }
+    heldRowsIn(held, HeldCondition(where), 1, static_cast<std::int64_t>(held.size()), visit);
 }
 
 namespace {
