@@ -492,11 +492,11 @@ private:
         // An attribute is a scalar subquery, NULL when absent, so that `not` and `!=` treat it as a column.
         // Ordered comparisons keep to one JSON type, since SQLite orders every text after every number.
         std::string inner
-            = "SELECT json_extract(d.attributes, ?) AS v FROM request_details d WHERE d.request_id = r.id";
+            = "SELECT json_extract(d.attributes, ?) AS v FROM request_attributes_json d WHERE d.request_id = r.id";
         if (plainJsonKey(s.name)) {
             m_out.values.emplace_back("$.\"" + s.name + "\"");
         } else {
-            inner = "SELECT a.value AS v FROM request_details d, json_each(d.attributes) a WHERE d.request_id = r.id "
+            inner = "SELECT a.value AS v FROM request_attributes_json d, json_each(d.attributes) a WHERE d.request_id = r.id "
                     "AND a.key = ?";
             m_out.values.emplace_back(s.name);
         }

@@ -100,12 +100,12 @@ constexpr const char *kTraceIdOf =
 const std::string kPairByTraceSql =
     std::string("CREATE TEMP TABLE join_client_traces AS SELECT r.id, (r.ttft_ns IS NOT NULL OR r.tpot_ns IS NOT NULL"
                 " OR r.ttlt_ns IS NOT NULL) AS tokens, ") + kTraceIdOf
-    + " AS trace FROM requests r CROSS JOIN request_details d ON d.request_id = r.id WHERE " + clientSide("r")
+    + " AS trace FROM requests r CROSS JOIN request_attributes_json d ON d.request_id = r.id WHERE " + clientSide("r")
     + " AND r.id NOT IN (SELECT client FROM join_pairs) AND d.attributes IS NOT NULL AND instr(d.attributes, '\"trace') > 0;"
       "DELETE FROM join_client_traces WHERE trace IS NULL OR length(trace) <> 32;"
       "CREATE INDEX temp.join_client_traces_by_trace ON join_client_traces(trace);"
       "INSERT INTO join_pairs SELECT ct.id, x.id, 3, ct.tokens FROM (SELECT r.id, "
-    + kTraceIdOf + " AS trace FROM requests r CROSS JOIN request_details d ON d.request_id = r.id WHERE " + serverSide("r")
+    + kTraceIdOf + " AS trace FROM requests r CROSS JOIN request_attributes_json d ON d.request_id = r.id WHERE " + serverSide("r")
     + " AND r.id NOT IN (SELECT server FROM join_pairs) AND d.attributes IS NOT NULL AND instr(d.attributes, '\"trace') > 0) x"
       " CROSS JOIN join_client_traces ct ON ct.trace = x.trace;"
       "DROP TABLE join_client_traces;";

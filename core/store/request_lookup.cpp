@@ -23,8 +23,9 @@ bool loadRequestDetail(const Store &store, std::int64_t rowId, RequestDetail &ou
         " d.t_last_token_ns, d.t_server_send_ns, d.t_client_recv_ns, "
         + segmentColumnList("r.")
         + ", r.e2e_ns, r.e2e_scope, r.ttft_ns, r.tpot_ns, r.ttlt_ns, r.token_scope, r.dominant, r.flags, r.start_ns,"
-          " d.attributes, t.times"
+          " aj.attributes, t.times"
           " FROM requests r JOIN request_details d ON d.request_id = r.id JOIN import_runs i ON i.id = r.run_id"
+          " JOIN request_attributes_json aj ON aj.request_id = r.id"
           " LEFT JOIN labels m ON m.id = r.model_id LEFT JOIN labels rt ON rt.id = r.route_id"
           " LEFT JOIN token_times t ON t.request_id = r.id WHERE r.id = ?";
     Statement stmt(store.db(), select);
@@ -84,7 +85,7 @@ std::vector<std::pair<std::string, std::string>> attributePairs(const Store &sto
 {
     Statement stmt(store.db(), "SELECT a.key, CASE WHEN a.type IN ('object','array') THEN json(a.value) "
                                "WHEN a.type = 'text' THEN json_quote(a.value) WHEN a.type IN ('true','false','null') THEN a.type "
-                               "ELSE a.value END FROM request_details d, json_each(d.attributes) a "
+                               "ELSE a.value END FROM request_attributes_json d, json_each(d.attributes) a "
                                "WHERE d.request_id = ? AND d.attributes IS NOT NULL ORDER BY a.key");
     stmt.bindInt(1, rowId);
     std::vector<std::pair<std::string, std::string>> out;

@@ -1,7 +1,9 @@
 -- SPDX-License-Identifier: GPL-3.0-or-later
 -- The schema of a Latency Explorer investigation (.lxdb): the one documented place for it.
 -- Times are int64 nanoseconds (since the Unix epoch for timestamps); NULL always means "not measured",
--- never zero. Bumping the schema changes meta.schema_version; older files are refused with a clear message.
+-- never zero. Bumping the schema changes meta.schema_version. Version 2 added the attribute sets (below): a
+-- version 1 file is migrated when it is opened for writing, and read as it is otherwise (store.cpp); any
+-- other version is refused with a clear message.
 
 CREATE TABLE IF NOT EXISTS meta (
   key   TEXT PRIMARY KEY,
@@ -75,7 +77,19 @@ CREATE TABLE IF NOT EXISTS request_details (
   t_last_token_ns      INTEGER,
   t_server_send_ns     INTEGER,
   t_client_recv_ns     INTEGER,
-  attributes           TEXT                     -- JSON object of the keys the format does not define
+  attributes           TEXT,                    -- JSON object of the keys the format does not define, when not
+                                                -- one of the attribute sets (NULL then, and with no attribute)
+  attribute_set        INTEGER                  -- attribute_sets.id of the request's attributes; NULL: as above
+);
+
+-- The attributes most requests share (a region, a client, a deployment), stored once: a request names its
+-- set instead of holding a copy (request_details.attribute_set). A store keeps up to 4096 sets
+-- (core/store/attribute_sets.h); attributes past them, or longer than 1 KiB, stay in their row, so that a
+-- key with a value per request (a trace id, a user) costs what it did before the sets. Read a request's
+-- attributes from request_attributes_json (either place), never from one of the two columns alone.
+CREATE TABLE IF NOT EXISTS attribute_sets (
+  id         INTEGER PRIMARY KEY,
+  attributes TEXT NOT NULL UNIQUE               -- a JSON object, as in request_details.attributes
 );
 
 -- Output-token times of the requests that have them: a BLOB of little-endian int64 ns, one per token.
@@ -137,19 +151,26 @@ CREATE TABLE IF NOT EXISTS segments (
 INSERT OR IGNORE INTO segments VALUES
   (0,'network'),(1,'preprocess'),(2,'queue'),(3,'prefill'),(4,'decode'),(5,'postprocess'),(6,'unattributed');
 
+-- Each request's attributes as one JSON object (NULL: none), from its row or its attribute set.
+CREATE VIEW IF NOT EXISTS request_attributes_json AS
+  SELECT d.request_id AS request_id, coalesce(d.attributes, aset.attributes) AS attributes
+  FROM request_details d LEFT JOIN attribute_sets aset ON aset.id = d.attribute_set;
+
 -- Attributes as rows, for SQL that wants them so.
 CREATE VIEW IF NOT EXISTS request_attributes AS
   SELECT d.request_id AS request_id, a.key AS key, a.value AS value
-  FROM requests r JOIN request_details d ON d.request_id = r.id, json_each(d.attributes) a WHERE d.attributes IS NOT NULL;
+  FROM requests r JOIN request_attributes_json d ON d.request_id = r.id, json_each(d.attributes) a
+  WHERE d.attributes IS NOT NULL;
 
 -- Everything about a request in one row, with readable names and the file it came from.
 CREATE VIEW IF NOT EXISTS requests_readable AS
   SELECT r.*, d.source_id, d.source_line, d.t_client_send_ns, d.t_server_recv_ns, d.t_preprocess_done_ns,
-         d.t_sched_ns, d.t_first_token_ns, d.t_last_token_ns, d.t_server_send_ns, d.t_client_recv_ns, d.attributes,
+         d.t_sched_ns, d.t_first_token_ns, d.t_last_token_ns, d.t_server_send_ns, d.t_client_recv_ns,
+         coalesce(d.attributes, aset.attributes) AS attributes,
          CASE r.status WHEN 0 THEN 'ok' ELSE 'error' END AS status_name,
          CASE r.e2e_scope WHEN 1 THEN 'client' WHEN 2 THEN 'server' WHEN 3 THEN 'engine' END AS scope_name,
          s.name AS dominant_name, m.text AS model, rt.text AS route, i.path AS source_path
-  FROM requests r JOIN request_details d ON d.request_id = r.id
+  FROM requests r JOIN request_details d ON d.request_id = r.id LEFT JOIN attribute_sets aset ON aset.id = d.attribute_set
   LEFT JOIN segments s ON s.id = r.dominant LEFT JOIN labels m ON m.id = r.model_id
   LEFT JOIN labels rt ON rt.id = r.route_id JOIN import_runs i ON i.id = r.run_id;
 

@@ -208,7 +208,8 @@ bool Store::initialize(Mode mode, IntegrityCheck check, std::string *error)
     // report on 10M requests, and a report read through the page cache measured no slower (1M: 0.68-0.82 s
     // user either way; SQLite's default mmap_size is 0).
     exec("PRAGMA cache_size=-16384; PRAGMA temp_store=MEMORY;");
-    switch (checkSchema(m_db, error)) {
+    const SchemaCheck found = checkSchema(m_db, error);
+    switch (found) {
     case SchemaCheck::Foreign:
         return false;
     case SchemaCheck::Empty:
@@ -218,17 +219,45 @@ bool Store::initialize(Mode mode, IntegrityCheck check, std::string *error)
         }
         return createSchema(error);
     case SchemaCheck::Valid:
+    case SchemaCheck::Version1:
         break;
     }
+    const bool version1 = found == SchemaCheck::Version1;
     if (check == IntegrityCheck::Now && !checkIntegrityOnce(m_db, m_fileName, error))
         return false;
     if (mode == Mode::ReadOnly) {
-        if (!addTemporaryStandIns(error))
+        if (!addTemporaryStandIns(error) || (version1 && !addVersion1StandIns(error)))
             return false;
         m_deadRuns = findDeadRuns(*this);
         return true;
     }
-    return addMissingTables(error) && markInterruptedRuns(*this, error);
+    return (!version1 || migrateFromVersion1(error)) && addMissingTables(error) && markInterruptedRuns(*this, error);
+}
+
+bool Store::migrateFromVersion1(std::string *error)
+{
+    // Adding a column rewrites no row, so this takes a moment at any size. The views that read attributes
+    // are made anew from schema.sql, with the version 2 objects.
+    const std::string sql = std::string("BEGIN IMMEDIATE;"
+                                        "ALTER TABLE request_details ADD COLUMN attribute_set INTEGER;"
+                                        "DROP VIEW IF EXISTS request_attributes; DROP VIEW IF EXISTS requests_readable;")
+                            + kSchemaSql + "UPDATE meta SET value = '" + std::to_string(kSchemaVersion)
+                            + "' WHERE key = 'schema_version'; COMMIT;";
+    std::string why;
+    if (!exec(sql.c_str(), &why)) {
+        exec("ROLLBACK");
+        *error = "cannot bring the store from schema version 1 to " + std::to_string(kSchemaVersion) + ": " + why;
+        return false;
+    }
+    return true;
+}
+
+bool Store::addVersion1StandIns(std::string *error)
+{
+    return exec("CREATE TEMP TABLE IF NOT EXISTS attribute_sets (id INTEGER PRIMARY KEY, attributes TEXT NOT NULL UNIQUE);"
+                "CREATE TEMP VIEW IF NOT EXISTS request_attributes_json AS"
+                " SELECT request_id, attributes FROM main.request_details;",
+                error);
 }
 
 bool Store::createSchema(std::string *error)

@@ -20,7 +20,10 @@ namespace lx {
 
 class HeldRows;
 
-inline constexpr int kSchemaVersion = 1;
+/// The schema version this one writes (schema.sql). Version 1, before the attribute sets, is read as it is,
+/// and migrated when it is opened for writing (migrateFromVersion1()).
+inline constexpr int kSchemaVersion = 2;
+
 
 /// When a read-only open runs the once-a-session `PRAGMA quick_check` (store_trust.h): before it returns,
 /// or never (the caller runs a BackgroundIntegrityCheck).
@@ -94,6 +97,11 @@ private:
     bool createSchema(std::string *error);
     bool addMissingTables(std::string *error);
     bool addTemporaryStandIns(std::string *error);
+    /// Makes a version 1 store one of this version, in one transaction: no row is rewritten.
+    bool migrateFromVersion1(std::string *error);
+    /// What a version 1 store opened read-only lacks, as temporary objects: no attribute set, the attributes
+    /// of its rows.
+    bool addVersion1StandIns(std::string *error);
 
     sqlite3 *m_db = nullptr;
     std::string m_path;

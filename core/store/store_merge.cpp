@@ -58,7 +58,19 @@ bool mergeStore(Store &into, const std::string &path, std::string *error)
                                                               " coalesce((SELECT max(request_id) FROM main.request_details), 0))"));
     // A store made before the join's tables has no joins to bring.
     const bool sourceHasJoins = scalar(into, "SELECT count(*) FROM source.sqlite_schema WHERE name = 'request_joins'") > 0;
-    // The columns are the same by construction (same schema version, checked on open): only the ids move.
+    // The attribute sets of a version 2 source are brought as labels are, their ids mapped; the rows of a
+    // version 1 source hold their attributes themselves.
+    const bool sourceHasSets = scalar(into, "SELECT count(*) FROM source.sqlite_schema WHERE name = 'attribute_sets'") > 0;
+    const std::string attributeSetsSql = std::string("CREATE TEMP TABLE merge_sets (old INTEGER PRIMARY KEY, new INTEGER);")
+        + (sourceHasSets ? "INSERT OR IGNORE INTO main.attribute_sets (attributes) SELECT attributes FROM source.attribute_sets ORDER BY id;"
+                           "INSERT INTO merge_sets SELECT s.id, m.id FROM source.attribute_sets s"
+                           " JOIN main.attribute_sets m ON m.attributes = s.attributes;"
+                         : "");
+    const std::string detailAttributes = sourceHasSets
+        ? "attributes, (SELECT new FROM merge_sets WHERE old = attribute_set)"
+        : "attributes, NULL";
+    // The columns are the same by construction (a schema version this one reads, checked on open; the details
+    // rows named column by column): only the ids move.
     const std::string sql =
         "BEGIN;"
         "INSERT INTO main.import_runs SELECT id + " + runOffset + ", path, format, compressed, started_ns, duration_ns, bytes,"
@@ -75,10 +87,11 @@ bool mergeStore(Store &into, const std::string &path, std::string *error)
         // The chunks describe the rows before the merge: the import after it writes them anew (request_columns.h).
         "DELETE FROM main.request_columns;"
         "INSERT INTO main.requests SELECT * FROM merge_requests;"
+        + attributeSetsSql +
         "INSERT INTO main.request_details SELECT request_id + " + rowOffset + ", source_id, id_hash, source_line, t_client_send_ns,"
         " t_server_recv_ns, t_preprocess_done_ns, t_sched_ns, t_first_token_ns, t_last_token_ns, t_server_send_ns,"
-        " t_client_recv_ns, attributes FROM source.request_details;"
-        "DROP TABLE merge_requests; DROP TABLE merge_labels;"
+        " t_client_recv_ns, " + detailAttributes + " FROM source.request_details;"
+        "DROP TABLE merge_requests; DROP TABLE merge_labels; DROP TABLE merge_sets;"
         "INSERT INTO main.token_times SELECT request_id + " + rowOffset + ", times FROM source.token_times;"
         "INSERT INTO main.rejected (run_id, line, reason, excerpt) SELECT run_id + " + runOffset + ", line, reason, excerpt"
         " FROM source.rejected ORDER BY id;"

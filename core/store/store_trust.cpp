@@ -6,6 +6,7 @@
 
 #include "schema_sql.h"
 #include "store/sqlite_util.h"
+#include "store/store.h"
 #include "platform/utf8_path.h"
 
 #include <sqlite3.h>
@@ -170,6 +171,13 @@ std::optional<int> parseSchemaVersion(std::string_view text)
     return value;
 }
 
+namespace {
+
+/// What version 2 added: the attribute sets (attribute_sets.h). A version 1 store lacks them.
+bool isVersion2Addition(std::string_view name) { return name == "attribute_sets" || name == "request_attributes_json"; }
+
+} // namespace
+
 bool isLaterAddition(std::string_view name)
 {
     return name == "request_joins" || name == "join_unmatched" || name == "join_unmatched_readable" || name == "request_columns";
@@ -210,24 +218,29 @@ SchemaCheck checkSchema(sqlite3 *db, std::string *why)
     const std::optional<int> number = parseSchemaVersion(text);
     if (!number)
         return foreign("its schema version '" + text.substr(0, 40) + "' is not a version number");
-    if (*number != 1) {
-        *why = "investigation has schema version " + text + ", this version reads 1";
+    const bool version1 = *number == 1;
+    if (*number != kSchemaVersion && !version1) {
+        *why = "investigation has schema version " + text + ", this version reads 1 and " + std::to_string(kSchemaVersion);
         return SchemaCheck::Foreign;
     }
     for (const auto &[name, want] : expected) {
         const auto it = found.find(name);
         if (it == found.end()) {
-            if (isLaterAddition(name) || want.type == "index")
+            if (isLaterAddition(name) || want.type == "index" || (version1 && isVersion2Addition(name)))
                 continue;
             return foreign("it has no " + want.type + " " + name);
         }
         if (it->second.type != want.type)
             return foreign(name + " is a " + it->second.type + ", not a " + want.type);
-        if (want.type == "table")
-            if (std::string wrong = columnMismatch(name, it->second.columns, want.columns); !wrong.empty())
-                return foreign(wrong);
+        if (want.type != "table")
+            continue;
+        std::vector<Column> columns = want.columns;
+        if (version1 && name == "request_details") // version 2 added its last column
+            std::erase_if(columns, [](const Column &c) { return c.name == "attribute_set"; });
+        if (std::string wrong = columnMismatch(name, it->second.columns, columns); !wrong.empty())
+            return foreign(wrong);
     }
-    return SchemaCheck::Valid;
+    return version1 ? SchemaCheck::Version1 : SchemaCheck::Valid;
 }
 
 bool checkIntegrityOnce(sqlite3 *db, const std::string &fileName, std::string *why)

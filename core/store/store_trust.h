@@ -32,6 +32,7 @@ std::optional<int> parseSchemaVersion(std::string_view text);
 /// The outcome of comparing a file's schema with this version's.
 enum class SchemaCheck {
     Valid,     ///< an investigation of this version
+    Version1,  ///< an investigation of version 1, before the attribute sets: migrated or read as it is
     Empty,     ///< an SQLite database without a single object (a new file, or one SQLite made empty)
     Foreign,   ///< not an investigation of this version: `why` says what is wrong
 };

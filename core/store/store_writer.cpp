@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "store/store_writer.h"
 
+#include "store/attribute_sets.h"
 #include "store/request_columns.h"
 #include "store/request_join.h"
 #include "store/request_scan.h"
@@ -20,7 +21,7 @@ namespace {
 // Rows per INSERT statement: fewer statement executions, while the statement stays small.
 constexpr int kRowsPerInsert = 16;
 constexpr int kRequestColumns = 16 + kSegmentCount; // the segments and 16 others
-constexpr int kDetailColumns = 13;
+constexpr int kDetailColumns = 14;
 
 /// The head of the requests' INSERT; its columns in the order the rows are bound.
 const std::string &insertRequestsHead()
@@ -35,7 +36,7 @@ const std::string &insertRequestsHead()
 constexpr const char *kInsertDetails =
     "INSERT INTO request_details (request_id, source_id, id_hash, source_line, t_client_send_ns, t_server_recv_ns,"
     " t_preprocess_done_ns, t_sched_ns, t_first_token_ns, t_last_token_ns, t_server_send_ns, t_client_recv_ns,"
-    " attributes) VALUES ";
+    " attributes, attribute_set) VALUES ";
 
 std::string insertSql(std::string_view head, int columns, int rows)
 {
@@ -68,6 +69,7 @@ StoreWriter::StoreWriter(Store &store, std::int64_t runId, DetailRows details, H
     , m_insertLabel(std::make_unique<Statement>(m_db, "INSERT INTO labels (text) VALUES (?)"))
     , m_insertTokens(std::make_unique<Statement>(m_db, "INSERT INTO token_times (request_id, times) VALUES (?, ?)"))
     , m_insertRejection(std::make_unique<Statement>(m_db, "INSERT INTO rejected (run_id, line, reason, excerpt) VALUES (?, ?, ?, ?)"))
+    , m_attributeSets(std::make_unique<AttributeSets>(m_db))
 {
     // Row ids are assigned here, so that token times can refer to their request without a round trip. The
     // details of a joined server record outlive its request row (request_join.h): ids go past both.
@@ -89,6 +91,8 @@ StoreWriter::StoreWriter(Store &store, std::int64_t runId, DetailRows details, H
         if (!(*stmt)->valid())
             m_error = sqlite3_errmsg(m_db);
     }
+    if (m_error.empty())
+        m_error = m_attributeSets->error();
 }
 
 StoreWriter::~StoreWriter() = default;
@@ -149,7 +153,15 @@ void StoreWriter::bindDetails(Statement &s, int p, const RequestRecord &r, std::
     s.bindInt(p++, r.sourceLine);
     for (std::int64_t stamp : r.stamps)
         s.bindMeasured(p++, stamp);
+    if (const std::optional<std::int64_t> set = m_attributeSets->idOf(r.attributesJson)) {
+        s.bindNull(p++);
+        s.bindInt(p++, *set);
+        return;
+    }
+    if (!m_attributeSets->error().empty() && m_error.empty())
+        m_error = m_attributeSets->error(); // insertBatched() then fails the batch
     s.bindText(p++, r.attributesJson, true);
+    s.bindNull(p++);
 }
 
 bool StoreWriter::insertBatched(bool details, std::size_t count, const std::function<void(Statement &, int, std::size_t)> &bind)

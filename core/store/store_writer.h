@@ -19,6 +19,7 @@ struct sqlite3;
 
 namespace lx {
 
+class AttributeSets;
 class RequestColumnsWriter;
 class Statement;
 class Store;
@@ -94,6 +95,7 @@ private:
     std::unique_ptr<Statement> m_insertTokens;
     std::unique_ptr<Statement> m_insertRejection;
     std::unordered_map<std::string, std::int64_t> m_labels;
+    std::unique_ptr<AttributeSets> m_attributeSets; ///< the attributes many requests share, written once
     std::string m_error;
 };
 

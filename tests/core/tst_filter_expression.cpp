@@ -88,7 +88,7 @@ QByteArray foreignSqlIn(const std::string &sql)
         "r.e2e_ns r.network_ns r.preprocess_ns r.queue_ns r.prefill_ns r.decode_ns r.postprocess_ns r.unattributed_ns "
         "r.ttft_ns r.tpot_ns r.ttlt_ns r.input_tokens r.output_tokens r.status r.dominant r.model_id r.route_id nullif "
         "r.e2e_scope r.start_ns r.id r.flags IS NOT NULL IN LIKE ESCAPE AND OR SELECT FROM WHERE AS id text labels "
-        "request_id request_details id_hash source_id json_extract d d.attributes d.request_id v json_each a a.key a.value "
+        "request_id request_details request_attributes_json id_hash source_id json_extract d d.attributes d.request_id v json_each a a.key a.value "
         "typeof '\\' 'text' 'integer' 'real' 0 1").split(QLatin1Char(' '));
     const QString text = QString::fromStdString(sql);
     for (qsizetype at = 0; at < text.size();) {
