@@ -9,6 +9,7 @@ BatchQueue::BatchQueue(std::size_t batches, std::size_t batchSize)
     for (Batch &batch : m_storage) {
         batch.records.resize(batchSize);
         batch.idHashes.resize(batchSize);
+        batch.keys.resize(batchSize);
         m_free.push_back(&batch);
     }
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/request.h"
+#include "model/text_keys.h"
 #include "store/store_writer.h"
 
 #include <condition_variable>
@@ -19,6 +20,7 @@ namespace lx {
 struct Batch {
     std::vector<RequestRecord> records; ///< only the first `count` are in use
     std::vector<std::uint64_t> idHashes;
+    std::vector<RecordKeys> keys; ///< the keys of the records' texts (text_keys.h), given on the parsing side
     std::size_t count = 0;
     std::vector<Rejection> rejections; ///< only the first `rejectionCount` are in use
     std::size_t rejectionCount = 0;

@@ -60,6 +60,7 @@ public:
             return;
         }
         m_batch->idHashes[m_batch->count] = hash;
+        m_batch->keys[m_batch->count] = m_keyer.of(record.model, record.route, record.attributesJson);
         ++m_result.accepted;
         if (++m_batch->count == m_batch->records.size())
             flush();
@@ -119,6 +120,7 @@ private:
     Batch *m_batch = nullptr;
     LineReader *m_lines = nullptr;
     IdSet m_ids;
+    RecordKeyer m_keyer;
     int m_sinceTick = 0;
     bool m_cancelled = false;
 };
@@ -127,7 +129,8 @@ void writerLoop(BatchQueue &queue, StoreWriter &writer, std::atomic<bool> &faile
 {
     while (Batch *batch = queue.takeFull()) {
         if (!failed.load(std::memory_order_relaxed)) {
-            const bool ok = writer.insertRequests({batch->records.data(), batch->count}, {batch->idHashes.data(), batch->count})
+            const bool ok = writer.insertRequests({batch->records.data(), batch->count}, {batch->idHashes.data(), batch->count},
+                                                  {batch->keys.data(), batch->count})
                             && writer.insertRejections({batch->rejections.data(), batch->rejectionCount});
             if (!ok)
                 failed = true;

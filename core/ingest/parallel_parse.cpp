@@ -45,6 +45,7 @@ public:
         if (m_batch.count == m_batch.records.size()) {
             m_batch.records.emplace_back();
             m_batch.idHashes.resize(m_batch.records.size());
+            m_batch.keys.resize(m_batch.records.size());
         }
         RequestRecord &record = m_batch.records[m_batch.count];
         record.clear();
@@ -288,6 +289,8 @@ private:
                 std::swap(batch.records[kept], record);
                 batch.idHashes[kept] = batch.idHashes[i];
             }
+            const RequestRecord &first = batch.records[kept];
+            batch.keys[kept] = m_keyer.of(first.model, first.route, first.attributesJson);
             ++kept;
         }
         batch.count = kept;
@@ -327,6 +330,7 @@ private:
 
     // Used by this thread only.
     IdSet m_ids;
+    RecordKeyer m_keyer; ///< in the records' order, as the writer meets them
     std::vector<Rejection> m_duplicates, m_merged;
     bool m_cancelled = false;
     std::string m_fatal;

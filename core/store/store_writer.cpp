@@ -55,6 +55,19 @@ std::string insertSql(std::string_view head, int columns, int rows)
 
 std::int64_t orAbsent(std::int64_t count) { return count < 0 ? kNotMeasured : count; }
 
+/// In the writer's arrays by key: a text whose label or set is not looked up yet, and attributes that stay
+/// in their row.
+constexpr std::int64_t kNotLookedUp = -2;
+constexpr std::int64_t kInTheRow = -1;
+
+/// The slot of `key` in an array by key, grown as keys come.
+std::int64_t &slotOf(std::vector<std::int64_t> &byKey, std::uint32_t key)
+{
+    if (key >= byKey.size())
+        byKey.resize(std::size_t{key} + 1, kNotLookedUp);
+    return byKey[key];
+}
+
 } // namespace
 
 StoreWriter::StoreWriter(Store &store, std::int64_t runId, DetailRows details, HeldRows *held)
@@ -145,7 +158,37 @@ void StoreWriter::bindRequest(Statement &s, int p, const HeldRequest &r, std::in
     s.bindMeasured(p++, orAbsent(r.outputTokens));
 }
 
-void StoreWriter::bindDetails(Statement &s, int p, const RequestRecord &r, std::uint64_t idHash, std::int64_t rowId)
+RecordKeys StoreWriter::keysOf(std::size_t k) const
+{
+    return m_batchKeys.empty() ? RecordKeys{kUnkeyedText, kUnkeyedText, kUnkeyedText} : m_batchKeys[k];
+}
+
+std::int64_t StoreWriter::labelFor(std::uint32_t key, const std::string &text)
+{
+    if (key == kUnkeyedText)
+        return labelId(text);
+    if (key == kNoText)
+        return kNotMeasured;
+    std::int64_t &id = slotOf(m_labelOfKey, key);
+    if (id == kNotLookedUp)
+        id = labelId(text);
+    return id;
+}
+
+std::optional<std::int64_t> StoreWriter::attributeSetFor(std::uint32_t key, const std::string &json)
+{
+    if (key == kUnkeyedText)
+        return m_attributeSets->idOf(json);
+    if (key == kNoText)
+        return std::nullopt;
+    std::int64_t &set = slotOf(m_setOfKey, key);
+    if (set == kNotLookedUp)
+        set = m_attributeSets->idOf(json).value_or(kInTheRow);
+    return set == kInTheRow ? std::nullopt : std::optional<std::int64_t>(set);
+}
+
+void StoreWriter::bindDetails(Statement &s, int p, const RequestRecord &r, std::uint32_t attributesKey, std::uint64_t idHash,
+                              std::int64_t rowId)
 {
     s.bindInt(p++, rowId);
     s.bindText(p++, r.id);
@@ -153,7 +196,7 @@ void StoreWriter::bindDetails(Statement &s, int p, const RequestRecord &r, std::
     s.bindInt(p++, r.sourceLine);
     for (std::int64_t stamp : r.stamps)
         s.bindMeasured(p++, stamp);
-    if (const std::optional<std::int64_t> set = m_attributeSets->idOf(r.attributesJson)) {
+    if (const std::optional<std::int64_t> set = attributeSetFor(attributesKey, r.attributesJson)) {
         s.bindNull(p++);
         s.bindInt(p++, *set);
         return;
@@ -191,18 +234,21 @@ bool StoreWriter::insertRows(std::span<const RequestRecord> records, std::span<c
         const std::size_t k = rows[i];
         const std::int64_t rowId = firstRowId + static_cast<std::int64_t>(k);
         if (details) {
-            bindDetails(stmt, first, records[k], idHashes[k], rowId);
+            bindDetails(stmt, first, records[k], keysOf(k).attributes, idHashes[k], rowId);
             return;
         }
         const RequestRecord &r = records[k];
-        const HeldRequest request = HeldRequest::of(r, labelId(r.model), labelId(r.route));
+        const RecordKeys keys = keysOf(k);
+        const HeldRequest request = HeldRequest::of(r, labelFor(keys.model, r.model), labelFor(keys.route, r.route));
         bindRequest(stmt, first, request, rowId);
         addColumns(rowId, request);
     });
 }
 
-bool StoreWriter::insertRequests(std::span<const RequestRecord> records, std::span<const std::uint64_t> idHashes)
+bool StoreWriter::insertRequests(std::span<const RequestRecord> records, std::span<const std::uint64_t> idHashes,
+                                 std::span<const RecordKeys> keys)
 {
+    m_batchKeys = keys;
     static_assert(std::endian::native == std::endian::little, "token_times BLOBs are little-endian int64");
     if (!m_error.empty())
         return false;
@@ -210,8 +256,10 @@ bool StoreWriter::insertRequests(std::span<const RequestRecord> records, std::sp
     m_joinCandidates = m_joinCandidates || joinable;
     if (m_held) {
         if (!joinable && m_held->fits(records.size())) {
-            for (const RequestRecord &r : records)
-                m_held->add(r, labelId(r.model), labelId(r.route));
+            for (std::size_t k = 0; k < records.size(); ++k) {
+                const RecordKeys keys = keysOf(k);
+                m_held->add(records[k], labelFor(keys.model, records[k].model), labelFor(keys.route, records[k].route));
+            }
             m_nextRowId += static_cast<std::int64_t>(records.size());
             return m_error.empty();
         }

@@ -2,10 +2,12 @@
 #pragma once
 
 #include "model/request.h"
+#include "model/text_keys.h"
 #include "store/held_rows.h"
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -47,8 +49,10 @@ public:
     StoreWriter(Store &store, std::int64_t runId, DetailRows details = DetailRows::All, HeldRows *held = nullptr);
     ~StoreWriter();
 
-    /// Inserts the records (already decomposed) with their id hashes; false on an SQLite error.
-    bool insertRequests(std::span<const RequestRecord> records, std::span<const std::uint64_t> idHashes);
+    /// Inserts the records (already decomposed) with their id hashes, and the keys of their texts when the
+    /// parser gave them (text_keys.h: one per record, or none); false on an SQLite error.
+    bool insertRequests(std::span<const RequestRecord> records, std::span<const std::uint64_t> idHashes,
+                        std::span<const RecordKeys> keys = {});
     bool insertRejections(std::span<const Rejection> rejections);
     /// Writes the column chunk still open (request_columns.h): call before the caller commits.
     bool finish();
@@ -60,7 +64,8 @@ public:
 
 private:
     void bindRequest(Statement &stmt, int firstParam, const HeldRequest &r, std::int64_t rowId);
-    void bindDetails(Statement &stmt, int firstParam, const RequestRecord &r, std::uint64_t idHash, std::int64_t rowId);
+    void bindDetails(Statement &stmt, int firstParam, const RequestRecord &r, std::uint32_t attributesKey, std::uint64_t idHash,
+                     std::int64_t rowId);
     /// Inserts records[k] for each k of `rows` as row firstRowId + k, into requests or request_details.
     bool insertRows(std::span<const RequestRecord> records, std::span<const std::uint64_t> idHashes, std::int64_t firstRowId,
                     bool details, std::span<const std::size_t> rows);
@@ -74,6 +79,12 @@ private:
     bool writeHeld();
     /// The labels.id of a model or route name, inserting it the first time; kNotMeasured for none.
     std::int64_t labelId(const std::string &text);
+    /// The keys of records[k] of the batch being written: the parser's, or unkeyed without them.
+    RecordKeys keysOf(std::size_t k) const;
+    /// labelId() of a text by its key: looked up once a key.
+    std::int64_t labelFor(std::uint32_t key, const std::string &text);
+    /// The attribute set of attributes by their key (attribute_sets.h), looked up once a key; nullopt: in the row.
+    std::optional<std::int64_t> attributeSetFor(std::uint32_t key, const std::string &json);
     bool stepAndReset(Statement &stmt);
 
     sqlite3 *m_db;
@@ -96,6 +107,9 @@ private:
     std::unique_ptr<Statement> m_insertRejection;
     std::unordered_map<std::string, std::int64_t> m_labels;
     std::unique_ptr<AttributeSets> m_attributeSets; ///< the attributes many requests share, written once
+    std::span<const RecordKeys> m_batchKeys;         ///< of the batch insertRequests() writes, while it does
+    std::vector<std::int64_t> m_labelOfKey;          ///< labels.id by the parser's key
+    std::vector<std::int64_t> m_setOfKey;            ///< attribute_sets.id by the parser's key
     std::string m_error;
 };
 

@@ -5,6 +5,7 @@
 
 #include "analysis/analysis.h"
 #include "ingest/importer.h"
+#include "model/text_keys.h"
 #include "store/attribute_sets.h"
 #include "store/request_lookup.h"
 #include "store/sqlite_util.h"
@@ -134,6 +135,9 @@ private slots:
         QTest::newRow("a user per request: the sets fill, the rest in the row")
             << 5000 << int(Attributes::UserPerRequest) << qint64(kMaxAttributeSets) << qint64(5000 - kMaxAttributeSets)
             << qint64(5000);
+        QTest::newRow("a user per request, past the parser's text keys")
+            << int(kMaxTextKeys + 5000) << int(Attributes::UserPerRequest) << qint64(kMaxAttributeSets)
+            << qint64(kMaxTextKeys + 5000 - kMaxAttributeSets) << qint64(kMaxTextKeys + 5000);
         QTest::newRow("longer than a set may be: in the row") << 30 << int(Attributes::LongText) << qint64(0) << qint64(30) << qint64(30);
         QTest::newRow("no attributes: neither") << 30 << int(Attributes::None) << qint64(0) << qint64(0) << qint64(0);
     }
