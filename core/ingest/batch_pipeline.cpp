@@ -22,6 +22,7 @@ Batch *BatchQueue::takeFree()
     m_free.pop_back();
     batch->count = 0;
     batch->rejectionCount = 0;
+    batch->keyed = false;
     return batch;
 }
 

@@ -20,7 +20,11 @@ namespace lx {
 struct Batch {
     std::vector<RequestRecord> records; ///< only the first `count` are in use
     std::vector<std::uint64_t> idHashes;
-    std::vector<RecordKeys> keys; ///< the keys of the records' texts (text_keys.h), given on the parsing side
+    /// The keys of the records' texts (text_keys.h), when the parsing side gave them: the single parser
+    /// does, beside a writer that is the import's slowest stage; the parallel parse does not, since its
+    /// one in-order stage is the slowest of that pipeline and its writer is light (held rows).
+    std::vector<RecordKeys> keys;
+    bool keyed = false;
     std::size_t count = 0;
     std::vector<Rejection> rejections; ///< only the first `rejectionCount` are in use
     std::size_t rejectionCount = 0;

@@ -28,7 +28,7 @@ void IdSet::reserve(std::size_t count)
 
 void IdSet::rehash(std::size_t slots)
 {
-    std::vector<Slot> old = std::move(m_slots);
+    std::vector<Slot, HugePageAllocator<Slot>> old = std::move(m_slots);
     m_slots.assign(slots, Slot{});
     const std::size_t mask = m_slots.size() - 1;
     for (const Slot &slot : old) {

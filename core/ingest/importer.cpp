@@ -61,6 +61,7 @@ public:
         }
         m_batch->idHashes[m_batch->count] = hash;
         m_batch->keys[m_batch->count] = m_keyer.of(record.model, record.route, record.attributesJson);
+        m_batch->keyed = true;
         ++m_result.accepted;
         if (++m_batch->count == m_batch->records.size())
             flush();
@@ -130,7 +131,7 @@ void writerLoop(BatchQueue &queue, StoreWriter &writer, std::atomic<bool> &faile
     while (Batch *batch = queue.takeFull()) {
         if (!failed.load(std::memory_order_relaxed)) {
             const bool ok = writer.insertRequests({batch->records.data(), batch->count}, {batch->idHashes.data(), batch->count},
-                                                  {batch->keys.data(), batch->count})
+                                                  {batch->keys.data(), batch->keyed ? batch->count : 0})
                             && writer.insertRejections({batch->rejections.data(), batch->rejectionCount});
             if (!ok)
                 failed = true;

@@ -45,7 +45,6 @@ public:
         if (m_batch.count == m_batch.records.size()) {
             m_batch.records.emplace_back();
             m_batch.idHashes.resize(m_batch.records.size());
-            m_batch.keys.resize(m_batch.records.size());
         }
         RequestRecord &record = m_batch.records[m_batch.count];
         record.clear();
@@ -279,7 +278,12 @@ private:
         Batch &batch = *w.batch;
         m_duplicates.clear();
         std::size_t kept = 0;
+        constexpr std::size_t kAhead = 16; // slots fetched ahead: enough misses in flight to hide their latency
+        for (std::size_t i = 0; i < std::min(kAhead, batch.count); ++i)
+            m_ids.prefetch(batch.idHashes[i]);
         for (std::size_t i = 0; i < batch.count; ++i) {
+            if (i + kAhead < batch.count)
+                m_ids.prefetch(batch.idHashes[i + kAhead]);
             RequestRecord &record = batch.records[i];
             if (!m_ids.insert(record.id, batch.idHashes[i])) {
                 m_duplicates.push_back({record.sourceLine, duplicateIdReason(record.id), excerptOf(w.raws[i], kExcerptBytes)});
@@ -289,8 +293,6 @@ private:
                 std::swap(batch.records[kept], record);
                 batch.idHashes[kept] = batch.idHashes[i];
             }
-            const RequestRecord &first = batch.records[kept];
-            batch.keys[kept] = m_keyer.of(first.model, first.route, first.attributesJson);
             ++kept;
         }
         batch.count = kept;
@@ -330,7 +332,6 @@ private:
 
     // Used by this thread only.
     IdSet m_ids;
-    RecordKeyer m_keyer; ///< in the records' order, as the writer meets them
     std::vector<Rejection> m_duplicates, m_merged;
     bool m_cancelled = false;
     std::string m_fatal;
