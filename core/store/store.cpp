@@ -254,9 +254,9 @@ bool Store::migrateFromVersion1(std::string *error)
 
 bool Store::addVersion1StandIns(std::string *error)
 {
-    return exec("CREATE TEMP TABLE IF NOT EXISTS attribute_sets (id INTEGER PRIMARY KEY, attributes TEXT NOT NULL UNIQUE);"
-                "CREATE TEMP VIEW IF NOT EXISTS request_attributes_json AS"
-                " SELECT request_id, attributes FROM main.request_details;",
+    // The view of schema.sql reads the column version 1 lacks: its stand-in reads the rows' own attributes.
+    return addTemporaryCopy("attribute_sets", error)
+        && exec("CREATE TEMP VIEW IF NOT EXISTS request_attributes_json AS SELECT request_id, attributes FROM main.request_details;",
                 error);
 }
 
@@ -301,28 +301,33 @@ bool Store::addTemporaryStandIns(std::string *error)
 {
     // A read-only store made before the join's tables or the column chunks: empty temporary tables of the
     // same definition stand in for them (a name not in main is found in temp), so that the queries need not ask.
-    const std::string_view schema = kSchemaSql;
     for (const char *name : {"request_joins", "join_unmatched", "join_unmatched_readable", "request_columns"}) {
         Statement exists(m_db, "SELECT count(*) FROM main.sqlite_schema WHERE name = ?");
         exists.bindText(1, name);
         if (exists.step() == SQLITE_ROW && sqlite3_column_int(exists.get(), 0) > 0)
             continue;
-        const std::string table = std::string("CREATE TABLE IF NOT EXISTS ") + name + " (";
-        const std::string view = std::string("CREATE VIEW IF NOT EXISTS ") + name + " AS";
-        std::size_t at = schema.find(table);
-        if (at == std::string_view::npos)
-            at = schema.find(view);
-        const std::size_t end = at == std::string_view::npos ? at : schema.find(';', at);
-        if (end == std::string_view::npos) {
-            *error = std::string("the schema lacks ") + name; // a build error, which tst_store would show
-            return false;
-        }
-        std::string sql(schema.substr(at, end - at));
-        sql.replace(0, 6, "CREATE TEMP");
-        if (!exec(sql.c_str(), error))
+        if (!addTemporaryCopy(name, error))
             return false;
     }
     return true;
+}
+
+bool Store::addTemporaryCopy(const char *name, std::string *error)
+{
+    const std::string_view schema = kSchemaSql;
+    const std::string table = std::string("CREATE TABLE IF NOT EXISTS ") + name + " (";
+    const std::string view = std::string("CREATE VIEW IF NOT EXISTS ") + name + " AS";
+    std::size_t at = schema.find(table);
+    if (at == std::string_view::npos)
+        at = schema.find(view);
+    const std::size_t end = at == std::string_view::npos ? at : schema.find(';', at);
+    if (end == std::string_view::npos) {
+        *error = std::string("the schema lacks ") + name; // a build error, which tst_store would show
+        return false;
+    }
+    std::string sql(schema.substr(at, end - at));
+    sql.replace(0, 6, "CREATE TEMP");
+    return exec(sql.c_str(), error);
 }
 
 bool Store::saveAs(const std::string &path, std::string *error)

@@ -24,7 +24,6 @@ class HeldRows;
 /// and migrated when it is opened for writing (migrateFromVersion1()).
 inline constexpr int kSchemaVersion = 2;
 
-
 /// When a read-only open runs the once-a-session `PRAGMA quick_check` (store_trust.h): before it returns,
 /// or never (the caller runs a BackgroundIntegrityCheck).
 enum class IntegrityCheck { Now, Deferred };
@@ -97,6 +96,8 @@ private:
     bool createSchema(std::string *error);
     bool addMissingTables(std::string *error);
     bool addTemporaryStandIns(std::string *error);
+    /// Creates `name` (a table or view of schema.sql) as a temporary object of the same definition.
+    bool addTemporaryCopy(const char *name, std::string *error);
     /// Makes a version 1 store one of this version, in one transaction: no row is rewritten.
     bool migrateFromVersion1(std::string *error);
     /// What a version 1 store opened read-only lacks, as temporary objects: no attribute set, the attributes
