@@ -12,6 +12,7 @@
 #include "theme.h"
 
 #include <QCommandLineParser>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QThreadPool>
 
@@ -48,6 +49,8 @@ bool allInputsExist(const QStringList &files)
 
 int main(int argc, char **argv)
 {
+    QElapsedTimer sinceLaunch; // for --event-loop-report: from main() (the libraries are loaded by then)
+    sinceLaunch.start();
     // The screenshot mode renders without a display; choose the offscreen platform before Qt starts.
     for (int i = 1; i < argc; ++i) {
         if (qstrcmp(argv[i], "--screenshot") == 0 && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
@@ -68,7 +71,7 @@ int main(int argc, char **argv)
     const QCommandLineOption viewOption(QStringLiteral("view"), QStringLiteral("The view to show: summary, requests, waterfall, cdf, dominant, load."),
                                         QStringLiteral("VIEW"), QStringLiteral("summary"));
     const QCommandLineOption probeOption(QStringLiteral("event-loop-report"),
-                                         QStringLiteral("Print how late the event loop ran while files load, until the views show them (to stderr)."));
+                                         QStringLiteral("Print when the summary showed and how late the event loop ran while files load, until the views show them (to stderr)."));
     const QCommandLineOption filterOption(QStringLiteral("filter"), QStringLiteral("Start with this filter expression (see docs/FILTER.md)."),
                                           QStringLiteral("EXPR"));
     parser.addOption(filterOption);
@@ -122,6 +125,13 @@ int main(int argc, char **argv)
     EventLoopProbe probe;
     if (parser.isSet(probeOption)) {
         QObject::connect(window.investigation(), &Investigation::importStarted, &probe, [&probe] { probe.start(); });
+        // What the user waits for first: the populated summary (before the store is written, for one trace file).
+        QObject::connect(window.investigation(), &Investigation::reportChanged, &probe, [&window, &sinceLaunch, shown = false]() mutable {
+            if (shown || !window.investigation()->hasReport())
+                return;
+            shown = true;
+            std::fprintf(stderr, "summary shown %.3f s after start\n", sinceLaunch.nsecsElapsed() / 1e9);
+        });
         // Until the views show the data: the import, the statistics and the table's order.
         QObject::connect(&window, &MainWindow::viewsSettled, &probe, [&probe] {
             if (!probe.running())
