@@ -5,6 +5,7 @@
 #include "application.h"
 #include "event_loop_probe.h"
 #include "filter_bar.h"
+#include "platform/huge_pages.h"
 #include "investigation.h"
 #include "main_window.h"
 #include "screenshot.h"
@@ -17,6 +18,13 @@
 #include <QThreadPool>
 
 #include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
+
+#if defined(__linux__)
+#include <unistd.h>
+#endif
 
 namespace {
 
@@ -45,10 +53,28 @@ bool allInputsExist(const QStringList &files)
     return all;
 }
 
+/// On Linux with glibc: starts this program again with glibc's malloc asking for transparent huge pages
+/// under large blocks (platform/huge_pages.h, tunablesWithHugePages(): the charts of 10M requests drew in half
+/// the time). Tunables are read only
+/// when a process starts, hence the exec; it costs the loading of the libraries once more (about 0.04 s).
+/// Where the exec fails, the program goes on as it is.
+void startAgainWithHugePages(char **argv)
+{
+#if defined(__linux__) && defined(__GLIBC__)
+    const std::optional<std::string> tunables = lx::tunablesWithHugePages(std::getenv("GLIBC_TUNABLES"));
+    if (!tunables || setenv("GLIBC_TUNABLES", tunables->c_str(), 1) != 0)
+        return;
+    execv("/proc/self/exe", argv);
+#else
+    (void)argv;
+#endif
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
+    startAgainWithHugePages(argv);
     QElapsedTimer sinceLaunch; // for --event-loop-report: from main() (the libraries are loaded by then)
     sinceLaunch.start();
     // The screenshot mode renders without a display; choose the offscreen platform before Qt starts.

@@ -2,8 +2,10 @@
 #include "platform/huge_pages.h"
 
 #include <cstdint>
+#include <algorithm>
 #include <cstdlib>
 #include <new>
+#include <string_view>
 
 #if defined(_WIN32)
 #include <windows.h>
@@ -70,5 +72,20 @@ void freeHugePages(void *p, std::size_t) noexcept { ::operator delete(p); }
 void adviseHugePages(void *, std::size_t) noexcept {}
 
 #endif
+
+std::optional<std::string> tunablesWithHugePages(const char *current)
+{
+    constexpr std::string_view kTunable = "glibc.malloc.hugetlb";
+    const std::string value = current ? current : "";
+    // Tunables are name=value pairs separated by colons.
+    for (std::size_t at = 0; at <= value.size();) {
+        const std::size_t end = std::min(value.find(':', at), value.size());
+        const std::string_view pair = std::string_view(value).substr(at, end - at);
+        if (pair.substr(0, pair.find('=')) == kTunable)
+            return std::nullopt;
+        at = end + 1;
+    }
+    return value.empty() ? std::string(kTunable) + "=1" : value + ":" + std::string(kTunable) + "=1";
+}
 
 } // namespace lx
