@@ -5,9 +5,9 @@
 #include "application.h"
 #include "event_loop_probe.h"
 #include "filter_bar.h"
-#include "platform/huge_pages.h"
 #include "investigation.h"
 #include "main_window.h"
+#include "platform/huge_pages.h"
 #include "screenshot.h"
 #include "span_mapping_menu.h"
 #include "theme.h"
@@ -54,10 +54,9 @@ bool allInputsExist(const QStringList &files)
 }
 
 /// On Linux with glibc: starts this program again with glibc's malloc asking for transparent huge pages
-/// under large blocks (platform/huge_pages.h, tunablesWithHugePages(): the charts of 10M requests drew in half
-/// the time). Tunables are read only
-/// when a process starts, hence the exec; it costs the loading of the libraries once more (about 0.04 s).
-/// Where the exec fails, the program goes on as it is.
+/// under large blocks (why: tunablesWithHugePages() in platform/huge_pages.h). Tunables are read only when
+/// a process starts, hence the exec; it costs the loading of the libraries once more (about 0.04 s). Where
+/// the exec fails, the program goes on as it is.
 void startAgainWithHugePages(char **argv)
 {
 #if defined(__linux__) && defined(__GLIBC__)
