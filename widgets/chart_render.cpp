@@ -37,6 +37,7 @@ std::unique_ptr<QWidget> makeView(const ChartData &data, QSize size, Chart **cha
     case ChartKind::Waterfall: {
         auto waterfall = std::make_unique<WaterfallView>();
         waterfall->chart()->setArrangeInBackgroundFrom(SIZE_MAX); // drawn straight away
+        waterfall->chart()->setDensityInBackgroundFrom(SIZE_MAX);
         waterfall->setData(data.waterfall);
         *chart = waterfall->chart();
         view = std::move(waterfall);

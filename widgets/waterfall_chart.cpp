@@ -68,6 +68,7 @@ WaterfallChart::WaterfallChart(QWidget *parent)
     : Chart(parent)
 {
     m_plottable = new WaterfallPlottable(xAxis, yAxis);
+    connect(m_plottable->densityFrames(), &WaterfallDensityFrames::frameReady, this, &WaterfallChart::densityReady);
     m_timeTicker = QSharedPointer<TimeTicker>::create(0, false);
     xAxis->setTicker(m_timeTicker);
     yAxis->setTicker(QSharedPointer<RowTicker>::create());
@@ -229,7 +230,7 @@ void WaterfallChart::arrangeRows(RowsView then)
     if (!data || data->size() < m_backgroundFrom) {
         m_arrange.cancel(); // an older arrangement still on a worker must not land over this one
         m_arranging = false;
-        installRows(std::move(*arrange()), then);
+        installRows(arrange(), then);
         return;
     }
     m_arranging = true;
@@ -239,11 +240,11 @@ void WaterfallChart::arrangeRows(RowsView then)
     m_arrange.start([arrange](const std::atomic<bool> &) { return arrange(); },
                     [this, then](const std::shared_ptr<lx::WaterfallRows> &rows) {
                         m_arranging = false;
-                        installRows(std::move(*rows), then);
+                        installRows(rows, then);
                     });
 }
 
-void WaterfallChart::installRows(lx::WaterfallRows rows, RowsView then)
+void WaterfallChart::installRows(std::shared_ptr<const lx::WaterfallRows> rows, RowsView then)
 {
     const std::optional<std::size_t> selected = m_plottable->selected();
     m_plottable->setData(m_plottable->waterfall(), std::move(rows));

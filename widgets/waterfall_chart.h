@@ -39,6 +39,11 @@ public:
     void setArrangeInBackgroundFrom(std::size_t requests) { m_backgroundFrom = requests; }
     /// Rows are being arranged on a worker: rows() are the previous ones (or none after setData()).
     bool arranging() const { return m_arranging; }
+    /// Views of at least this many requests are aggregated into their density image on a worker, the last
+    /// image shown meanwhile (waterfall_density_frames.h); SIZE_MAX: always at once.
+    void setDensityInBackgroundFrom(std::size_t requests) { m_plottable->densityFrames()->setBackgroundFrom(requests); }
+    /// What is on screen is not the final picture yet: rows being arranged, or a density image being made.
+    bool drawing() const { return m_arranging || m_plottable->densityFrames()->pending(); }
 
     /// Highlights the request with that row id and scrolls it into view; an unknown id clears the selection.
     void setSelectedRequest(qint64 rowId);
@@ -78,6 +83,8 @@ signals:
     void lanesToggled(bool lanes);
     /// The rows of the current data, order and mode are in place (at once or from the worker).
     void rowsArranged();
+    /// A density image made on a worker has landed; the chart draws it next.
+    void densityReady();
 
 public:
     void applyPalette() override;
@@ -93,7 +100,7 @@ private:
     /// What a new arrangement does to the rows in view once it is in place.
     enum class RowsView { Fit, FromTop, AllRows };
     void arrangeRows(RowsView then);
-    void installRows(lx::WaterfallRows rows, RowsView then);
+    void installRows(std::shared_ptr<const lx::WaterfallRows> rows, RowsView then);
     void updateAxes();
     void updateMessage();
     /// Wraps the legend into as few rows as the chart's width holds, so that no label is cut short.

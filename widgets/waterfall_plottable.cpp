@@ -2,7 +2,6 @@
 #include "waterfall_plottable.h"
 
 #include "segment_colors.h"
-#include "waterfall_shading.h"
 
 #include "analysis/time_grid.h"
 #include "model/time_range.h"
@@ -61,12 +60,18 @@ WaterfallPlottable::WaterfallPlottable(QCPAxis *timeAxis, QCPAxis *rowAxis)
     setAntialiased(false); // crisp, abutting rectangles; antialiased edges would blur a million of them
     setSelectable(QCP::stNone);
     setPaletteColors(Qt::black, QColor(0x30, 0x8c, 0xc6));
+    m_frames = new WaterfallDensityFrames(m_colors, this);
+    connect(m_frames, &WaterfallDensityFrames::frameReady, this, [this] {
+        if (mParentPlot)
+            mParentPlot->replot(QCustomPlot::rpQueuedReplot);
+    });
 }
 
-void WaterfallPlottable::setData(std::shared_ptr<const lx::WaterfallData> data, lx::WaterfallRows rows)
+void WaterfallPlottable::setData(std::shared_ptr<const lx::WaterfallData> data, std::shared_ptr<const lx::WaterfallRows> rows)
 {
     m_data = std::move(data);
-    m_rows = std::move(rows);
+    m_rows = rows ? std::move(rows) : std::make_shared<const lx::WaterfallRows>();
+    m_frames->setSource(m_data, m_rows);
 }
 
 void WaterfallPlottable::setPaletteColors(const QColor &text, const QColor &highlight)
@@ -96,7 +101,7 @@ lx::WaterfallViewport WaterfallPlottable::viewport() const
     const QCPRange time = mKeyAxis->range(), rows = mValueAxis->range();
     view.fromNs = timeAt(time.lower);
     view.toNs = std::max(timeAt(time.upper), lx::saturatingAdd(view.fromNs, 1));
-    const auto rowCount = static_cast<double>(m_rows.rowCount());
+    const auto rowCount = static_cast<double>(m_rows->rowCount());
     const double first = std::clamp(std::floor(rows.lower), 0.0, rowCount);
     const double end = std::clamp(std::ceil(rows.upper), first, rowCount);
     view.firstRow = static_cast<std::size_t>(first);
@@ -122,8 +127,8 @@ QCPRange WaterfallPlottable::getKeyRange(bool &foundRange, QCP::SignDomain) cons
 
 QCPRange WaterfallPlottable::getValueRange(bool &foundRange, QCP::SignDomain, const QCPRange &) const
 {
-    foundRange = m_rows.rowCount() > 0;
-    return QCPRange(0, static_cast<double>(m_rows.rowCount()));
+    foundRange = m_rows->rowCount() > 0;
+    return QCPRange(0, static_cast<double>(m_rows->rowCount()));
 }
 
 void WaterfallPlottable::drawLegendIcon(QCPPainter *, const QRectF &) const {}
@@ -150,7 +155,7 @@ double WaterfallPlottable::pixelOf(std::int64_t ns, const lx::WaterfallViewport 
 void WaterfallPlottable::draw(QCPPainter *painter)
 {
     m_lastLod = WaterfallLod::None;
-    if (!m_data || m_rows.rowCount() == 0)
+    if (!m_data || m_rows->rowCount() == 0)
         return;
     const lx::WaterfallViewport view = viewport();
     if (view.rowCount == 0)
@@ -159,8 +164,9 @@ void WaterfallPlottable::draw(QCPPainter *painter)
     // Bars while every visible row has a pixel row of its own and they are not too many.
     std::optional<std::vector<lx::WaterfallBar>> bars;
     if (static_cast<std::size_t>(view.bands) >= view.rowCount)
-        bars = lx::visibleBars(*m_data, m_rows, view, kMaxBars);
+        bars = lx::visibleBars(*m_data, *m_rows, view, kMaxBars);
     if (bars) {
+        m_frames->skipFrame();
         drawBars(painter, *bars, view);
         m_lastLod = WaterfallLod::Bars;
     } else {
@@ -203,16 +209,17 @@ void WaterfallPlottable::drawBar(QCPPainter *painter, std::size_t request, std::
 
 void WaterfallPlottable::drawDensity(QCPPainter *painter, const lx::WaterfallViewport &view)
 {
-    const lx::WaterfallDensity density = lx::aggregateWaterfall(*m_data, m_rows, view);
-    if (density.bands == 0)
+    const WaterfallDensityFrames::Frame *frame = m_frames->frameFor(view);
+    if (!frame || frame->image.isNull())
         return;
-    const QImage image = waterfallDensityImage(density, m_colors);
+    // The frame's own view, or an earlier one while that is made: drawn where its time and rows lie now.
     const QRect rect = mKeyAxis->axisRect()->rect();
-    double top = mValueAxis->coordToPixel(static_cast<double>(view.firstRow));
-    double bottom = mValueAxis->coordToPixel(static_cast<double>(view.firstRow + view.rowCount));
+    const double left = pixelOf(frame->view.fromNs, view, rect), right = pixelOf(frame->view.toNs, view, rect);
+    double top = mValueAxis->coordToPixel(static_cast<double>(frame->view.firstRow));
+    double bottom = mValueAxis->coordToPixel(static_cast<double>(frame->view.firstRow + frame->view.rowCount));
     if (top > bottom)
         std::swap(top, bottom);
-    painter->drawImage(QRectF(rect.left(), top, rect.width(), bottom - top), image);
+    painter->drawImage(QRectF(left, top, right - left, bottom - top), frame->image);
 }
 
 void WaterfallPlottable::drawSelection(QCPPainter *painter, const lx::WaterfallViewport &view)
@@ -220,7 +227,7 @@ void WaterfallPlottable::drawSelection(QCPPainter *painter, const lx::WaterfallV
     if (!m_selected || *m_selected >= m_data->size())
         return;
     const std::size_t request = *m_selected;
-    const auto row = m_rows.rowOf(*m_data, request);
+    const auto row = m_rows->rowOf(*m_data, request);
     if (!row || *row < view.firstRow || *row >= view.firstRow + view.rowCount)
         return;
     if (!lx::inTime(m_data->starts[request], m_data->ends[request], view.fromNs, view.toNs))

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis/waterfall_density.h"
+#include "waterfall_density_frames.h"
 
 #include <qcustomplot.h>
 
@@ -35,9 +36,11 @@ public:
 
     WaterfallPlottable(QCPAxis *timeAxis, QCPAxis *rowAxis);
 
-    void setData(std::shared_ptr<const lx::WaterfallData> data, lx::WaterfallRows rows);
+    void setData(std::shared_ptr<const lx::WaterfallData> data, std::shared_ptr<const lx::WaterfallRows> rows);
     const std::shared_ptr<const lx::WaterfallData> &waterfall() const { return m_data; }
-    const lx::WaterfallRows &rows() const { return m_rows; }
+    const lx::WaterfallRows &rows() const { return *m_rows; }
+    /// Where the density images are made (waterfall_density_frames.h): frameReady() asks for a replot.
+    WaterfallDensityFrames *densityFrames() const { return m_frames; }
     /// The request drawn highlighted (an index into the data), or none.
     void setSelected(std::optional<std::size_t> request) { m_selected = request; }
     std::optional<std::size_t> selected() const { return m_selected; }
@@ -70,7 +73,8 @@ private:
     void drawSelection(QCPPainter *painter, const lx::WaterfallViewport &view);
 
     std::shared_ptr<const lx::WaterfallData> m_data;
-    lx::WaterfallRows m_rows;
+    std::shared_ptr<const lx::WaterfallRows> m_rows = std::make_shared<const lx::WaterfallRows>();
+    WaterfallDensityFrames *m_frames = nullptr;
     std::optional<std::size_t> m_selected;
     std::array<QColor, lx::kSegmentCount> m_colors;
     QColor m_hatch, m_highlight;

@@ -95,6 +95,10 @@ ChartTabs::ChartTabs(Investigation *investigation, FilterBar *filterBar, QTabWid
     connect(m_tabs, &QTabWidget::currentChanged, this, &ChartTabs::loadVisible);
     connect(m_comparison, &CdfComparisonBar::comparisonChanged, this, &ChartTabs::loadComparison);
 
+    // The waterfall's picture is final once its rows are arranged and its density image made (both on
+    // workers at scale); queued, so that the replot they ask for comes first.
+    connect(m_waterfall->chart(), &WaterfallChart::rowsArranged, this, &ChartTabs::settled, Qt::QueuedConnection);
+    connect(m_waterfall->chart(), &WaterfallChart::densityReady, this, &ChartTabs::settled, Qt::QueuedConnection);
     connect(m_waterfall, &WaterfallView::requestSelected, this, &ChartTabs::requestSelected);
     connect(m_waterfall, &WaterfallView::timeRangeSelected, this, [this](qint64 startNs, qint64 endNs) {
         const auto &data = m_waterfall->chart()->data();
@@ -113,7 +117,7 @@ bool ChartTabs::currentSettled() const
 {
     QWidget *current = m_tabs->currentWidget();
     if (current == m_waterfall)
-        return !m_waterfallLoad.running() && !m_waterfallLoad.stale();
+        return !m_waterfallLoad.running() && !m_waterfallLoad.stale() && !m_waterfall->chart()->drawing();
     if (current == m_cdfPage)
         return !m_cdfLoad.running() && !m_cdfLoad.stale() && !m_comparisonLoad.running();
     if (current == m_dominant)

@@ -18,6 +18,7 @@ EventLoopProbe::EventLoopProbe(QObject *parent)
     connect(m_timer, &QTimer::timeout, this, [this] {
         const qint64 now = m_clock.nsecsElapsed();
         m_delaysMs.push_back(std::max<double>(0.0, double(now - m_expected) / 1e6));
+        m_dueMs.push_back(double(m_expected) / 1e6);
         m_expected = now + qint64(kIntervalMs) * 1'000'000;
     });
 }
@@ -25,6 +26,7 @@ EventLoopProbe::EventLoopProbe(QObject *parent)
 void EventLoopProbe::start()
 {
     m_delaysMs.clear();
+    m_dueMs.clear();
     m_clock.start();
     m_expected = qint64(kIntervalMs) * 1'000'000;
     m_timer->start();
@@ -37,6 +39,15 @@ bool EventLoopProbe::running() const { return m_timer->isActive(); }
 double EventLoopProbe::maxDelayMs() const
 {
     return m_delaysMs.empty() ? 0.0 : *std::max_element(m_delaysMs.begin(), m_delaysMs.end());
+}
+
+std::vector<EventLoopProbe::Stall> EventLoopProbe::stalls(double thresholdMs) const
+{
+    std::vector<Stall> out;
+    for (std::size_t i = 0; i < m_delaysMs.size(); ++i)
+        if (m_delaysMs[i] > thresholdMs)
+            out.push_back({m_dueMs[i], m_delaysMs[i]});
+    return out;
 }
 
 QString EventLoopProbe::summary() const

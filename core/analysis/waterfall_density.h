@@ -31,6 +31,7 @@ struct WaterfallViewport {
     {
         return firstRow + static_cast<std::size_t>(std::uint64_t(rowCount) * std::uint64_t(band) / std::uint64_t(bands));
     }
+    bool operator==(const WaterfallViewport &) const = default;
 };
 
 /// What the requests of one band that are in the visible time range are made of.

@@ -7,13 +7,16 @@
 // drawn its data; then it goes back to the Summary. Opening one trace file shows the summary before the investigation's store is written ("summary
 // first", investigation_summary_first.cpp): `summary s` is when it is first populated, `stored s` when the
 // import has landed and the store's own analysis with it, `settled s` when every view shows it. Run it on a
-// trace and on a store: `bench-gui FILE [FILE...] [--runs N]`. Figures, not a test.
+// trace and on a store: `bench-gui FILE [FILE...] [--runs N] [--density-at-once]`; the last draws the
+// waterfall's density on the UI thread however many requests are in view, as before it moved to a worker,
+// for a paired comparison. Figures, not a test.
 
 #include "event_loop_probe.h"
 #include "filter_bar.h"
 #include "chart_tabs.h"
 #include "investigation.h"
 #include "main_window.h"
+#include "waterfall_view.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -31,7 +34,10 @@ namespace {
 struct Times {
     double summaryS = -1, chartsS = -1, storedS = -1, settledS = -1, filterS = -1, maxLateMs = 0;
     std::vector<double> chartS; ///< when each chart had drawn, in the order visited
+    std::vector<EventLoopProbe::Stall> stalls; ///< the event loop's delays over kStallMs
 };
+
+constexpr double kStallMs = 100; ///< a delay a user notices: listed with when it happened
 
 double median(std::vector<double> v)
 {
@@ -39,10 +45,12 @@ double median(std::vector<double> v)
     return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
-Times timeOpen(const QString &path)
+Times timeOpen(const QString &path, bool densityAtOnce)
 {
     Times t;
     MainWindow window;
+    if (densityAtOnce)
+        window.charts()->waterfall()->chart()->setDensityInBackgroundFrom(SIZE_MAX);
     window.resize(1400, 900);
     window.show();
     EventLoopProbe probe;
@@ -87,6 +95,7 @@ Times timeOpen(const QString &path)
             t.filterS = filterClock.nsecsElapsed() / 1e9;
             filtering = false;
             t.maxLateMs = probe.maxDelayMs();
+            t.stalls = probe.stalls(kStallMs);
             QApplication::quit();
         }
     });
@@ -132,15 +141,18 @@ int main(int argc, char **argv)
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settings.path());
     QStringList files;
     int runs = 3;
+    bool densityAtOnce = false;
     const QStringList args = app.arguments().mid(1);
     for (int i = 0; i < args.size(); ++i) {
         if (args[i] == QLatin1String("--runs") && i + 1 < args.size())
             runs = args[++i].toInt();
+        else if (args[i] == QLatin1String("--density-at-once"))
+            densityAtOnce = true;
         else
             files << args[i];
     }
     if (files.isEmpty()) {
-        std::fprintf(stderr, "usage: bench-gui FILE [FILE...] [--runs N]\n");
+        std::fprintf(stderr, "usage: bench-gui FILE [FILE...] [--runs N] [--density-at-once]\n");
         return 2;
     }
     std::printf("%-40s %4s %10s %10s %10s %10s %10s %12s   %s\n", "input", "run", "summary s", "charts s", "stored s", "settled s",
@@ -148,13 +160,15 @@ int main(int argc, char **argv)
     for (const QString &file : files) {
         std::vector<double> summary, chartsDrawn, stored, settled, filter, late;
         for (int r = 1; r <= runs; ++r) {
-            const Times t = timeOpen(file);
+            const Times t = timeOpen(file, densityAtOnce);
             std::printf("%-40s %4d %10.3f %10.3f %10.3f %10.3f %10.3f %12.1f  ", qPrintable(file.right(40)), r, t.summaryS,
                         t.chartsS, t.storedS, t.settledS, t.filterS, t.maxLateMs);
             // Each chart's own wait, from the one before (the first from the summary).
             for (std::size_t i = 0; i < t.chartS.size(); ++i)
                 std::printf(" %.3f", t.chartS[i] - (i ? t.chartS[i - 1] : t.summaryS));
             std::printf("\n");
+            for (const EventLoopProbe::Stall &stall : t.stalls)
+                std::printf("%45s stall: %.0f ms late at %.3f s\n", "", stall.lateMs, stall.atMs / 1e3);
             summary.push_back(t.summaryS);
             chartsDrawn.push_back(t.chartsS);
             stored.push_back(t.storedS);

@@ -5,6 +5,7 @@
 // be unplaceable; exports are real files; a palette change recolours.
 
 #include "test_support.h"
+#include "waterfall_fixtures.h"
 #include "analysis/waterfall_data.h"
 #include "segment_colors.h"
 #include "waterfall_shading.h"
@@ -20,41 +21,19 @@
 #include <QToolButton>
 
 using namespace lx;
+using lxtest::loadWaterfallOf;
+using lxtest::waterfallTrace;
 
 namespace {
 
-constexpr qint64 T0 = 1'735'732'800'000'000'000LL;
-constexpr qint64 MS = 1'000'000;
-
-/// `count` requests in the durations form, one starting every `everyMs`, each lasting longer than the one
-/// before it by a little, so that they overlap and the lanes fill.
-QByteArray trace(int count, int everyMs)
-{
-    QByteArray out;
-    for (int i = 0; i < count; ++i) {
-        const int queue = (i * 37) % 50, decode = 100 + (i * 53) % 200;
-        out += "{\"id\":\"q" + QByteArray::number(i) + "\",\"start_ns\":" + QByteArray::number(T0 + qint64(i) * everyMs * MS)
-               + ",\"network_ms\":3,\"queue_ms\":" + QByteArray::number(queue) + ",\"prefill_ms\":20,\"decode_ms\":"
-               + QByteArray::number(decode) + ",\"e2e_ms\":" + QByteArray::number(3 + queue + 20 + decode + 5) + "}\n";
-    }
-    return out;
-}
-
-std::shared_ptr<const WaterfallData> load(const Store &store)
-{
-    std::string error;
-    auto data = loadWaterfall(store, {}, nullptr, &error);
-    if (!data)
-        qWarning("loadWaterfall: %s", error.c_str());
-    return data;
-}
+constexpr qint64 MS = lxtest::kMs;
 
 /// A shown view with data, laid out, its first frame drawn.
 struct Shown {
     explicit Shown(const QByteArray &lines, QSize size = {900, 600})
         : fixture(lines)
     {
-        data = load(*fixture.store);
+        data = loadWaterfallOf(*fixture.store);
         view.resize(size);
         view.show();
         view.setData(data);
@@ -100,7 +79,7 @@ private slots:
 
 void TestWaterfallView::holdsCoreRows()
 {
-    Shown s(trace(60, 40));
+    Shown s(waterfallTrace(60, 40));
     QVERIFY(s.data);
     WaterfallChart *chart = s.view.chart();
     QCOMPARE(chart->data(), s.data);
@@ -137,7 +116,7 @@ void TestWaterfallView::arrangesOnAWorker_data()
 void TestWaterfallView::arrangesOnAWorker()
 {
     QFETCH(QByteArray, change);
-    Shown s(trace(300, 15));
+    Shown s(waterfallTrace(300, 15));
     WaterfallChart *chart = s.view.chart();
     chart->setArrangeInBackgroundFrom(1); // as a million requests would be
     const std::vector<std::uint32_t> before = asVector(chart->rows().requests());
@@ -163,8 +142,8 @@ void TestWaterfallView::arrangesOnAWorker()
     } else {
         s.view.sortSelector()->setCurrentIndex(2);
         expectedSort = choices[2];
-        lxtest::StoreFixture other(trace(120, 30));
-        expectedData = load(*other.store);
+        lxtest::StoreFixture other(waterfallTrace(120, 30));
+        expectedData = loadWaterfallOf(*other.store);
         s.view.setData(expectedData);
         QCOMPARE(chart->rows().rowCount(), std::size_t(0)); // the old rows do not fit the new data
     }
@@ -198,7 +177,7 @@ void TestWaterfallView::clickSelects()
 {
     QFETCH(bool, lanes);
     QFETCH(int, request);
-    Shown s(trace(40, 60));
+    Shown s(waterfallTrace(40, 60));
     s.view.lanesButton()->setChecked(lanes);
     s.redraw();
     const qint64 id = s.data->ids[std::size_t(request)];
@@ -239,7 +218,7 @@ void TestWaterfallView::keyboard()
     QFETCH(int, timeWidth);
     QFETCH(int, timeMove);
     QFETCH(int, rowHeight);
-    Shown s(trace(300, 20));
+    Shown s(waterfallTrace(300, 20));
     WaterfallChart *chart = s.view.chart();
     chart->zoomTime(0.5); // room to pan either way
     const auto [from, to] = chart->timeRange();
@@ -261,7 +240,7 @@ void TestWaterfallView::keyboard()
 
 void TestWaterfallView::lanesKey()
 {
-    Shown s(trace(300, 20));
+    Shown s(waterfallTrace(300, 20));
     WaterfallChart *chart = s.view.chart();
     QTest::keyClick(chart, Qt::Key_L);
     QVERIFY(chart->lanes());
@@ -278,7 +257,7 @@ void TestWaterfallView::lanesKey()
 
 void TestWaterfallView::marksTimeRange()
 {
-    Shown s(trace(50, 40));
+    Shown s(waterfallTrace(50, 40));
     WaterfallChart *chart = s.view.chart();
     QSignalSpy marked(&s.view, &WaterfallView::timeRangeSelected);
     const QRect plot = chart->axisRect()->rect();
@@ -309,7 +288,7 @@ void TestWaterfallView::marksTimeRange()
 
 void TestWaterfallView::selectionScrollsIntoView()
 {
-    Shown s(trace(400, 25));
+    Shown s(waterfallTrace(400, 25));
     WaterfallChart *chart = s.view.chart();
     chart->zoomTime(0.05);
     chart->zoomRows(0.05);
@@ -326,7 +305,7 @@ void TestWaterfallView::selectionScrollsIntoView()
 
 void TestWaterfallView::densityWhenRowsOutnumberPixels()
 {
-    Shown s(trace(3000, 2), QSize(800, 400));
+    Shown s(waterfallTrace(3000, 2), QSize(800, 400));
     WaterfallChart *chart = s.view.chart();
     QCOMPARE(chart->lod(), WaterfallLod::Density);
     // Density or not, a click lands on a request whose bar is under the mouse.
@@ -354,7 +333,7 @@ void TestWaterfallView::noStartTime()
     QVERIFY2(s.view.chart()->message().contains(QLatin1String("no start time")), qPrintable(s.view.chart()->message()));
     QCOMPARE(s.view.chart()->lod(), WaterfallLod::None);
 
-    Shown withStarts(trace(5, 10));
+    Shown withStarts(waterfallTrace(5, 10));
     QVERIFY(withStarts.view.chart()->message().isEmpty());
 }
 
@@ -367,7 +346,7 @@ void TestWaterfallView::startsOnly_data()
     for (int i = 0; i < 4; ++i)
         arrivals += "{\"timestamp\": " + QByteArray::number(i * 10) + ", \"input_length\": 10, \"output_length\": 5}\n";
     QTest::newRow("an arrival trace") << arrivals << qint64(4) << true;
-    QTest::newRow("measured requests") << trace(4, 10) << qint64(0) << false;
+    QTest::newRow("measured requests") << waterfallTrace(4, 10) << qint64(0) << false;
 }
 
 void TestWaterfallView::startsOnly()
@@ -398,7 +377,7 @@ void TestWaterfallView::exports()
 {
     QFETCH(QString, name);
     QFETCH(bool, lanes);
-    Shown s(trace(200, 15));
+    Shown s(waterfallTrace(200, 15));
     s.view.lanesButton()->setChecked(lanes);
     QTemporaryDir dir;
     const QString path = dir.filePath(name);
@@ -427,7 +406,7 @@ void TestWaterfallView::exports()
 
 void TestWaterfallView::paletteChangeRecolours()
 {
-    Shown s(trace(30, 40));
+    Shown s(waterfallTrace(30, 40));
     WaterfallChart *chart = s.view.chart();
     QSignalSpy applied(chart, &Chart::paletteApplied);
     QPalette dark = chart->palette();
@@ -468,7 +447,7 @@ void TestWaterfallView::legendLabelsWhole()
     QFETCH(int, width);
     QFETCH(int, exportWidth);
     QFETCH(int, rows);
-    Shown s(trace(30, 40), QSize(width, 600));
+    Shown s(waterfallTrace(30, 40), QSize(width, 600));
     WaterfallChart *chart = s.view.chart();
     s.redraw();
     if (exportWidth > 0) // the layout stays as the export left it until the next frame

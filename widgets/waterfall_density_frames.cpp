@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "waterfall_density_frames.h"
+
+#include "waterfall_shading.h"
+
+namespace {
+
+WaterfallDensityFrames::Frame makeFrame(const lx::WaterfallData &data, const lx::WaterfallRows &rows,
+                                        const lx::WaterfallViewport &view, const std::array<QColor, lx::kSegmentCount> &colors)
+{
+    const lx::WaterfallDensity density = lx::aggregateWaterfall(data, rows, view);
+    return {view, density.bands > 0 ? waterfallDensityImage(density, colors) : QImage()};
+}
+
+} // namespace
+
+WaterfallDensityFrames::WaterfallDensityFrames(const std::array<QColor, lx::kSegmentCount> &colors, QObject *parent)
+    : QObject(parent)
+    , m_colors(colors)
+{
+}
+
+void WaterfallDensityFrames::setSource(std::shared_ptr<const lx::WaterfallData> data, std::shared_ptr<const lx::WaterfallRows> rows)
+{
+    m_job.cancel();
+    m_making.reset();
+    m_wanted.reset();
+    m_last.reset();
+    m_asked.reset();
+    m_data = std::move(data);
+    m_rows = std::move(rows);
+    m_awaitingFirst = m_data && m_rows && m_rows->requestsOf(0, m_rows->rowCount()).size() >= m_backgroundFrom;
+}
+
+const WaterfallDensityFrames::Frame *WaterfallDensityFrames::frameFor(const lx::WaterfallViewport &view)
+{
+    m_awaitingFirst = false;
+    m_asked = view;
+    if (!m_data || !m_rows)
+        return nullptr;
+    if (m_last && m_last->view == view) {
+        if (m_making != view)
+            m_wanted.reset(); // back at the view on screen: what the worker makes is only a later image
+        return &*m_last;
+    }
+    const std::size_t requests = m_rows->requestsOf(view.firstRow, view.firstRow + view.rowCount).size();
+    if (requests < m_backgroundFrom) {
+        m_job.cancel();
+        m_making.reset();
+        m_wanted.reset();
+        m_last = makeFrame(*m_data, *m_rows, view, m_colors);
+        return &*m_last;
+    }
+    if (!m_job.running())
+        start(view);
+    else if (m_making != view)
+        m_wanted = view; // replaces an older wish: only the newest view is worth making
+    else
+        m_wanted.reset();
+    return m_last ? &*m_last : nullptr;
+}
+
+void WaterfallDensityFrames::start(const lx::WaterfallViewport &view)
+{
+    m_making = view;
+    m_job.start(
+        [data = m_data, rows = m_rows, colors = m_colors, view](const std::atomic<bool> &) {
+            return makeFrame(*data, *rows, view, colors);
+        },
+        [this](Frame frame) {
+            m_making.reset();
+            // The view on screen may have its own image already (the user came back to it): keep that.
+            if (!m_last || m_last->view != m_asked)
+                m_last = std::move(frame);
+            if (m_wanted) {
+                const lx::WaterfallViewport next = *m_wanted;
+                m_wanted.reset();
+                start(next);
+            }
+            emit frameReady();
+        });
+}
