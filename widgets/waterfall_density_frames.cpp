@@ -32,12 +32,19 @@ void WaterfallDensityFrames::setSource(std::shared_ptr<const lx::WaterfallData> 
     m_awaitingFirst = m_data && m_rows && m_rows->requestsOf(0, m_rows->rowCount()).size() >= m_backgroundFrom;
 }
 
-const WaterfallDensityFrames::Frame *WaterfallDensityFrames::frameFor(const lx::WaterfallViewport &view)
+const WaterfallDensityFrames::Frame *WaterfallDensityFrames::frameFor(const lx::WaterfallViewport &view, bool now)
 {
-    m_awaitingFirst = false;
-    m_asked = view;
     if (!m_data || !m_rows)
         return nullptr;
+    if (now) { // an export: drawn once, apart from what the screen shows and waits for
+        if (m_last && m_last->view == view)
+            return &*m_last;
+        m_exported = makeFrame(*m_data, *m_rows, view, m_colors);
+        return &*m_exported;
+    }
+    m_exported.reset();
+    m_awaitingFirst = false;
+    m_asked = view;
     if (m_last && m_last->view == view) {
         if (m_making != view)
             m_wanted.reset(); // back at the view on screen: what the worker makes is only a later image

@@ -44,8 +44,9 @@ public:
     void setBackgroundFrom(std::size_t requests) { m_backgroundFrom = requests; }
 
     /// The image to draw for `view`: its own, or while that is made on a worker the last one made (of
-    /// another view: Frame::view says which), or null when none is made yet.
-    const Frame *frameFor(const lx::WaterfallViewport &view);
+    /// another view: Frame::view says which), or null when none is made yet. `now`: its own, made on the
+    /// spot if need be (an export, which is drawn once and must show its own view).
+    const Frame *frameFor(const lx::WaterfallViewport &view, bool now = false);
     /// The source is large and this frame is drawn with bars: nothing to wait for.
     void skipFrame() { m_awaitingFirst = false; }
     /// A frame of the current view is being made or waits to be: what is on screen is not the final picture.
@@ -63,6 +64,7 @@ private:
     std::shared_ptr<const lx::WaterfallRows> m_rows;
     std::size_t m_backgroundFrom = kBackgroundFrom;
     std::optional<Frame> m_last;
+    std::optional<Frame> m_exported; ///< the image of an export, kept while it is drawn
     std::optional<lx::WaterfallViewport> m_asked;  ///< the view of the last frameFor(): on screen
     std::optional<lx::WaterfallViewport> m_making; ///< the view the worker makes
     /// The view asked for while a worker makes another: made next.

@@ -209,7 +209,9 @@ void WaterfallPlottable::drawBar(QCPPainter *painter, std::size_t request, std::
 
 void WaterfallPlottable::drawDensity(QCPPainter *painter, const lx::WaterfallViewport &view)
 {
-    const WaterfallDensityFrames::Frame *frame = m_frames->frameFor(view);
+    // An export (PNG, SVG, PDF, the clipboard, at any size) is drawn once: it gets its own view's image.
+    const bool exporting = painter->modes().testFlag(QCPPainter::pmNoCaching);
+    const WaterfallDensityFrames::Frame *frame = m_frames->frameFor(view, exporting);
     if (!frame || frame->image.isNull())
         return;
     // The frame's own view, or an earlier one while that is made: drawn where its time and rows lie now.

@@ -41,11 +41,8 @@ struct Shown {
         redraw();
         return true;
     }
-    /// The plot's pixels (the axis rect) as drawn last.
-    QImage plot() const
-    {
-        return view.chart()->toPixmap(view.chart()->width(), view.chart()->height()).toImage().copy(chart()->axisRect()->rect());
-    }
+    /// The plot's pixels (the axis rect) as on screen: grabbed, not exported (an export makes its own image).
+    QImage plot() const { return view.chart()->grab().toImage().copy(chart()->axisRect()->rect()); }
 
     WaterfallView view;
 };
@@ -71,6 +68,7 @@ private slots:
     void landsAsMadeAtOnce();
     void lastImageWhereItsViewLies();
     void sameViewMakesNothingAnew();
+    void exportDrawsItsOwnView();
 };
 
 void TestWaterfallDensityFrames::landsAsMadeAtOnce_data()
@@ -150,6 +148,23 @@ void TestWaterfallDensityFrames::sameViewMakesNothingAnew()
     QVERIFY(!s.chart()->drawing());
     QVERIFY(!ready.wait(300));
     QVERIFY(s.plot() == before);
+}
+
+void TestWaterfallDensityFrames::exportDrawsItsOwnView()
+{
+    lxtest::StoreFixture fixture(waterfallTrace(4000, 3));
+    const auto data = loadWaterfallOf(*fixture.store);
+    Shown background(data, true), atOnce(data, false);
+    QVERIFY(background.chart()->drawing()); // the screen's first image is still being made
+    const QSize size(640, 360);              // another size than the screen's: another view
+    const QImage exported = background.chart()->toPixmap(size.width(), size.height()).toImage();
+    const QImage expected = atOnce.chart()->toPixmap(size.width(), size.height()).toImage();
+    QVERIFY(colouredPixels(expected, 0, expected.width()) > 1000);
+    QVERIFY(exported == expected);
+    // The screen still gets its own image.
+    QVERIFY(background.chart()->drawing());
+    QVERIFY(background.settle());
+    QVERIFY(background.plot() == atOnce.plot());
 }
 
 QTEST_MAIN(TestWaterfallDensityFrames)
