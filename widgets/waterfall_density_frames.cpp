@@ -5,11 +5,15 @@
 
 namespace {
 
+/// The image of `view`; an empty one once `cancel` is set (a worker's view no longer wanted).
 WaterfallDensityFrames::Frame makeFrame(const lx::WaterfallData &data, const lx::WaterfallRows &rows,
-                                        const lx::WaterfallViewport &view, const std::array<QColor, lx::kSegmentCount> &colors)
+                                        const lx::WaterfallViewport &view, const std::array<QColor, lx::kSegmentCount> &colors,
+                                        const std::atomic<bool> *cancel = nullptr)
 {
-    const lx::WaterfallDensity density = lx::aggregateWaterfall(data, rows, view);
-    return {view, density.bands > 0 ? waterfallDensityImage(density, colors) : QImage()};
+    const lx::WaterfallDensity density = lx::aggregateWaterfall(data, rows, view, 0, cancel);
+    if (density.bands == 0 || (cancel && cancel->load()))
+        return {view, QImage()};
+    return {view, waterfallDensityImage(density, colors)};
 }
 
 } // namespace
@@ -29,7 +33,8 @@ void WaterfallDensityFrames::setSource(std::shared_ptr<const lx::WaterfallData> 
     m_asked.reset();
     m_data = std::move(data);
     m_rows = std::move(rows);
-    m_awaitingFirst = m_data && m_rows && m_rows->requestsOf(0, m_rows->rowCount()).size() >= m_backgroundFrom;
+    m_awaitingFirst = m_data && m_rows && m_rows->rowCount() > 0 &&
+                      m_rows->requestsOf(0, m_rows->rowCount()).size() >= m_backgroundFrom;
 }
 
 const WaterfallDensityFrames::Frame *WaterfallDensityFrames::frameFor(const lx::WaterfallViewport &view, bool now)
@@ -52,6 +57,8 @@ const WaterfallDensityFrames::Frame *WaterfallDensityFrames::frameFor(const lx::
     }
     const std::size_t requests = m_rows->requestsOf(view.firstRow, view.firstRow + view.rowCount).size();
     if (requests < m_backgroundFrom) {
+        if (m_job.running()) // nothing will land: say so (later: this runs while the chart paints)
+            QMetaObject::invokeMethod(this, &WaterfallDensityFrames::frameReady, Qt::QueuedConnection);
         m_job.cancel();
         m_making.reset();
         m_wanted.reset();
@@ -71,8 +78,8 @@ void WaterfallDensityFrames::start(const lx::WaterfallViewport &view)
 {
     m_making = view;
     m_job.start(
-        [data = m_data, rows = m_rows, colors = m_colors, view](const std::atomic<bool> &) {
-            return makeFrame(*data, *rows, view, colors);
+        [data = m_data, rows = m_rows, colors = m_colors, view](const std::atomic<bool> &cancel) {
+            return makeFrame(*data, *rows, view, colors, &cancel);
         },
         [this](Frame frame) {
             m_making.reset();

@@ -47,8 +47,12 @@ public:
     /// another view: Frame::view says which), or null when none is made yet. `now`: its own, made on the
     /// spot if need be (an export, which is drawn once and must show its own view).
     const Frame *frameFor(const lx::WaterfallViewport &view, bool now = false);
-    /// The source is large and this frame is drawn with bars: nothing to wait for.
-    void skipFrame() { m_awaitingFirst = false; }
+    /// The frame on screen is drawn with bars: no image to wait for, none wanted next.
+    void skipFrame()
+    {
+        m_awaitingFirst = false;
+        m_wanted.reset();
+    }
     /// A frame of the current view is being made or waits to be: what is on screen is not the final picture.
     bool pending() const { return m_job.running() || m_wanted.has_value() || m_awaitingFirst; }
 

@@ -165,12 +165,14 @@ void WaterfallPlottable::draw(QCPPainter *painter)
     std::optional<std::vector<lx::WaterfallBar>> bars;
     if (static_cast<std::size_t>(view.bands) >= view.rowCount)
         bars = lx::visibleBars(*m_data, *m_rows, view, kMaxBars);
+    const bool exporting = painter->modes().testFlag(QCPPainter::pmNoCaching);
     if (bars) {
-        m_frames->skipFrame();
+        if (!exporting)
+            m_frames->skipFrame();
         drawBars(painter, *bars, view);
         m_lastLod = WaterfallLod::Bars;
     } else {
-        drawDensity(painter, view);
+        drawDensity(painter, view, exporting);
         m_lastLod = WaterfallLod::Density;
     }
     drawSelection(painter, view);
@@ -207,21 +209,46 @@ void WaterfallPlottable::drawBar(QCPPainter *painter, std::size_t request, std::
     });
 }
 
-void WaterfallPlottable::drawDensity(QCPPainter *painter, const lx::WaterfallViewport &view)
+void WaterfallPlottable::drawDensity(QCPPainter *painter, const lx::WaterfallViewport &view, bool exporting)
 {
     // An export (PNG, SVG, PDF, the clipboard, at any size) is drawn once: it gets its own view's image.
-    const bool exporting = painter->modes().testFlag(QCPPainter::pmNoCaching);
     const WaterfallDensityFrames::Frame *frame = m_frames->frameFor(view, exporting);
     if (!frame || frame->image.isNull())
         return;
-    // The frame's own view, or an earlier one while that is made: drawn where its time and rows lie now.
-    const QRect rect = mKeyAxis->axisRect()->rect();
-    const double left = pixelOf(frame->view.fromNs, view, rect), right = pixelOf(frame->view.toNs, view, rect);
-    double top = mValueAxis->coordToPixel(static_cast<double>(frame->view.firstRow));
-    double bottom = mValueAxis->coordToPixel(static_cast<double>(frame->view.firstRow + frame->view.rowCount));
-    if (top > bottom)
-        std::swap(top, bottom);
-    painter->drawImage(QRectF(left, top, right - left, bottom - top), frame->image);
+    if (frame->view == view) {
+        const QRect rect = mKeyAxis->axisRect()->rect();
+        double top = mValueAxis->coordToPixel(static_cast<double>(view.firstRow));
+        double bottom = mValueAxis->coordToPixel(static_cast<double>(view.firstRow + view.rowCount));
+        if (top > bottom)
+            std::swap(top, bottom);
+        painter->drawImage(QRectF(rect.left(), top, rect.width(), bottom - top), frame->image);
+        return;
+    }
+    drawEarlierFrame(painter, *frame);
+}
+
+void WaterfallPlottable::drawEarlierFrame(QCPPainter *painter, const WaterfallDensityFrames::Frame &frame)
+{
+    // Only the part of the image now in view, worked out in the image's pixels: a view zoomed in far
+    // holds a sliver of one of them, and the whole image placed around it would lie millions of pixels out.
+    const double width = frame.image.width(), height = frame.image.height();
+    const double t0 = coordinateOf(frame.view.fromNs), t1 = coordinateOf(frame.view.toNs);
+    const auto r0 = static_cast<double>(frame.view.firstRow), r1 = static_cast<double>(frame.view.firstRow + frame.view.rowCount);
+    if (!(t1 > t0) || !(r1 > r0))
+        return;
+    const QCPRange time = mKeyAxis->range(), rows = mValueAxis->range();
+    const double u0 = std::clamp((time.lower - t0) / (t1 - t0) * width, 0.0, width);
+    const double u1 = std::clamp((time.upper - t0) / (t1 - t0) * width, 0.0, width);
+    const double v0 = std::clamp((rows.lower - r0) / (r1 - r0) * height, 0.0, height);
+    const double v1 = std::clamp((rows.upper - r0) / (r1 - r0) * height, 0.0, height);
+    if (!(u1 > u0) || !(v1 > v0))
+        return;
+    const double x0 = mKeyAxis->coordToPixel(t0 + u0 / width * (t1 - t0));
+    const double x1 = mKeyAxis->coordToPixel(t0 + u1 / width * (t1 - t0));
+    const double y0 = mValueAxis->coordToPixel(r0 + v0 / height * (r1 - r0));
+    const double y1 = mValueAxis->coordToPixel(r0 + v1 / height * (r1 - r0));
+    const QRectF target = QRectF(QPointF(x0, y0), QPointF(x1, y1)).normalized();
+    painter->drawImage(target, frame.image, QRectF(u0, v0, u1 - u0, v1 - v0));
 }
 
 void WaterfallPlottable::drawSelection(QCPPainter *painter, const lx::WaterfallViewport &view)

@@ -69,7 +69,9 @@ private:
     double pixelOf(std::int64_t ns, const lx::WaterfallViewport &view, const QRect &rect) const;
     void drawBars(QCPPainter *painter, const std::vector<lx::WaterfallBar> &bars, const lx::WaterfallViewport &view);
     void drawBar(QCPPainter *painter, std::size_t request, std::size_t row, const lx::WaterfallViewport &view);
-    void drawDensity(QCPPainter *painter, const lx::WaterfallViewport &view);
+    void drawDensity(QCPPainter *painter, const lx::WaterfallViewport &view, bool exporting);
+    /// The image of another view (the one on screen is being made): the part of it in view, where it lies now.
+    void drawEarlierFrame(QCPPainter *painter, const WaterfallDensityFrames::Frame &frame);
     void drawSelection(QCPPainter *painter, const lx::WaterfallViewport &view);
 
     std::shared_ptr<const lx::WaterfallData> m_data;

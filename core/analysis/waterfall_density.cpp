@@ -62,12 +62,14 @@ void addSpan(std::vector<double> &at, std::vector<double> &runs, int segment, do
 /// Fills the bands [bandFrom, bandTo) of `out` (sized already): each band's requests in one pass, then
 /// its cells. Bands are independent, so that ranges of them can go to threads of their own.
 void aggregateBands(const WaterfallData &data, const WaterfallRows &rows, const WaterfallViewport &grid, int bandFrom,
-                    int bandTo, WaterfallDensity &out)
+                    int bandTo, const std::atomic<bool> *cancel, WaterfallDensity &out)
 {
     const double binsPerNs = grid.columns / offsetNs(grid.toNs, grid.fromNs);
     const WaterfallFrameColumns columns = rows.columns(data);
     std::vector<double> at(static_cast<std::size_t>(out.columns) * kSegmentCount, 0.0), runs(at.size(), 0.0);
     for (int b = bandFrom; b < bandTo; ++b) {
+        if (cancel && cancel->load(std::memory_order_relaxed))
+            return;
         WaterfallBand &band = out.bandInfo[static_cast<std::size_t>(b)];
         band.firstRow = grid.bandBegin(b);
         band.endRow = grid.bandBegin(b + 1);
@@ -120,7 +122,7 @@ constexpr std::size_t kRequestsPerThread = 50'000;
 } // namespace
 
 WaterfallDensity aggregateWaterfall(const WaterfallData &data, const WaterfallRows &rows, const WaterfallViewport &view,
-                                    std::size_t threads)
+                                    std::size_t threads, const std::atomic<bool> *cancel)
 {
     WaterfallDensity out;
     if (view.columns <= 0 || view.bands <= 0 || view.toNs <= view.fromNs || view.rowCount == 0)
@@ -152,8 +154,9 @@ WaterfallDensity aggregateWaterfall(const WaterfallData &data, const WaterfallRo
     cuts.push_back(out.bands);
     std::vector<std::thread> workers;
     for (std::size_t t = 0; t + 1 < threads; ++t)
-        workers.emplace_back(aggregateBands, std::cref(data), std::cref(rows), std::cref(grid), cuts[t], cuts[t + 1], std::ref(out));
-    aggregateBands(data, rows, grid, cuts[threads - 1], cuts[threads], out);
+        workers.emplace_back(aggregateBands, std::cref(data), std::cref(rows), std::cref(grid), cuts[t], cuts[t + 1], cancel,
+                             std::ref(out));
+    aggregateBands(data, rows, grid, cuts[threads - 1], cuts[threads], cancel, out);
     for (std::thread &worker : workers)
         worker.join();
     return out;

@@ -4,6 +4,7 @@
 #include "analysis/waterfall_rows.h"
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -109,8 +110,9 @@ void forEachSegmentSpan(const Columns &columns, std::size_t i, Visit &&visit)
 
 /// The density of the requests of `rows` in the viewport. Many requests in view are shared among
 /// `threads` threads (0: one per 50,000 requests, up to the cores and 8); the result is the same on any number.
+/// Once `cancel` is true the bands not begun are left empty: a result to drop (a view no longer wanted).
 WaterfallDensity aggregateWaterfall(const WaterfallData &data, const WaterfallRows &rows, const WaterfallViewport &view,
-                                    std::size_t threads = 0);
+                                    std::size_t threads = 0, const std::atomic<bool> *cancel = nullptr);
 
 /// A request to draw as a bar and its display row.
 struct WaterfallBar {

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The waterfall's level of detail: the density's cells and bands equal a brute-force computation over the
-// covered requests, on one thread and on several.
+// covered requests, on one thread and on several; a cancelled one begins no band.
 
 #include "waterfall_test_support.h"
 #include "analysis/waterfall_density.h"
 
 #include <QTest>
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <numeric>
 #include <tuple>
@@ -22,6 +24,8 @@ private slots:
     void density();
     void densityOnThreads_data();
     void densityOnThreads();
+    void cancelled_data();
+    void cancelled();
 };
 
 void TestWaterfallDensity::density_data()
@@ -177,6 +181,31 @@ void TestWaterfallDensity::densityOnThreads()
     QCOMPARE(requests, std::int64_t(data->size())); // every request, once
 }
 
+void TestWaterfallDensity::cancelled_data()
+{
+    QTest::addColumn<int>("threads");
+    QTest::newRow("one thread") << 1;
+    QTest::newRow("3 threads") << 3;
+}
+
+void TestWaterfallDensity::cancelled()
+{
+    QFETCH(int, threads);
+    lxtest::StoreFixture f(randomTrace(700, 9));
+    const auto data = load(*f.store);
+    QVERIFY(data);
+    const WaterfallRows rows = WaterfallRows::sorted(*data, {});
+    const WaterfallViewport view{data->firstStart, data->lastEnd + 1, 0, rows.rowCount(), 90, 40};
+    std::atomic<bool> cancel{false};
+    const WaterfallDensity whole = aggregateWaterfall(*data, rows, view, std::size_t(threads), &cancel);
+    QVERIFY(std::any_of(whole.fill.begin(), whole.fill.end(), [](float v) { return v > 0; }));
+    cancel = true; // a view no longer wanted: no band is begun
+    const WaterfallDensity dropped = aggregateWaterfall(*data, rows, view, std::size_t(threads), &cancel);
+    QCOMPARE(dropped.bands, whole.bands);
+    QVERIFY(std::all_of(dropped.fill.begin(), dropped.fill.end(), [](float v) { return v == 0; }));
+    for (const WaterfallBand &band : dropped.bandInfo)
+        QCOMPARE(band.requests, std::int64_t(0));
+}
 
 QTEST_GUILESS_MAIN(TestWaterfallDensity)
 #include "tst_waterfall_density.moc"

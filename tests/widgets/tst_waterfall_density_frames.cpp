@@ -18,11 +18,12 @@ using lxtest::waterfallTrace;
 
 namespace {
 
-/// A shown view whose density images are made on a worker (`background`) or at once.
+/// A shown view whose density images are made on a worker (`background`: from 0 requests in view, or from
+/// `from`) or at once.
 struct Shown {
-    Shown(std::shared_ptr<const WaterfallData> data, bool background)
+    Shown(std::shared_ptr<const WaterfallData> data, bool background, std::size_t from = 0)
     {
-        view.chart()->setDensityInBackgroundFrom(background ? 0 : SIZE_MAX);
+        view.chart()->setDensityInBackgroundFrom(background ? from : SIZE_MAX);
         view.resize(800, 400);
         view.show();
         view.setData(std::move(data));
@@ -69,6 +70,7 @@ private slots:
     void lastImageWhereItsViewLies();
     void sameViewMakesNothingAnew();
     void exportDrawsItsOwnView();
+    void fewerRequestsThanTheThreshold();
 };
 
 void TestWaterfallDensityFrames::landsAsMadeAtOnce_data()
@@ -76,7 +78,8 @@ void TestWaterfallDensityFrames::landsAsMadeAtOnce_data()
     QTest::addColumn<QByteArray>("change"); // what is asked for while the worker makes the first frame
     QTest::newRow("nothing") << QByteArray();
     QTest::newRow("a zoom") << QByteArray("zoom");
-    QTest::newRow("a zoom, then a pan: the newest view wins") << QByteArray("zoom and pan");
+    QTest::newRow("a zoom, then a pan, each drawn: the newest view wins") << QByteArray("zoom and pan");
+    QTest::newRow("a zoom far in: a sliver of the last image") << QByteArray("far");
     QTest::newRow("lanes, drawn as bars") << QByteArray("lanes");
     QTest::newRow("other data: the old frame is dropped") << QByteArray("data");
 }
@@ -94,8 +97,12 @@ void TestWaterfallDensityFrames::landsAsMadeAtOnce()
     const auto apply = [&](Shown &s) {
         if (change.startsWith("zoom"))
             s.chart()->zoomTime(0.5);
-        if (change == "zoom and pan")
+        if (change == "zoom and pan") {
+            s.redraw(); // the zoomed view is asked for, then the panned one replaces it
             s.chart()->panTime(0.3);
+        }
+        if (change == "far")
+            s.chart()->zoomTime(1e-4);
         if (change == "lanes")
             s.view.chart()->setLanes(true);
         if (change == "data")
@@ -165,6 +172,24 @@ void TestWaterfallDensityFrames::exportDrawsItsOwnView()
     QVERIFY(background.chart()->drawing());
     QVERIFY(background.settle());
     QVERIFY(background.plot() == atOnce.plot());
+}
+
+void TestWaterfallDensityFrames::fewerRequestsThanTheThreshold()
+{
+    lxtest::StoreFixture fixture(waterfallTrace(4000, 3));
+    const auto data = loadWaterfallOf(*fixture.store);
+    Shown s(data, true, 2000), atOnce(data, false); // all 4000 on a worker; a quarter of the rows at once
+    QVERIFY(s.chart()->drawing());
+    QSignalSpy ready(s.chart(), &WaterfallChart::densityReady);
+    s.chart()->zoomRows(0.25);
+    atOnce.chart()->zoomRows(0.25);
+    s.redraw();
+    atOnce.redraw();
+    // Made on the spot; the worker's image is dropped, and the chart is told (a tab waits for it).
+    QVERIFY(!s.chart()->drawing());
+    QVERIFY(ready.wait(5000));
+    QCOMPARE(s.chart()->lod(), WaterfallLod::Density);
+    QVERIFY(s.plot() == atOnce.plot());
 }
 
 QTEST_MAIN(TestWaterfallDensityFrames)
