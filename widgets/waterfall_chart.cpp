@@ -68,7 +68,14 @@ WaterfallChart::WaterfallChart(QWidget *parent)
     : Chart(parent)
 {
     m_plottable = new WaterfallPlottable(xAxis, yAxis);
-    connect(m_plottable->densityFrames(), &WaterfallDensityFrames::frameReady, this, &WaterfallChart::densityReady);
+    connect(m_plottable->densityFrames(), &WaterfallDensityFrames::frameReady, this, [this] {
+        updateMessage(); // the replot the plottable asked for shows it
+        emit densityReady();
+    });
+    connect(m_plottable->densityFrames(), &WaterfallDensityFrames::frameStarted, this, [this] {
+        updateMessage();
+        replot(rpQueuedReplot);
+    });
     m_timeTicker = QSharedPointer<TimeTicker>::create(0, false);
     xAxis->setTicker(m_timeTicker);
     yAxis->setTicker(QSharedPointer<RowTicker>::create());
@@ -280,12 +287,17 @@ void WaterfallChart::updateMessage()
     const QLocale locale;
     const bool nothingToDraw = data && (data->empty() || data->withoutTime == static_cast<std::int64_t>(data->size()));
     m_message->setVisible(nothingToDraw);
-    m_note->setVisible(data && !data->empty() && (data->withoutStart > 0 || m_arranging));
+    const std::size_t drawing = m_plottable->densityFrames()->makingRequests();
+    m_note->setVisible(data && !data->empty() && (data->withoutStart > 0 || m_arranging || drawing > 0));
     if (!data)
         return;
     if (m_arranging && !data->empty()) {
         m_note->setText(m_lanes ? tr("Packing %1 requests into lanes…").arg(locale.toString(static_cast<qint64>(data->size())))
                                 : tr("Sorting %1 requests…").arg(locale.toString(static_cast<qint64>(data->size()))));
+        return;
+    }
+    if (drawing > 0) {
+        m_note->setText(tr("Drawing %1…").arg(requestsText(static_cast<std::int64_t>(drawing))));
         return;
     }
     if (!data->empty() && nothingToDraw) {
@@ -303,6 +315,8 @@ void WaterfallChart::updateMessage()
 }
 
 QString WaterfallChart::message() const { return m_message->visible() ? m_message->text() : QString(); }
+
+QString WaterfallChart::note() const { return m_note->visible() ? m_note->text() : QString(); }
 
 std::optional<qint64> WaterfallChart::selectedRequest() const
 {

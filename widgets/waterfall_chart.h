@@ -59,6 +59,8 @@ public:
     std::optional<qint64> requestAt(const QPoint &pixel) const;
     /// The widget pixel at the middle of a request's bar, or none when it is not in the data.
     std::optional<QPoint> pixelOf(qint64 rowId) const;
+    /// The note in the plot's corner (work under way, requests left out); empty when none shows.
+    QString note() const;
     /// The text shown over the plot when there is nothing to place on the time axis; empty otherwise.
     QString message() const;
 

@@ -77,6 +77,8 @@ const WaterfallDensityFrames::Frame *WaterfallDensityFrames::frameFor(const lx::
 void WaterfallDensityFrames::start(const lx::WaterfallViewport &view)
 {
     m_making = view;
+    m_makingRequests = m_rows->requestsOf(view.firstRow, view.firstRow + view.rowCount).size();
+    QMetaObject::invokeMethod(this, &WaterfallDensityFrames::frameStarted, Qt::QueuedConnection);
     m_job.start(
         [data = m_data, rows = m_rows, colors = m_colors, view](const std::atomic<bool> &cancel) {
             return makeFrame(*data, *rows, view, colors, &cancel);

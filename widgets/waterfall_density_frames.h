@@ -56,7 +56,12 @@ public:
     /// A frame of the current view is being made or waits to be: what is on screen is not the final picture.
     bool pending() const { return m_job.running() || m_wanted.has_value() || m_awaitingFirst; }
 
+    /// The requests in the view being made on a worker (0 when none is).
+    std::size_t makingRequests() const { return m_making ? m_makingRequests : 0; }
+
 signals:
+    /// A worker began a frame (sent from the event loop: it begins while the chart paints).
+    void frameStarted();
     /// A frame made on a worker has landed: draw again.
     void frameReady();
 
@@ -71,6 +76,7 @@ private:
     std::optional<Frame> m_exported; ///< the image of an export, kept while it is drawn
     std::optional<lx::WaterfallViewport> m_asked;  ///< the view of the last frameFor(): on screen
     std::optional<lx::WaterfallViewport> m_making; ///< the view the worker makes
+    std::size_t m_makingRequests = 0;              ///< and how many requests are in it
     /// The view asked for while a worker makes another: made next.
     std::optional<lx::WaterfallViewport> m_wanted;
     /// A large source was set and no frame of it was asked for yet (the chart has not drawn since).

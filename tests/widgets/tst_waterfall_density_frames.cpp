@@ -6,6 +6,7 @@
 #include "test_support.h"
 #include "waterfall_fixtures.h"
 #include "analysis/waterfall_data.h"
+#include "waterfall_density_frames.h"
 #include "waterfall_view.h"
 
 #include <QImage>
@@ -132,6 +133,12 @@ void TestWaterfallDensityFrames::lastImageWhereItsViewLies()
     QVERIFY(s.settle());
     const int width = s.chart()->axisRect()->width();
     QVERIFY(colouredPixels(s.plot(), width / 2 + 20, width) > 500);
+    QCOMPARE(s.chart()->note(), QString());
+    // What the corner says once a worker begins (the chart hears of it first), however soon it lands.
+    QString said;
+    auto *frames = s.chart()->findChild<WaterfallDensityFrames *>();
+    QVERIFY(frames);
+    connect(frames, &WaterfallDensityFrames::frameStarted, s.chart(), [&] { said = s.chart()->note(); });
     // Half a view later: the image of the view before is drawn over the left half, where its time now
     // lies, and the right half stays empty until the new one lands.
     s.chart()->panTime(0.5);
@@ -140,8 +147,11 @@ void TestWaterfallDensityFrames::lastImageWhereItsViewLies()
     const QImage meanwhile = s.plot();
     QVERIFY(colouredPixels(meanwhile, 0, width / 2 - 20) > 500);
     QCOMPARE(colouredPixels(meanwhile, width / 2 + 20, width), 0);
+    QTRY_VERIFY(!said.isEmpty());
+    QVERIFY2(said.startsWith(QLatin1String("Drawing ")) && said.contains(QLatin1String("requests")), qPrintable(said));
     QVERIFY(s.settle());
     QVERIFY(colouredPixels(s.plot(), width / 2 + 20, width) > 500);
+    QCOMPARE(s.chart()->note(), QString());
 }
 
 void TestWaterfallDensityFrames::sameViewMakesNothingAnew()
