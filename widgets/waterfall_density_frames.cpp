@@ -26,15 +26,12 @@ WaterfallDensityFrames::WaterfallDensityFrames(const std::array<QColor, lx::kSeg
 
 void WaterfallDensityFrames::setSource(std::shared_ptr<const lx::WaterfallData> data, std::shared_ptr<const lx::WaterfallRows> rows)
 {
-    m_job.cancel();
-    m_making.reset();
-    m_wanted.reset();
+    dropWorker();
     m_last.reset();
     m_asked.reset();
     m_data = std::move(data);
     m_rows = std::move(rows);
-    m_awaitingFirst = m_data && m_rows && m_rows->rowCount() > 0 &&
-                      m_rows->requestsOf(0, m_rows->rowCount()).size() >= m_backgroundFrom;
+    m_awaitingFirst = m_data && m_rows && m_rows->rowCount() > 0 && requestsIn(0, m_rows->rowCount()) >= m_backgroundFrom;
 }
 
 const WaterfallDensityFrames::Frame *WaterfallDensityFrames::frameFor(const lx::WaterfallViewport &view, bool now)
@@ -55,13 +52,10 @@ const WaterfallDensityFrames::Frame *WaterfallDensityFrames::frameFor(const lx::
             m_wanted.reset(); // back at the view on screen: what the worker makes is only a later image
         return &*m_last;
     }
-    const std::size_t requests = m_rows->requestsOf(view.firstRow, view.firstRow + view.rowCount).size();
-    if (requests < m_backgroundFrom) {
+    if (requestsIn(view.firstRow, view.firstRow + view.rowCount) < m_backgroundFrom) {
         if (m_job.running()) // nothing will land: say so (later: this runs while the chart paints)
             QMetaObject::invokeMethod(this, &WaterfallDensityFrames::frameReady, Qt::QueuedConnection);
-        m_job.cancel();
-        m_making.reset();
-        m_wanted.reset();
+        dropWorker();
         m_last = makeFrame(*m_data, *m_rows, view, m_colors);
         return &*m_last;
     }
@@ -74,10 +68,22 @@ const WaterfallDensityFrames::Frame *WaterfallDensityFrames::frameFor(const lx::
     return m_last ? &*m_last : nullptr;
 }
 
+std::size_t WaterfallDensityFrames::requestsIn(std::size_t firstRow, std::size_t endRow) const
+{
+    return m_rows->requestsOf(firstRow, endRow).size();
+}
+
+void WaterfallDensityFrames::dropWorker()
+{
+    m_job.cancel();
+    m_making.reset();
+    m_wanted.reset();
+}
+
 void WaterfallDensityFrames::start(const lx::WaterfallViewport &view)
 {
     m_making = view;
-    m_makingRequests = m_rows->requestsOf(view.firstRow, view.firstRow + view.rowCount).size();
+    m_makingRequests = requestsIn(view.firstRow, view.firstRow + view.rowCount);
     QMetaObject::invokeMethod(this, &WaterfallDensityFrames::frameStarted, Qt::QueuedConnection);
     m_job.start(
         [data = m_data, rows = m_rows, colors = m_colors, view](const std::atomic<bool> &cancel) {

@@ -67,6 +67,10 @@ signals:
 
 private:
     void start(const lx::WaterfallViewport &view);
+    /// The worker's image, and the one wished for next, are no longer wanted.
+    void dropWorker();
+    /// The requests in the display rows [firstRow, endRow): what a frame of them costs.
+    std::size_t requestsIn(std::size_t firstRow, std::size_t endRow) const;
 
     std::array<QColor, lx::kSegmentCount> m_colors;
     std::shared_ptr<const lx::WaterfallData> m_data;
