@@ -53,39 +53,32 @@ public:
 
     void accept(std::string_view raw) override
     {
-        RequestRecord &record = m_batch->records[m_batch->count];
+        const std::size_t k = m_batch->count;
+        RequestRecord &record = m_batch->records[k];
         const std::uint64_t hash = sealAccepted(record);
-        if (!m_ids.insert(record.id, hash)) {
-            reject(record.sourceLine, duplicateIdReason(record.id), raw);
-            return;
-        }
-        m_batch->idHashes[m_batch->count] = hash;
-        m_batch->keys[m_batch->count] = m_keyer.of(record.model, record.route, record.attributesJson);
+        // Its id's slot is fetched now and looked at with the next record: at millions of ids every slot
+        // is a miss of the cache, which the parse of one record hides.
+        m_ids.prefetch(hash);
+        m_batch->idHashes[k] = hash;
+        m_batch->keys[k] = m_keyer.of(record.model, record.route, record.attributesJson);
         m_batch->keyed = true;
-        ++m_result.accepted;
-        if (++m_batch->count == m_batch->records.size())
-            flush();
+        settlePending(true);
+        ++m_batch->count;
+        m_pending = true;
+        // A repeated id is refused with the excerpt of its line, whose bytes the reader reuses: its head is
+        // kept (an excerpt of it is the excerpt of the whole line, excerptOf() reading whole characters).
+        m_pendingHead.assign(raw.substr(0, kExcerptBytes + 4));
+        m_pendingCut = lineCutOff();
+        flushWhenFull();
     }
 
     void reject(std::int64_t line, std::string_view reason, std::string_view raw) override
     {
         if (!m_batch)
             m_batch = m_queue.takeFree();
-        ++m_result.rejected;
-        std::string why(reason);
-        // The half line where a zstd stream was cut is no malformed record: say what happened to it.
-        if (m_lines && m_lines->lastLineUnterminated() && m_lines->input()->truncated())
-            why = cutOffReason(why);
-        if (m_result.firstRejections.size() < m_samples)
-            m_result.firstRejections.push_back({line, why});
-        if (m_batch->rejectionCount == m_batch->rejections.size())
-            m_batch->rejections.emplace_back();
-        Rejection &rejection = m_batch->rejections[m_batch->rejectionCount++];
-        rejection.line = line;
-        rejection.reason = std::move(why);
-        rejection.excerpt = excerptOf(raw, kExcerptBytes);
-        if (m_batch->rejectionCount >= m_batch->records.size())
-            flush();
+        settlePending(false); // the rejections stay in line order
+        addRejection(line, reason, raw, lineCutOff());
+        flushWhenFull();
     }
 
     bool keepGoing() override
@@ -100,6 +93,7 @@ public:
 
     void flush()
     {
+        settlePending(false);
         if (m_batch && (m_batch->count > 0 || m_batch->rejectionCount > 0))
             m_queue.pushFull(m_batch);
         else if (m_batch)
@@ -113,6 +107,54 @@ public:
     void expectRecords(std::uint64_t count) { m_ids.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(count, 1u << 24))); }
 
 private:
+    /// Decides on the last record accepted: kept, or refused as a repeated id and taken out of the batch.
+    /// `nextFilled`: the reader has filled the record after it, which then moves into its place.
+    void settlePending(bool nextFilled)
+    {
+        if (!m_pending)
+            return;
+        m_pending = false;
+        const std::size_t k = m_batch->count - 1;
+        RequestRecord &record = m_batch->records[k];
+        if (m_ids.insert(record.id, m_batch->idHashes[k])) {
+            ++m_result.accepted;
+            return;
+        }
+        addRejection(record.sourceLine, duplicateIdReason(record.id), m_pendingHead, m_pendingCut);
+        --m_batch->count;
+        if (nextFilled) {
+            std::swap(record, m_batch->records[k + 1]);
+            m_batch->idHashes[k] = m_batch->idHashes[k + 1];
+            m_batch->keys[k] = m_batch->keys[k + 1];
+        }
+    }
+
+    /// Whether the line just read is the half line where a zstd stream was cut: no malformed record, its
+    /// rejection says what happened to it.
+    bool lineCutOff() const { return m_lines && m_lines->lastLineUnterminated() && m_lines->input()->truncated(); }
+
+    void addRejection(std::int64_t line, std::string_view reason, std::string_view raw, bool cutOff)
+    {
+        ++m_result.rejected;
+        std::string why(reason);
+        if (cutOff)
+            why = cutOffReason(why);
+        if (m_result.firstRejections.size() < m_samples)
+            m_result.firstRejections.push_back({line, why});
+        if (m_batch->rejectionCount == m_batch->rejections.size())
+            m_batch->rejections.emplace_back();
+        Rejection &rejection = m_batch->rejections[m_batch->rejectionCount++];
+        rejection.line = line;
+        rejection.reason = std::move(why);
+        rejection.excerpt = excerptOf(raw, kExcerptBytes);
+    }
+
+    void flushWhenFull()
+    {
+        if (m_batch->count == m_batch->records.size() || m_batch->rejectionCount >= m_batch->records.size())
+            flush();
+    }
+
     BatchQueue &m_queue;
     FileImport &m_result;
     std::size_t m_samples;
@@ -122,6 +164,9 @@ private:
     LineReader *m_lines = nullptr;
     IdSet m_ids;
     RecordKeyer m_keyer;
+    bool m_pending = false;     ///< the batch's last record waits for its id to be looked up (settlePending())
+    std::string m_pendingHead;  ///< the head of its line
+    bool m_pendingCut = false;  ///< its line is where a zstd stream was cut
     int m_sinceTick = 0;
     bool m_cancelled = false;
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "store/integrity_check.h"
 
+#include "store/sqlite_open.h"
 #include "store/store_trust.h"
 
 #include <sqlite3.h>
@@ -13,7 +14,7 @@ BackgroundIntegrityCheck::BackgroundIntegrityCheck(std::string fileName) : m_fil
         return;
     m_thread = std::thread([this] {
         sqlite3 *db = nullptr;
-        if (sqlite3_open_v2(m_fileName.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
+        if (openSqlite(m_fileName, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX) != SQLITE_OK) {
             m_problem = "the store could not be checked (" + std::string(db ? sqlite3_errmsg(db) : "out of memory") + ")";
             sqlite3_close_v2(db);
             return;

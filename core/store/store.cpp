@@ -4,6 +4,7 @@
 #include "schema_sql.h"
 #include "store/checked_stores.h"
 #include "store/import_runs.h"
+#include "store/sqlite_open.h"
 #include "store/sqlite_util.h"
 #include "store/store_trust.h"
 #include "platform/utf8_path.h"
@@ -87,7 +88,7 @@ std::unique_ptr<Store> Store::openTemporary(std::string *error)
 ReadConnection Store::openReader() const
 {
     sqlite3 *db = nullptr;
-    if (sqlite3_open_v2(m_fileName.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
+    if (openSqlite(m_fileName, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX) != SQLITE_OK) {
         sqlite3_close_v2(db);
         return {};
     }
@@ -133,7 +134,7 @@ bool Store::openConnection(Mode mode, std::string *error)
             *error = "cannot open the store: no such file";
         return false;
     };
-    int rc = sqlite3_open_v2(m_fileName.c_str(), &m_db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+    int rc = openSqlite(m_fileName, &m_db, flags | SQLITE_OPEN_NOMUTEX);
     if (rc != SQLITE_OK)
         return fail(rc);
     hardenConnection(m_db);
@@ -151,7 +152,7 @@ bool Store::openConnection(Mode mode, std::string *error)
     sqlite3_close_v2(m_db);
     m_db = nullptr;
     sqlite3 *recover = nullptr;
-    rc = sqlite3_open_v2(m_fileName.c_str(), &recover, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
+    rc = openSqlite(m_fileName, &recover, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX);
     if (rc == SQLITE_OK) {
         hardenConnection(recover);
         sqlite3_busy_timeout(recover, kBusyTimeoutMs);
@@ -164,7 +165,7 @@ bool Store::openConnection(Mode mode, std::string *error)
                  " cannot be played back here: " + why;
         return false;
     }
-    rc = sqlite3_open_v2(m_fileName.c_str(), &m_db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+    rc = openSqlite(m_fileName, &m_db, flags | SQLITE_OPEN_NOMUTEX);
     if (rc != SQLITE_OK)
         return fail(rc);
     hardenConnection(m_db);

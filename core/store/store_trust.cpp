@@ -5,6 +5,7 @@
 #include "store/checked_stores.h"
 
 #include "schema_sql.h"
+#include "store/sqlite_open.h"
 #include "store/sqlite_util.h"
 #include "store/store.h"
 #include "platform/utf8_path.h"
@@ -98,7 +99,7 @@ const Objects &expectedObjects()
     static const Objects expected = [] {
         Objects objects;
         sqlite3 *db = nullptr;
-        if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) == SQLITE_OK
+        if (openSqlite(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) == SQLITE_OK
             && sqlite3_exec(db, kSchemaSql, nullptr, nullptr, nullptr) == SQLITE_OK) {
             std::string ignored;
             readObjects(db, objects, &ignored);

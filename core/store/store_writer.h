@@ -69,8 +69,8 @@ private:
     /// Inserts records[k] for each k of `rows` as row firstRowId + k, into requests or request_details.
     bool insertRows(std::span<const RequestRecord> records, std::span<const std::uint64_t> idHashes, std::int64_t firstRowId,
                     bool details, std::span<const std::size_t> rows);
-    /// Inserts `count` rows into request_details or requests, kRowsPerInsert a statement; bind(stmt, first
-    /// parameter, i) binds the i-th.
+    /// Inserts `count` rows into request_details or requests, as many a statement as it takes; bind(stmt,
+    /// first parameter, i) binds the i-th.
     bool insertBatched(bool details, std::size_t count, const std::function<void(Statement &, int, std::size_t)> &bind);
     bool insertTokenTimes(std::int64_t rowId, std::span<const std::int64_t> times);
     /// Adds a request written to `requests` to the column chunks, when they are kept.
@@ -98,10 +98,15 @@ private:
     /// The column chunks of the rows written (request_columns.h); null when the store's chunks do not
     /// describe its rows already, which ensureRequestColumns() then writes anew after the import.
     std::unique_ptr<RequestColumnsWriter> m_columns;
-    std::unique_ptr<Statement> m_requestsMany;
-    std::unique_ptr<Statement> m_requestsOne;
-    std::unique_ptr<Statement> m_detailsMany;
-    std::unique_ptr<Statement> m_detailsOne;
+    /// An INSERT of `rows` rows at once.
+    struct BatchedInsert {
+        std::size_t rows = 0;
+        std::unique_ptr<Statement> statement;
+    };
+    /// The INSERTs of a table, fewest statements first: as many rows as SQLite takes parameters for (at
+    /// most kMostRowsPerInsert), then 16, then 1, for what is left of a batch.
+    std::vector<BatchedInsert> m_requestInserts;
+    std::vector<BatchedInsert> m_detailInserts;
     std::unique_ptr<Statement> m_insertLabel;
     std::unique_ptr<Statement> m_insertTokens;
     std::unique_ptr<Statement> m_insertRejection;

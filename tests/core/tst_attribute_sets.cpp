@@ -138,6 +138,9 @@ private slots:
         QTest::newRow("a user per request, past the parser's text keys")
             << int(kMaxTextKeys + 5000) << int(Attributes::UserPerRequest) << qint64(kMaxAttributeSets)
             << qint64(kMaxTextKeys + 5000 - kMaxAttributeSets) << qint64(kMaxTextKeys + 5000);
+        QTest::newRow("a user per request, long past the text keys: no longer looked up")
+            << int(2 * kMaxTextKeys + 5000) << int(Attributes::UserPerRequest) << qint64(kMaxAttributeSets)
+            << qint64(2 * kMaxTextKeys + 5000 - kMaxAttributeSets) << qint64(2 * kMaxTextKeys + 5000);
         QTest::newRow("longer than a set may be: in the row") << 30 << int(Attributes::LongText) << qint64(0) << qint64(30) << qint64(30);
         QTest::newRow("no attributes: neither") << 30 << int(Attributes::None) << qint64(0) << qint64(0) << qint64(0);
     }

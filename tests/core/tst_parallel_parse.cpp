@@ -48,7 +48,7 @@ struct Outcome {
     QString requests, details, rejected;
 };
 
-Outcome importWith(const std::string &path, unsigned parsers, std::size_t blockBytes, std::size_t maxLine = 0)
+Outcome importWith(const std::string &path, unsigned parsers, std::size_t blockBytes, std::size_t maxLine = 0, std::size_t batchSize = 4096)
 {
     std::string error;
     auto store = Store::openTemporary(&error);
@@ -59,6 +59,7 @@ Outcome importWith(const std::string &path, unsigned parsers, std::size_t blockB
     options.parserThreads = parsers;
     options.parseBlockBytes = blockBytes;
     options.maxLineBytes = maxLine;
+    options.batchSize = batchSize;
     options.rejectionSamples = 50;
     const auto files = importFiles(*store, {path}, options);
     o.file = files.front();
@@ -120,6 +121,40 @@ private slots:
         QCOMPARE(many.requests, one.requests);
         QCOMPARE(many.details, one.details);
         QCOMPARE(many.rejected, one.rejected);
+    }
+
+    // The single-threaded read looks a record's id up while it parses the next one (importer.cpp): a
+    // repeated id is still refused at its line, before the rejections that follow it, at every batch edge.
+    void repeatedIdsAtTheBatchesEdges_data()
+    {
+        QTest::addColumn<int>("batchSize");
+        for (int size : {1, 2, 3, 4, 5, 4096})
+            QTest::addRow("batches of %d", size) << size;
+    }
+
+    void repeatedIdsAtTheBatchesEdges()
+    {
+        QFETCH(int, batchSize);
+        const QByteArray broken = "{\"id\":\"x\",\"t_server_recv_ns\":";
+        const QByteArray text = record(1) + "\n" + record(2) + "\n" + record(3) + "\n" + record(1) + "\n" + record(5) + "\n"
+                                + record(5) + "\n" + record(5) + "\n" + broken + "\n" + record(2) + "\n" + broken + "\n"
+                                + record(11) + "\n" + record(11);
+        QTemporaryDir dir;
+        const std::string path = lxtest::writeFile(dir, QStringLiteral("repeats.jsonl"), text);
+        const Outcome one = importWith(path, 1, 0, 0, std::size_t(batchSize));
+        QCOMPARE(one.file.accepted, qint64(5));
+        QList<qint64> lines;
+        for (const auto &r : one.file.firstRejections)
+            lines << r.line;
+        QCOMPARE(lines, (QList<qint64>{4, 6, 7, 8, 9, 10, 12}));
+        QVERIFY(one.file.firstRejections[0].reason.find("duplicate id \"r1\"") != std::string::npos);
+        QVERIFY(one.file.firstRejections[6].reason.find("duplicate id \"r11\"") != std::string::npos);
+        QCOMPARE(one.details.split(QLatin1Char('\n')).size(), 5);
+        QVERIFY(one.details.contains(QStringLiteral("|r11|")) && one.details.contains(QStringLiteral("|r5|")));
+        const Outcome many = importWith(path, 3, 64);
+        QCOMPARE(one.requests, many.requests);
+        QCOMPARE(one.details, many.details);
+        QCOMPARE(one.rejected, many.rejected);
     }
 
     void truncatedZstdSaysCutOff()

@@ -85,6 +85,36 @@ private slots:
         QCOMPARE(scalar(*reopened, "SELECT count(*) FROM request_attributes WHERE key='zone'"), qint64(50));
     }
 
+    // The writer inserts as many rows a statement as the connection takes parameters for (store_writer.cpp):
+    // a lower limit (SQLite before 3.32 had 999) writes the same rows, the batches' ends included.
+    void sameRowsWhateverTheParameterLimit_data()
+    {
+        QTest::addColumn<int>("limit");
+        QTest::newRow("this SQLite's limit") << 0;
+        QTest::newRow("999, as before SQLite 3.32") << 999;
+        QTest::newRow("3 rows of details, 2 of requests") << 50;
+        QTest::newRow("a request's columns: one row a statement") << 23;
+    }
+
+    void sameRowsWhateverTheParameterLimit()
+    {
+        QFETCH(int, limit);
+        QTemporaryDir dir;
+        const std::string trace = writeFile(dir, QStringLiteral("t.jsonl"), sampleLines(4096 + 700, "r"));
+        const auto stored = [&](int parameters, const QString &name) {
+            std::string why;
+            auto store = Store::open(dir.filePath(name).toStdString(), &why);
+            if (parameters > 0)
+                sqlite3_limit(store->db(), SQLITE_LIMIT_VARIABLE_NUMBER, parameters);
+            importFiles(*store, {trace});
+            return lxtest::dump(store->db(), "SELECT * FROM requests ORDER BY id")
+                   + lxtest::dump(store->db(), "SELECT * FROM request_details ORDER BY request_id");
+        };
+        const QString expected = stored(0, QStringLiteral("reference.lxdb"));
+        QCOMPARE(expected.count(QStringLiteral("|r4795|")), 1);
+        QCOMPARE(stored(limit, QStringLiteral("limited.lxdb")), expected);
+    }
+
     void appendsRuns()
     {
         QTemporaryDir dir;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The keys the parsing side gives the texts that repeat (text_keys.h): one per text, in the order they
-// come, none for an empty text, and no more than kMaxTextKeys.
+// come, none for an empty text, no more than kMaxTextKeys, and no look-ups once hardly any text is known.
 
 #include "model/text_keys.h"
 
@@ -37,6 +37,34 @@ private slots:
             QCOMPARE(numbering.keyOf("t" + std::to_string(i)), std::uint32_t(i + 1));
         QCOMPARE(numbering.keyOf("one more"), kUnkeyedText);
         QCOMPARE(numbering.keyOf("t7"), std::uint32_t(8)); // the known keep their keys
+        QCOMPARE(numbering.keyOf(""), kNoText);
+    }
+
+    void givesUpLookingWhenHardlyAnyTextIsKnown_data()
+    {
+        QTest::addColumn<int>("knownEvery"); // past the cap, every n-th text is a known one; 0: none is
+        QTest::addColumn<bool>("gaveUp");
+        QTest::newRow("a value per request: gives up") << 0 << true;
+        QTest::newRow("1 in 32 known: gives up") << 32 << true;
+        QTest::newRow("1 in 8 known: keeps looking") << 8 << false;
+        QTest::newRow("half known: keeps looking") << 2 << false;
+    }
+
+    void givesUpLookingWhenHardlyAnyTextIsKnown()
+    {
+        QFETCH(int, knownEvery);
+        QFETCH(bool, gaveUp);
+        TextKeys numbering;
+        for (std::size_t i = 0; i < kMaxTextKeys; ++i)
+            numbering.keyOf("t" + std::to_string(i));
+        for (std::size_t i = 0; i + 1 < kMaxTextKeys; ++i) {
+            const bool known = knownEvery > 0 && i % std::size_t(knownEvery) == 0;
+            QCOMPARE(numbering.keyOf(known ? "t3" : "n" + std::to_string(i)), known ? std::uint32_t(4) : kUnkeyedText);
+        }
+        QVERIFY(!numbering.gaveUp()); // decided at the end of a round only
+        numbering.keyOf("one more");
+        QCOMPARE(numbering.gaveUp(), gaveUp);
+        QCOMPARE(numbering.keyOf("t7"), gaveUp ? kUnkeyedText : std::uint32_t(8));
         QCOMPARE(numbering.keyOf(""), kNoText);
     }
 
