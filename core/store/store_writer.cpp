@@ -102,10 +102,13 @@ StoreWriter::StoreWriter(Store &store, std::int64_t runId, DetailRows details, H
 {
     // Row ids are assigned here, so that token times can refer to their request without a round trip. The
     // details of a joined server record outlive its request row (request_join.h): ids go past both.
-    Statement maxId(m_db, "SELECT max(coalesce((SELECT max(id) FROM requests), 0),"
-                          " coalesce((SELECT max(request_id) FROM request_details), 0)) + 1");
-    if (maxId.valid() && maxId.step() == SQLITE_ROW)
-        m_nextRowId = sqlite3_column_int64(maxId.get(), 0);
+    Statement maxId(m_db, "SELECT coalesce((SELECT max(id) FROM requests), 0) + 1,"
+                          " coalesce((SELECT max(request_id) FROM request_details), 0) + 1");
+    if (maxId.valid() && maxId.step() == SQLITE_ROW) {
+        m_requestIds.next = sqlite3_column_int64(maxId.get(), 0);
+        m_detailIds.next = sqlite3_column_int64(maxId.get(), 1);
+        m_nextRowId = std::max(m_requestIds.next, m_detailIds.next);
+    }
     // Chunks go on only where they describe every row so far: an empty store (with no stale chunk left),
     // or one whose chunks cover its rows.
     const RowIdRange range = requestIdRange(m_db);
@@ -157,10 +160,23 @@ std::int64_t StoreWriter::labelId(const std::string &text)
     return id;
 }
 
+void StoreWriter::bindRowId(Statement &s, int p, std::int64_t rowId, TableIds &ids)
+{
+    // The id SQLite would choose (the largest + 1) is left to it: an INSERT given its row id first looks
+    // for a row of that id, a seek in the table per row. Without it, an import of 1M requests took 0.92x
+    // the time (median of 7 paired runs). insertBatched() checks that SQLite chose this id.
+    if (rowId == ids.next)
+        s.bindNull(p);
+    else
+        s.bindInt(p, rowId);
+    ids.next = std::max(ids.next, rowId + 1);
+    m_lastRowId = rowId;
+}
+
 void StoreWriter::bindRequest(Statement &s, int p, const HeldRequest &r, std::int64_t rowId)
 {
     const RequestMetrics &m = r.metrics;
-    s.bindInt(p++, rowId);
+    bindRowId(s, p++, rowId, m_requestIds);
     s.bindInt(p++, m_runId);
     s.bindInt(p++, static_cast<int>(r.status));
     s.bindMeasured(p++, m.start);
@@ -218,7 +234,7 @@ std::optional<std::int64_t> StoreWriter::attributeSetFor(std::uint32_t key, cons
 void StoreWriter::bindDetails(Statement &s, int p, const RequestRecord &r, std::uint32_t attributesKey, std::uint64_t idHash,
                               std::int64_t rowId)
 {
-    s.bindInt(p++, rowId);
+    bindRowId(s, p++, rowId, m_detailIds);
     s.bindText(p++, r.id);
     s.bindInt(p++, static_cast<std::int64_t>(idHash));
     s.bindInt(p++, r.sourceLine);
@@ -245,6 +261,10 @@ bool StoreWriter::insertBatched(bool details, std::size_t count, const std::func
                 bind(*insert.statement, 1 + static_cast<int>(k) * columns, i + k);
             if (!stepAndReset(*insert.statement))
                 return false;
+            if (sqlite3_last_insert_rowid(m_db) != m_lastRowId) { // another writer on this connection
+                m_error = "the store's row ids went out of step during the import";
+                return false;
+            }
         }
     }
     return m_error.empty(); // a column chunk that could not be written

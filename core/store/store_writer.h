@@ -63,6 +63,12 @@ public:
     bool wroteJoinCandidates() const { return m_joinCandidates; }
 
 private:
+    /// The next id SQLite would give a row of a table: the largest + 1.
+    struct TableIds {
+        std::int64_t next = 1;
+    };
+    /// Binds the row id of a row of the table of `ids`: NULL when it is the one SQLite would choose.
+    void bindRowId(Statement &stmt, int param, std::int64_t rowId, TableIds &ids);
     void bindRequest(Statement &stmt, int firstParam, const HeldRequest &r, std::int64_t rowId);
     void bindDetails(Statement &stmt, int firstParam, const RequestRecord &r, std::uint32_t attributesKey, std::uint64_t idHash,
                      std::int64_t rowId);
@@ -94,6 +100,9 @@ private:
     bool m_heldWritten = false;
     std::vector<std::size_t> m_rows; ///< the indices of the batch that insertRows() writes, reused
     std::int64_t m_nextRowId = 1;
+    TableIds m_requestIds;       ///< of `requests`
+    TableIds m_detailIds;        ///< of `request_details`
+    std::int64_t m_lastRowId = 0; ///< the id of the last row bound
     bool m_joinCandidates = false;
     /// The column chunks of the rows written (request_columns.h); null when the store's chunks do not
     /// describe its rows already, which ensureRequestColumns() then writes anew after the import.
