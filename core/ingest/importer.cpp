@@ -16,12 +16,14 @@
 #include "store/store_writer.h"
 #include "model/text_util.h"
 #include "ingest/format_registry.h"
+#include "platform/early_writeback.h"
 #include "platform/utf8_path.h"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <thread>
 
 namespace lx {
@@ -171,9 +173,18 @@ private:
     bool m_cancelled = false;
 };
 
-void writerLoop(BatchQueue &queue, StoreWriter &writer, std::atomic<bool> &failed)
+/// Batches between two starts of the store's writeback (early_writeback.h): 65,536 requests, some 20 MB
+/// of store. At 10M requests the import took 0.88x the time with it (2 paired runs), at 1M 0.97x.
+constexpr int kBatchesPerWriteback = 16;
+
+/// Writes the parser's batches into the store; `writeback`, when not null, has the system write the
+/// store's pages to the disk as they come rather than at the commit.
+void writerLoop(BatchQueue &queue, StoreWriter &writer, std::atomic<bool> &failed, EarlyWriteback *writeback)
 {
+    int batches = 0;
     while (Batch *batch = queue.takeFull()) {
+        if (writeback && ++batches % kBatchesPerWriteback == 0)
+            writeback->start();
         if (!failed.load(std::memory_order_relaxed)) {
             const bool ok = writer.insertRequests({batch->records.data(), batch->count}, {batch->idHashes.data(), batch->count},
                                                   {batch->keys.data(), batch->keyed ? batch->count : 0})
@@ -300,7 +311,11 @@ private:
         const bool parallel = reading.format && reading.format->independentLines && parsers > 1;
         BatchQueue queue(parallel ? batchesForParallelParse(parsers) : 3, m_options.batchSize);
         StoreWriter writer(m_store, result.runId, m_options.detailRows, m_held.get());
-        std::thread writerThread([&] { writerLoop(queue, writer, writerFailed); });
+        // A temporary store never waits for the disk (store.h): writing it early would only cost.
+        std::optional<EarlyWriteback> writeback;
+        if (!m_store.isTemporary())
+            writeback.emplace(m_store.fileName());
+        std::thread writerThread([&] { writerLoop(queue, writer, writerFailed, writeback ? &*writeback : nullptr); });
         const auto tick = [&] {
             if (!m_options.progress)
                 return true;
