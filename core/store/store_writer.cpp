@@ -261,7 +261,9 @@ bool StoreWriter::insertBatched(bool details, std::size_t count, const std::func
                 bind(*insert.statement, 1 + static_cast<int>(k) * columns, i + k);
             if (!stepAndReset(*insert.statement))
                 return false;
-            if (sqlite3_last_insert_rowid(m_db) != m_lastRowId) { // another writer on this connection
+            // Whether the ids left to SQLite are the ones bindRowId() counted on (seen by each statement's
+            // last row): TableIds out of step would otherwise give rows the ids of others.
+            if (sqlite3_last_insert_rowid(m_db) != m_lastRowId) {
                 m_error = "the store's row ids went out of step during the import";
                 return false;
             }

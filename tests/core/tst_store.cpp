@@ -3,6 +3,7 @@
 
 #include "analysis/analysis.h"
 #include "ingest/importer.h"
+#include "store/early_writeback.h"
 #include "store/sqlite_util.h"
 #include "store/store.h"
 #include "store/store_merge.h"
@@ -113,6 +114,37 @@ private slots:
         const QString expected = stored(0, QStringLiteral("reference.lxdb"));
         QCOMPARE(expected.count(QStringLiteral("|r4795|")), 1);
         QCOMPARE(stored(limit, QStringLiteral("limited.lxdb")), expected);
+    }
+
+    // An import has the system write the store as it goes (early_writeback.h), through SQLite's own
+    // descriptor of the file, found by the layout of SQLite's unix file and checked against the file: on
+    // Linux it must be found for a store's file (else the import waits at its commit again), and never for
+    // what is not one.
+    void writebackFindsSQLitesDescriptor_data()
+    {
+        QTest::addColumn<bool>("file");
+        QTest::newRow("a store's file") << true;
+        QTest::newRow("an in-memory database") << false;
+    }
+
+    void writebackFindsSQLitesDescriptor()
+    {
+        QFETCH(bool, file);
+#if !defined(__linux__)
+        QSKIP("only Linux has sync_file_range: the writeback does nothing elsewhere");
+#endif
+        QTemporaryDir dir;
+        std::string why;
+        sqlite3 *memory = nullptr;
+        auto store = file ? Store::open(dir.filePath(QStringLiteral("w.lxdb")).toStdString(), &why) : nullptr;
+        if (!file)
+            QCOMPARE(sqlite3_open(":memory:", &memory), SQLITE_OK);
+        const EarlyWriteback writeback(file ? store->db() : memory);
+        QCOMPARE(writeback.active(), file);
+        writeback.start();
+        if (store)
+            QCOMPARE(scalar(*store, "SELECT count(*) FROM requests"), qint64(0));
+        sqlite3_close(memory);
     }
 
     void appendsRuns()
