@@ -56,21 +56,6 @@ std::string insertSql(std::string_view head, int columns, int rows)
     return sql;
 }
 
-/// The INSERTs of `columns` columns per row that StoreWriter::insertBatched() uses, most rows first: as
-/// many as the connection's limit of parameters allows (999 in SQLite before 3.32, 32766 since), then 16, 1.
-template <typename BatchedInsert>
-std::vector<BatchedInsert> batchedInserts(sqlite3 *db, std::string_view head, int columns)
-{
-    const auto parameters = static_cast<std::size_t>(std::max(1, sqlite3_limit(db, SQLITE_LIMIT_VARIABLE_NUMBER, -1)));
-    const std::size_t most = std::clamp<std::size_t>(parameters / static_cast<std::size_t>(columns), 1, kMostRowsPerInsert);
-    std::vector<BatchedInsert> inserts;
-    for (std::size_t rows : {most, kFewRowsPerInsert, std::size_t{1}}) {
-        if (rows <= most && (inserts.empty() || rows < inserts.back().rows))
-            inserts.push_back({rows, std::make_unique<Statement>(db, insertSql(head, columns, static_cast<int>(rows)))});
-    }
-    return inserts;
-}
-
 std::int64_t orAbsent(std::int64_t count) { return count < 0 ? kNotMeasured : count; }
 
 /// In the writer's arrays by key: a text whose label or set is not looked up yet, and attributes that stay
@@ -93,8 +78,8 @@ StoreWriter::StoreWriter(Store &store, std::int64_t runId, DetailRows details, H
     , m_runId(runId)
     , m_detailRows(details)
     , m_held(held)
-    , m_requestInserts(batchedInserts<BatchedInsert>(m_db, insertRequestsHead(), kRequestColumns))
-    , m_detailInserts(batchedInserts<BatchedInsert>(m_db, kInsertDetails, kDetailColumns))
+    , m_requestInserts(batchedInserts(m_db, insertRequestsHead(), kRequestColumns))
+    , m_detailInserts(batchedInserts(m_db, kInsertDetails, kDetailColumns))
     , m_insertLabel(std::make_unique<Statement>(m_db, "INSERT INTO labels (text) VALUES (?)"))
     , m_insertTokens(std::make_unique<Statement>(m_db, "INSERT INTO token_times (request_id, times) VALUES (?, ?)"))
     , m_insertRejection(std::make_unique<Statement>(m_db, "INSERT INTO rejected (run_id, line, reason, excerpt) VALUES (?, ?, ?, ?)"))
@@ -105,9 +90,9 @@ StoreWriter::StoreWriter(Store &store, std::int64_t runId, DetailRows details, H
     Statement maxId(m_db, "SELECT coalesce((SELECT max(id) FROM requests), 0) + 1,"
                           " coalesce((SELECT max(request_id) FROM request_details), 0) + 1");
     if (maxId.valid() && maxId.step() == SQLITE_ROW) {
-        m_requestIds.next = sqlite3_column_int64(maxId.get(), 0);
-        m_detailIds.next = sqlite3_column_int64(maxId.get(), 1);
-        m_nextRowId = std::max(m_requestIds.next, m_detailIds.next);
+        m_nextRequestId = sqlite3_column_int64(maxId.get(), 0);
+        m_nextDetailId = sqlite3_column_int64(maxId.get(), 1);
+        m_nextRowId = std::max(m_nextRequestId, m_nextDetailId);
     }
     // Chunks go on only where they describe every row so far: an empty store (with no stale chunk left),
     // or one whose chunks cover its rows.
@@ -135,6 +120,20 @@ StoreWriter::StoreWriter(Store &store, std::int64_t runId, DetailRows details, H
 
 StoreWriter::~StoreWriter() = default;
 
+/// The INSERTs of `columns` columns per row, most rows first: as many as the connection's limit of
+/// parameters allows (999 in SQLite before 3.32, 32766 since), then 16, 1.
+std::vector<StoreWriter::BatchedInsert> StoreWriter::batchedInserts(sqlite3 *db, std::string_view head, int columns)
+{
+    const auto parameters = static_cast<std::size_t>(std::max(1, sqlite3_limit(db, SQLITE_LIMIT_VARIABLE_NUMBER, -1)));
+    const std::size_t most = std::clamp<std::size_t>(parameters / static_cast<std::size_t>(columns), 1, kMostRowsPerInsert);
+    std::vector<BatchedInsert> inserts;
+    for (std::size_t rows : {most, kFewRowsPerInsert, std::size_t{1}}) {
+        if (rows <= most && (inserts.empty() || rows < inserts.back().rows))
+            inserts.push_back({rows, std::make_unique<Statement>(db, insertSql(head, columns, static_cast<int>(rows)))});
+    }
+    return inserts;
+}
+
 bool StoreWriter::stepAndReset(Statement &stmt)
 {
     const int rc = stmt.step();
@@ -160,23 +159,23 @@ std::int64_t StoreWriter::labelId(const std::string &text)
     return id;
 }
 
-void StoreWriter::bindRowId(Statement &s, int p, std::int64_t rowId, TableIds &ids)
+void StoreWriter::bindRowId(Statement &s, int p, std::int64_t rowId, std::int64_t &nextId)
 {
     // The id SQLite would choose (the largest + 1) is left to it: an INSERT given its row id first looks
     // for a row of that id, a seek in the table per row. Without it, an import of 1M requests took 0.92x
     // the time (median of 7 paired runs). insertBatched() checks that SQLite chose this id.
-    if (rowId == ids.next)
+    if (rowId == nextId)
         s.bindNull(p);
     else
         s.bindInt(p, rowId);
-    ids.next = std::max(ids.next, rowId + 1);
+    nextId = std::max(nextId, rowId + 1);
     m_lastRowId = rowId;
 }
 
 void StoreWriter::bindRequest(Statement &s, int p, const HeldRequest &r, std::int64_t rowId)
 {
     const RequestMetrics &m = r.metrics;
-    bindRowId(s, p++, rowId, m_requestIds);
+    bindRowId(s, p++, rowId, m_nextRequestId);
     s.bindInt(p++, m_runId);
     s.bindInt(p++, static_cast<int>(r.status));
     s.bindMeasured(p++, m.start);
@@ -234,7 +233,7 @@ std::optional<std::int64_t> StoreWriter::attributeSetFor(std::uint32_t key, cons
 void StoreWriter::bindDetails(Statement &s, int p, const RequestRecord &r, std::uint32_t attributesKey, std::uint64_t idHash,
                               std::int64_t rowId)
 {
-    bindRowId(s, p++, rowId, m_detailIds);
+    bindRowId(s, p++, rowId, m_nextDetailId);
     s.bindText(p++, r.id);
     s.bindInt(p++, static_cast<std::int64_t>(idHash));
     s.bindInt(p++, r.sourceLine);
@@ -262,7 +261,7 @@ bool StoreWriter::insertBatched(bool details, std::size_t count, const std::func
             if (!stepAndReset(*insert.statement))
                 return false;
             // Whether the ids left to SQLite are the ones bindRowId() counted on (seen by each statement's
-            // last row): TableIds out of step would otherwise give rows the ids of others.
+            // last row): ids counted out of step would otherwise give rows the ids of others.
             if (sqlite3_last_insert_rowid(m_db) != m_lastRowId) {
                 m_error = "the store's row ids went out of step during the import";
                 return false;

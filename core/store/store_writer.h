@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -63,12 +64,9 @@ public:
     bool wroteJoinCandidates() const { return m_joinCandidates; }
 
 private:
-    /// The next id SQLite would give a row of a table: the largest + 1.
-    struct TableIds {
-        std::int64_t next = 1;
-    };
-    /// Binds the row id of a row of the table of `ids`: NULL when it is the one SQLite would choose.
-    void bindRowId(Statement &stmt, int param, std::int64_t rowId, TableIds &ids);
+    /// Binds the row id of a row of a table whose next id SQLite would give is `nextId` (the largest + 1):
+    /// NULL when it is that one; `nextId` then follows.
+    void bindRowId(Statement &stmt, int param, std::int64_t rowId, std::int64_t &nextId);
     void bindRequest(Statement &stmt, int firstParam, const HeldRequest &r, std::int64_t rowId);
     void bindDetails(Statement &stmt, int firstParam, const RequestRecord &r, std::uint32_t attributesKey, std::uint64_t idHash,
                      std::int64_t rowId);
@@ -100,8 +98,8 @@ private:
     bool m_heldWritten = false;
     std::vector<std::size_t> m_rows; ///< the indices of the batch that insertRows() writes, reused
     std::int64_t m_nextRowId = 1;
-    TableIds m_requestIds;       ///< of `requests`
-    TableIds m_detailIds;        ///< of `request_details`
+    std::int64_t m_nextRequestId = 1; ///< the id SQLite would give the next row of `requests`
+    std::int64_t m_nextDetailId = 1;  ///< and of `request_details`
     std::int64_t m_lastRowId = 0; ///< the id of the last row bound
     bool m_joinCandidates = false;
     /// The column chunks of the rows written (request_columns.h); null when the store's chunks do not
@@ -114,6 +112,7 @@ private:
     };
     /// The INSERTs of a table, fewest statements first: as many rows as SQLite takes parameters for (at
     /// most kMostRowsPerInsert), then 16, then 1, for what is left of a batch.
+    static std::vector<BatchedInsert> batchedInserts(sqlite3 *db, std::string_view head, int columns);
     std::vector<BatchedInsert> m_requestInserts;
     std::vector<BatchedInsert> m_detailInserts;
     std::unique_ptr<Statement> m_insertLabel;
