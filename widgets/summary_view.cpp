@@ -172,8 +172,8 @@ void SummaryView::fill()
         const auto left = Qt::AlignLeft | Qt::AlignVCenter;
         m_inputs->setItem(int(i), 0, cell(QString::fromStdString(in.path), left));
         m_inputs->setItem(int(i), 1, cell(QString::fromStdString(in.format), left));
-        m_inputs->setItem(int(i), 2, cell(QString::number(in.accepted)));
-        m_inputs->setItem(int(i), 3, cell(QString::number(in.rejected)));
+        m_inputs->setItem(int(i), 2, cell(QLocale().toString(in.accepted))); // grouped like every count above it
+        m_inputs->setItem(int(i), 3, cell(QLocale().toString(in.rejected)));
         m_inputs->setItem(int(i), 4, cell(QString::fromStdString(in.outcome), left));
         m_inputs->setItem(int(i), 5, cell(QString::fromStdString(in.message), left));
     }

@@ -5,7 +5,9 @@
 #include "report/report_format.h"
 #include "summary_view.h"
 
+#include <QHeaderView>
 #include <QLabel>
+#include <QTableWidget>
 #include <QLocale>
 #include <QTest>
 #include <QTextDocument>
@@ -34,6 +36,17 @@ QString dominantLine(const SummaryView &view)
         if (text.startsWith(QLatin1String("Dominant segment")))
             return text;
     return {};
+}
+
+/// The table of inputs: the one whose columns include "accepted".
+const QTableWidget *inputsTable(const SummaryView &view)
+{
+    for (const QTableWidget *table : view.findChildren<QTableWidget *>()) {
+        for (int c = 0; c < table->columnCount(); ++c)
+            if (table->horizontalHeaderItem(c) && table->horizontalHeaderItem(c)->text() == QLatin1String("accepted"))
+                return table;
+    }
+    return nullptr;
 }
 
 } // namespace
@@ -100,6 +113,33 @@ private slots:
             QVERIFY2(all.contains(sentence), qPrintable(all));
             QVERIFY(text.find(sentence.toStdString()) != std::string::npos);
         }
+    }
+    // The inputs' counts are grouped like every other count of the summary (a 1M import showed 1000000
+    // under "1,000,000 requests").
+    void inputCountsAreGrouped_data()
+    {
+        QTest::addColumn<qint64>("accepted");
+        QTest::addColumn<qint64>("rejected");
+        QTest::addColumn<QString>("acceptedText");
+        QTest::addColumn<QString>("rejectedText");
+        QTest::newRow("a million") << qint64(1000000) << qint64(0) << QStringLiteral("1,000,000") << QStringLiteral("0");
+        QTest::newRow("both past a thousand") << qint64(9999999) << qint64(1234) << QStringLiteral("9,999,999") << QStringLiteral("1,234");
+        QTest::newRow("small") << qint64(999) << qint64(1) << QStringLiteral("999") << QStringLiteral("1");
+    }
+
+    void inputCountsAreGrouped()
+    {
+        QFETCH(qint64, accepted);
+        QFETCH(qint64, rejected);
+        lx::Report report;
+        report.inputs.push_back({"trace.jsonl", "jsonl", accepted, rejected, "complete", ""});
+        SummaryView view;
+        view.setReport(report);
+        const QTableWidget *table = inputsTable(view);
+        QVERIFY(table);
+        QCOMPARE(table->rowCount(), 1);
+        QTEST(table->item(0, 2)->text(), "acceptedText");
+        QTEST(table->item(0, 3)->text(), "rejectedText");
     }
 };
 
