@@ -71,6 +71,8 @@ private Q_SLOTS:
     void durationsForm();
     void attributesKeptVerbatim_data();
     void attributesKeptVerbatim();
+    void keysInAnyOrderAndEscaped_data();
+    void keysInAnyOrderAndEscaped();
     void tokenTimes_data();
     void tokenTimes();
     void absentIsNullNeverZero_data();
@@ -207,6 +209,37 @@ void TestNativeReaders::attributesKeptVerbatim()
     }
     if (expected != QLatin1String("NULL"))
         QCOMPARE(dump(imported.store->db(), "SELECT json_valid(attributes) FROM requests_readable"), QStringLiteral("1"));
+}
+
+// Every line is read for what its keys say, whatever the line before said: keys that change places, a key
+// a letter short of a known one, a known key written with an escape, more keys than the line before.
+void TestNativeReaders::keysInAnyOrderAndEscaped_data()
+{
+    QTest::addColumn<QByteArray>("lines");
+    QTest::addColumn<QString>("expected"); // source id, model, TTLT, attributes, by line
+
+    const QByteArray first = R"({"id":"r1","t_server_recv_ns":1700000000000000000,"t_last_token_ns":1700000000000005000,"model":"a"})" "\n";
+    QTest::newRow("the same order") << first + R"({"id":"r2","t_server_recv_ns":1700000000000000000,"t_last_token_ns":1700000000000007000,"model":"b"})" "\n"
+        << QStringLiteral("r1|a|5000|NULL\nr2|b|7000|NULL");
+    QTest::newRow("keys change places") << first + R"({"model":"b","t_last_token_ns":1700000000000007000,"id":"r2","t_server_recv_ns":1700000000000000000})" "\n"
+        << QStringLiteral("r1|a|5000|NULL\nr2|b|7000|NULL");
+    QTest::newRow("a key a letter short is an attribute") << first + R"({"id":"r2","t_server_recv_ns":1700000000000000000,"t_last_token_ns":1700000000000007000,"mode":"b"})" "\n"
+        << QStringLiteral("r1|a|5000|NULL\nr2|NULL|7000|{\"mode\":\"b\"}");
+    QTest::newRow("a known key with an escape") << first + R"({"id":"r2","t_server_recv\u005fns":1700000000000000000,"t_last_token_ns":1700000000000007000,"mod\u0065l":"b"})" "\n"
+        << QStringLiteral("r1|a|5000|NULL\nr2|b|7000|NULL");
+    QTest::newRow("an escaped quote in a key") << first + R"({"id":"r2","t_server_recv_ns":1700000000000000000,"t_last_token_ns":1700000000000007000,"mo\"del":"b"})" "\n"
+        << QStringLiteral("r1|a|5000|NULL\nr2|NULL|7000|{\"mo\\\"del\":\"b\"}");
+    QTest::newRow("more keys than the line before") << first + R"({"id":"r2","t_server_recv_ns":1700000000000000000,"t_last_token_ns":1700000000000007000,"model":"b","x":1,"y":2})" "\n" + QByteArray(first).replace("r1", "r3")
+        << QStringLiteral("r1|a|5000|NULL\nr2|b|7000|{\"x\":1,\"y\":2}\nr3|a|5000|NULL");
+}
+
+void TestNativeReaders::keysInAnyOrderAndEscaped()
+{
+    QFETCH(QByteArray, lines);
+    QFETCH(QString, expected);
+    const int records = int(lines.count('\n'));
+    IMPORT_CLEANLY(imported, m_dir, QStringLiteral("keys.jsonl"), lines, records);
+    QCOMPARE(dump(imported.store->db(), "SELECT source_id, model, ttlt_ns, attributes FROM requests_readable ORDER BY id"), expected);
 }
 
 void TestNativeReaders::tokenTimes_data()
