@@ -5,10 +5,9 @@
 #include "report/report_format.h"
 #include "summary_view.h"
 
-#include <QHeaderView>
 #include <QLabel>
-#include <QTableWidget>
 #include <QLocale>
+#include <QTableWidget>
 #include <QTest>
 #include <QTextDocument>
 
@@ -114,6 +113,7 @@ private slots:
             QVERIFY(text.find(sentence.toStdString()) != std::string::npos);
         }
     }
+
     // The inputs' counts are grouped like every other count of the summary (a 1M import showed 1000000
     // under "1,000,000 requests").
     void inputCountsAreGrouped_data()
