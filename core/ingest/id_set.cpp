@@ -9,7 +9,6 @@ namespace lx {
 void IdSet::clear()
 {
     m_slots.clear();
-    m_arena.clear();
     m_size = 0;
 }
 
@@ -23,7 +22,6 @@ void IdSet::reserve(std::size_t count)
         slots *= 2;
     if (slots > m_slots.size())
         rehash(slots);
-    m_arena.reserve(count * 16);
 }
 
 void IdSet::rehash(std::size_t slots)
@@ -32,10 +30,10 @@ void IdSet::rehash(std::size_t slots)
     m_slots.assign(slots, Slot{});
     const std::size_t mask = m_slots.size() - 1;
     for (const Slot &slot : old) {
-        if (slot.length == UINT32_MAX)
+        if (slot.check == 0)
             continue;
         std::size_t i = slot.hash & mask;
-        while (m_slots[i].length != UINT32_MAX)
+        while (m_slots[i].check != 0)
             i = (i + 1) & mask;
         m_slots[i] = slot;
     }
@@ -45,20 +43,45 @@ bool IdSet::insert(std::string_view id, std::uint64_t hash)
 {
     if ((m_size + 1) * 4 > m_slots.size() * 3)
         rehash(m_slots.empty() ? 1024 : m_slots.size() * 2);
+    const std::uint64_t check = idCheckHash(id) | 1;
     const std::size_t mask = m_slots.size() - 1;
     std::size_t i = hash & mask;
-    while (m_slots[i].length != UINT32_MAX) {
-        const Slot &slot = m_slots[i];
-        if (slot.hash == hash && slot.length == id.size() && std::memcmp(m_arena.data() + std::size_t{slot.offset} * kAlign, id.data(), id.size()) == 0)
+    while (m_slots[i].check != 0) {
+        if (m_slots[i].hash == hash && m_slots[i].check == check)
             return false;
         i = (i + 1) & mask;
     }
-    const std::size_t offset = m_arena.size() / kAlign;
-    m_arena.insert(m_arena.end(), id.begin(), id.end());
-    m_arena.resize((m_arena.size() + kAlign - 1) / kAlign * kAlign);
-    m_slots[i] = Slot{hash, static_cast<std::uint32_t>(offset), static_cast<std::uint32_t>(id.size())};
+    m_slots[i] = Slot{hash, check};
     ++m_size;
     return true;
+}
+
+namespace {
+
+constexpr std::uint64_t mix(std::uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    x ^= x >> 31;
+    return x;
+}
+
+} // namespace
+
+std::uint64_t idCheckHash(std::string_view id)
+{
+    std::uint64_t h = mix(0x9e3779b97f4a7c15ull ^ id.size());
+    std::size_t i = 0;
+    for (; i + 8 <= id.size(); i += 8) {
+        std::uint64_t word = 0;
+        std::memcpy(&word, id.data() + i, 8);
+        h = mix(h ^ word) + 0x9e3779b97f4a7c15ull;
+    }
+    std::uint64_t tail = 0;
+    std::memcpy(&tail, id.data() + i, id.size() - i);
+    return mix(h ^ tail ^ (std::uint64_t{id.size() - i} << 56));
 }
 
 } // namespace lx

@@ -2,6 +2,7 @@
 #include "store/store_writer.h"
 
 #include "store/attribute_sets.h"
+#include "store/insert_statement.h"
 #include "store/request_columns.h"
 #include "store/request_join.h"
 #include "store/request_scan.h"
@@ -129,7 +130,7 @@ std::vector<StoreWriter::BatchedInsert> StoreWriter::batchedInserts(sqlite3 *db,
     std::vector<BatchedInsert> inserts;
     for (std::size_t rows : {most, kFewRowsPerInsert, std::size_t{1}}) {
         if (rows <= most && (inserts.empty() || rows < inserts.back().rows))
-            inserts.push_back({rows, std::make_unique<Statement>(db, insertSql(head, columns, static_cast<int>(rows)))});
+            inserts.push_back({rows, std::make_unique<InsertStatement>(db, insertSql(head, columns, static_cast<int>(rows)))});
     }
     return inserts;
 }
@@ -159,7 +160,7 @@ std::int64_t StoreWriter::labelId(const std::string &text)
     return id;
 }
 
-void StoreWriter::bindRowId(Statement &s, int p, std::int64_t rowId, std::int64_t &nextId)
+void StoreWriter::bindRowId(InsertStatement &s, int p, std::int64_t rowId, std::int64_t &nextId)
 {
     // The id SQLite would choose (the largest + 1) is left to it: an INSERT given its row id first looks
     // for a row of that id, a seek in the table per row. Without it, an import of 1M requests took 0.92x
@@ -172,7 +173,7 @@ void StoreWriter::bindRowId(Statement &s, int p, std::int64_t rowId, std::int64_
     m_lastRowId = rowId;
 }
 
-void StoreWriter::bindRequest(Statement &s, int p, const HeldRequest &r, std::int64_t rowId)
+void StoreWriter::bindRequest(InsertStatement &s, int p, const HeldRequest &r, std::int64_t rowId)
 {
     const RequestMetrics &m = r.metrics;
     bindRowId(s, p++, rowId, m_nextRequestId);
@@ -230,7 +231,7 @@ std::optional<std::int64_t> StoreWriter::attributeSetFor(std::uint32_t key, cons
     return set == kInTheRow ? std::nullopt : std::optional<std::int64_t>(set);
 }
 
-void StoreWriter::bindDetails(Statement &s, int p, const RequestRecord &r, std::uint32_t attributesKey, std::uint64_t idHash,
+void StoreWriter::bindDetails(InsertStatement &s, int p, const RequestRecord &r, std::uint32_t attributesKey, std::uint64_t idHash,
                               std::int64_t rowId)
 {
     bindRowId(s, p++, rowId, m_nextDetailId);
@@ -250,7 +251,7 @@ void StoreWriter::bindDetails(Statement &s, int p, const RequestRecord &r, std::
     s.bindNull(p++);
 }
 
-bool StoreWriter::insertBatched(bool details, std::size_t count, const std::function<void(Statement &, int, std::size_t)> &bind)
+bool StoreWriter::insertBatched(bool details, std::size_t count, const std::function<void(InsertStatement &, int, std::size_t)> &bind)
 {
     const int columns = details ? kDetailColumns : kRequestColumns;
     std::size_t i = 0;
@@ -258,7 +259,7 @@ bool StoreWriter::insertBatched(bool details, std::size_t count, const std::func
         for (; i + insert.rows <= count; i += insert.rows) {
             for (std::size_t k = 0; k < insert.rows; ++k)
                 bind(*insert.statement, 1 + static_cast<int>(k) * columns, i + k);
-            if (!stepAndReset(*insert.statement))
+            if (!stepAndReset(insert.statement->statement()))
                 return false;
             // Whether the ids left to SQLite are the ones bindRowId() counted on (seen by each statement's
             // last row): ids counted out of step would otherwise give rows the ids of others.
@@ -274,7 +275,7 @@ bool StoreWriter::insertBatched(bool details, std::size_t count, const std::func
 bool StoreWriter::insertRows(std::span<const RequestRecord> records, std::span<const std::uint64_t> idHashes, std::int64_t firstRowId,
                              bool details, std::span<const std::size_t> rows)
 {
-    return insertBatched(details, rows.size(), [&](Statement &stmt, int first, std::size_t i) {
+    return insertBatched(details, rows.size(), [&](InsertStatement &stmt, int first, std::size_t i) {
         const std::size_t k = rows[i];
         const std::int64_t rowId = firstRowId + static_cast<std::int64_t>(k);
         if (details) {
@@ -344,7 +345,7 @@ bool StoreWriter::writeHeld()
     m_held = nullptr;
     m_heldWritten = true;
     // Held rows are ids 1..n of a store whose table was empty (importer.cpp only holds rows then).
-    if (!insertBatched(false, held.size(), [&](Statement &stmt, int first, std::size_t i) {
+    if (!insertBatched(false, held.size(), [&](InsertStatement &stmt, int first, std::size_t i) {
             bindRequest(stmt, first, held.request(i), static_cast<std::int64_t>(i) + 1);
             addColumns(static_cast<std::int64_t>(i) + 1, held.request(i));
         }))

@@ -23,6 +23,7 @@ struct sqlite3;
 namespace lx {
 
 class AttributeSets;
+class InsertStatement;
 class RequestColumnsWriter;
 class Statement;
 class Store;
@@ -66,16 +67,16 @@ public:
 private:
     /// Binds the row id of a row of a table whose next id SQLite would give is `nextId` (the largest + 1):
     /// NULL when it is that one; `nextId` then follows.
-    void bindRowId(Statement &stmt, int param, std::int64_t rowId, std::int64_t &nextId);
-    void bindRequest(Statement &stmt, int firstParam, const HeldRequest &r, std::int64_t rowId);
-    void bindDetails(Statement &stmt, int firstParam, const RequestRecord &r, std::uint32_t attributesKey, std::uint64_t idHash,
+    void bindRowId(InsertStatement &stmt, int param, std::int64_t rowId, std::int64_t &nextId);
+    void bindRequest(InsertStatement &stmt, int firstParam, const HeldRequest &r, std::int64_t rowId);
+    void bindDetails(InsertStatement &stmt, int firstParam, const RequestRecord &r, std::uint32_t attributesKey, std::uint64_t idHash,
                      std::int64_t rowId);
     /// Inserts records[k] for each k of `rows` as row firstRowId + k, into requests or request_details.
     bool insertRows(std::span<const RequestRecord> records, std::span<const std::uint64_t> idHashes, std::int64_t firstRowId,
                     bool details, std::span<const std::size_t> rows);
     /// Inserts `count` rows into request_details or requests, as many a statement as it takes; bind(stmt,
     /// first parameter, i) binds the i-th.
-    bool insertBatched(bool details, std::size_t count, const std::function<void(Statement &, int, std::size_t)> &bind);
+    bool insertBatched(bool details, std::size_t count, const std::function<void(InsertStatement &, int, std::size_t)> &bind);
     bool insertTokenTimes(std::int64_t rowId, std::span<const std::int64_t> times);
     /// Adds a request written to `requests` to the column chunks, when they are kept.
     void addColumns(std::int64_t rowId, const HeldRequest &request);
@@ -108,7 +109,7 @@ private:
     /// An INSERT of `rows` rows at once.
     struct BatchedInsert {
         std::size_t rows = 0;
-        std::unique_ptr<Statement> statement;
+        std::unique_ptr<InsertStatement> statement;
     };
     /// The INSERTs of a table, fewest statements first: as many rows as SQLite takes parameters for (at
     /// most kMostRowsPerInsert), then 16, then 1, for what is left of a batch.

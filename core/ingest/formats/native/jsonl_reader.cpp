@@ -6,6 +6,8 @@
 
 #include <simdjson.h>
 
+#include <vector>
+
 namespace lx {
 
 namespace sj = simdjson::ondemand;
@@ -93,13 +95,15 @@ private:
             return e == simdjson::INCORRECT_TYPE ? std::string("not a JSON object")
                                                  : std::string("malformed JSON: ") + simdjson::error_message(e);
         }
-        for (auto field : object) {
-            std::string_view key;
-            if (auto e = field.unescaped_key().get(key))
+        std::size_t position = 0;
+        for (auto fieldOrError : object) {
+            sj::field field;
+            if (auto e = std::move(fieldOrError).get(field))
                 return std::string("malformed JSON: ") + simdjson::error_message(e);
-            // Copy the key: the next unescape reuses the parser's string buffer.
-            m_key.assign(key);
-            if (std::string why = parseField(m_key, field.value(), record); !why.empty())
+            const KnownKey *known = knownKeyAt(position++, field, line);
+            if (!known)
+                return m_keyError;
+            if (std::string why = parseField(*known, field.value(), record); !why.empty())
                 return why;
         }
         // On Demand stops at the object's end; anything after it on the line is not one record.
@@ -109,15 +113,55 @@ private:
         return m_builder.finish();
     }
 
-    std::string parseField(std::string_view key, sj::value value, RequestRecord &record)
+    /// A key as the lines write it: what it means, and its text as an attribute's key.
+    struct KnownKey {
+        std::string text;   ///< unescaped
+        NativeKey kind;
+        std::string asJson; ///< the text as appendJsonString() writes it, quotes included
+        bool plain = false; ///< the line holds exactly the text between its quotes: comparable in place
+    };
+
+    /// The key of `field`, the position-th of its line. The lines of a file mostly repeat their keys in
+    /// the same order, so the key the line before had at this place is compared in place first, without
+    /// unescaping or classifying it again. Null on malformed JSON, m_keyError saying why.
+    const KnownKey *knownKeyAt(std::size_t position, sj::field &field, std::string_view line)
     {
-        const NativeKey kind = classifyNativeKey(key);
+        if (position < m_keys.size() && m_keys[position].plain && field.key().unsafe_is_equal(m_keys[position].text))
+            return &m_keys[position];
+        const char *raw = field.key().raw();
+        std::string_view key;
+        if (auto e = field.unescaped_key().get(key)) {
+            m_keyError = std::string("malformed JSON: ") + simdjson::error_message(e);
+            return nullptr;
+        }
+        if (position >= m_keys.size())
+            m_keys.resize(position + 1);
+        KnownKey &known = m_keys[position];
+        known.text.assign(key);
+        known.kind = classifyNativeKey(key);
+        known.asJson.clear();
+        appendJsonString(known.asJson, key);
+        // Comparable in place only when the line holds the key's own bytes closed by a quote (no escape)
+        // and appendJsonString() adds nothing but the quotes (no control character).
+        const auto room = static_cast<std::size_t>(line.data() + line.size() - raw);
+        known.plain = raw >= line.data() && key.size() < room && std::string_view(raw, key.size()) == key
+                      && raw[key.size()] == '"' && known.asJson.size() == key.size() + 2;
+        return &known;
+    }
+
+    std::string parseField(const KnownKey &known, sj::value value, RequestRecord &record)
+    {
+        const std::string_view key = known.text;
+        const NativeKey kind = known.kind;
         if (kind.field == NativeField::Attribute) {
             std::string_view raw;
             if (auto e = rawJson(value).get(raw))
                 return std::string("malformed JSON: ") + simdjson::error_message(e);
-            appendJsonKey(record.attributesJson, key);
-            record.attributesJson.append(raw.data(), raw.size());
+            std::string &object = record.attributesJson; // as appendJsonKey() opens or goes on with it
+            object += object.empty() ? '{' : ',';
+            object += known.asJson;
+            object += ':';
+            object.append(raw.data(), raw.size());
             return {};
         }
         bool isNull = false;
@@ -183,7 +227,8 @@ private:
 
     sj::parser m_parser;
     NativeRecordBuilder m_builder;
-    std::string m_key;
+    std::vector<KnownKey> m_keys; ///< by place in the line: the keys the last lines had there
+    std::string m_keyError;
 };
 
 } // namespace

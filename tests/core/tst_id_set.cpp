@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The duplicate-id set of an import (ingest/id_set.h): an id is known by its FNV-1a and a second,
+// independent hash, so two ids whose FNV-1a agree stay two ids; growth past the reserve keeps every id.
+
+#include "ingest/id_set.h"
+#include "model/id_hash.h"
+
+#include <QTest>
+
+#include <string>
+
+using namespace lx;
+
+class TestIdSet : public QObject {
+    Q_OBJECT
+
+private slots:
+    void firstTimeOnly_data()
+    {
+        QTest::addColumn<QByteArrayList>("ids");
+        QTest::addColumn<QList<bool>>("inserted");
+        QTest::newRow("repeats") << QByteArrayList{"a", "b", "a", "b", "c"} << QList<bool>{true, true, false, false, true};
+        QTest::newRow("a byte apart at the end") << QByteArrayList{"chatcmpl-0123456789abcdef", "chatcmpl-0123456789abcdeg", "chatcmpl-0123456789abcdef"}
+                                                 << QList<bool>{true, true, false};
+        QTest::newRow("one word and its prefix") << QByteArrayList{"12345678", "1234567", "123456789", "12345678"}
+                                                 << QList<bool>{true, true, true, false};
+        QTest::newRow("trailing zero bytes are bytes") << QByteArrayList{QByteArray("x", 1), QByteArray("x\0", 2), QByteArray("x\0\0", 3), QByteArray("x\0", 2)}
+                                                       << QList<bool>{true, true, true, false};
+        QTest::newRow("case") << QByteArrayList{"req-1", "REQ-1", "req-1"} << QList<bool>{true, true, false};
+    }
+
+    void firstTimeOnly()
+    {
+        QFETCH(QByteArrayList, ids);
+        QFETCH(QList<bool>, inserted);
+        IdSet set;
+        for (qsizetype i = 0; i < ids.size(); ++i) {
+            const std::string_view id(ids[i].constData(), static_cast<std::size_t>(ids[i].size()));
+            QCOMPARE(set.insert(id, hashRequestId(id)), inserted[i]);
+        }
+    }
+
+    /// Two different ids given the same FNV-1a (as two colliding ids would have) are both kept: the second
+    /// hash tells them apart. The same id twice is still one.
+    void sameFirstHashDifferentIds_data()
+    {
+        QTest::addColumn<QByteArray>("first");
+        QTest::addColumn<QByteArray>("second");
+        QTest::newRow("short") << QByteArray("a") << QByteArray("b");
+        QTest::newRow("lengths") << QByteArray("abc") << QByteArray("abcd");
+        QTest::newRow("past a word") << QByteArray("0123456789abcdef01") << QByteArray("0123456789abcdef02");
+        QTest::newRow("words swapped") << QByteArray("AAAAAAAABBBBBBBB") << QByteArray("BBBBBBBBAAAAAAAA");
+    }
+
+    void sameFirstHashDifferentIds()
+    {
+        QFETCH(QByteArray, first);
+        QFETCH(QByteArray, second);
+        constexpr std::uint64_t kSameHash = 42;
+        IdSet set;
+        QVERIFY(set.insert(first.toStdString(), kSameHash));
+        QVERIFY(set.insert(second.toStdString(), kSameHash));
+        QVERIFY(!set.insert(first.toStdString(), kSameHash));
+        QVERIFY(!set.insert(second.toStdString(), kSameHash));
+        QCOMPARE(set.size(), std::size_t(2));
+        QVERIFY(idCheckHash(first.toStdString()) != idCheckHash(second.toStdString()));
+    }
+
+    void growsPastItsReserve_data()
+    {
+        QTest::addColumn<int>("reserved");
+        QTest::addColumn<int>("ids");
+        QTest::newRow("no reserve") << 0 << 100000;
+        QTest::newRow("reserve too small") << 1000 << 50000;
+        QTest::newRow("reserve enough") << 50000 << 50000;
+    }
+
+    void growsPastItsReserve()
+    {
+        QFETCH(int, reserved);
+        QFETCH(int, ids);
+        IdSet set;
+        set.reserve(static_cast<std::size_t>(reserved));
+        for (int i = 0; i < ids; ++i) {
+            const std::string id = "chatcmpl-" + std::to_string(i);
+            QVERIFY(set.insert(id, hashRequestId(id)));
+        }
+        QCOMPARE(set.size(), std::size_t(ids));
+        for (int i = 0; i < ids; i += 7) {
+            const std::string id = "chatcmpl-" + std::to_string(i);
+            QVERIFY2(!set.insert(id, hashRequestId(id)), id.c_str());
+        }
+        set.clear();
+        QCOMPARE(set.size(), std::size_t(0));
+        QVERIFY(set.insert("chatcmpl-0", hashRequestId("chatcmpl-0")));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestIdSet)
+#include "tst_id_set.moc"
