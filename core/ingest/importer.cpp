@@ -180,10 +180,11 @@ private:
     bool m_cancelled = false;
 };
 
-/// Batches circulating between the single parser and the writer. At 10M requests the two threads take
-/// about the same time, each slower than the other by turns (a chunk written, the store's writeback, a
-/// cold stretch of the input): 3 batches kept one of them waiting a sixth of the time, and the import took
-/// 1.12x the time of 16 (3 paired runs; 1M alike). 16 batches of 4096 records: some 30 MB more at the peak.
+/// Batches circulating between a single parser and the writer. At 10M requests of JSON lines read by one
+/// thread the two took about the same time, each slower than the other by turns (a chunk written, the
+/// store's writeback, a cold stretch of the input): 3 batches kept one of them waiting a sixth of the time,
+/// and the import took 1.12x the time of 16 (3 paired runs; 1M alike). 16 batches of 4096 records: some
+/// 30 MB more at the peak.
 constexpr std::size_t kBatchesInFlight = 16;
 
 /// Batches between two starts of the store's writeback (early_writeback.h): 65,536 requests at the default
@@ -358,6 +359,7 @@ private:
             how.maxLineBytes = lines.maxLineBytes();
             how.tick = [&](std::int64_t) { return tick(); };
             how.writerFailed = &writerFailed;
+            how.keyTexts = !m_held; // a writer of rows is the pipeline's slowest stage: spare it the hashing
             try {
                 cancelled = !parseInParallel(lines, queue, result, how, &fatal);
             } catch (const std::exception &e) { // the block reader's memory: as in the read below

@@ -34,10 +34,13 @@ struct ParallelParse {
     /// Called between blocks with the records read so far; false cancels.
     std::function<bool(std::int64_t records)> tick;
     const std::atomic<bool> *writerFailed = nullptr;
+    /// Whether the blocks, once in file order, get the keys of their texts (text_keys.h) for the writer.
+    bool keyTexts = false;
 };
 
-/// The parser threads an import uses by default: one per core but the writer's, at most 8; 1 (on two
-/// cores) means the single-threaded read. With a \a lightWriter (rows held in memory), one per core.
+/// The parser threads an import uses by default: one per core but the writer's, at least 2, at most 8;
+/// on one core 1, which means the single-threaded read. With a \a lightWriter (rows held in memory), one
+/// per core.
 unsigned defaultParserThreads(bool lightWriter = false);
 /// The batches the writer's BatchQueue needs for `parsers` parser threads: one per block in flight and two
 /// more, so that the thread that reads never waits for a batch that only it could hand on.

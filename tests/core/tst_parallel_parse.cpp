@@ -123,6 +123,31 @@ private slots:
         QCOMPARE(many.rejected, one.rejected);
     }
 
+    // A block holds more records than a batch was made for: the parser grows the batch, the keys of its
+    // texts (given in file order for the writer) with it. They once stayed at the batch's size, and the
+    // records past it wrote beyond them (the address sanitizer's build caught it).
+    void blocksOfMoreRecordsThanABatch_data()
+    {
+        QTest::addColumn<int>("batchSize");
+        for (int size : {1, 16, 299})
+            QTest::addRow("batches of %d", size) << size;
+    }
+
+    void blocksOfMoreRecordsThanABatch()
+    {
+        QFETCH(int, batchSize);
+        QByteArray text;
+        for (int i = 1; i <= 300; ++i)
+            text += record(i, i % 3 ? ",\"model\":\"a\",\"region\":\"eu\"" : ",\"model\":\"b\"") + "\n";
+        QTemporaryDir dir;
+        const std::string path = lxtest::writeFile(dir, QStringLiteral("t.jsonl"), text);
+        const Outcome one = importWith(path, 1, 0);
+        const Outcome many = importWith(path, 2, 0, 0, std::size_t(batchSize)); // one 4 MiB block: all 300
+        QCOMPARE(many.file.accepted, qint64(300));
+        QCOMPARE(many.requests, one.requests);
+        QCOMPARE(many.details, one.details);
+    }
+
     // The single-threaded read looks a record's id up while it parses the next one (importer.cpp): a
     // repeated id is still refused at its line, before the rejections that follow it, at every batch edge.
     void repeatedIdsAtTheBatchesEdges_data()
