@@ -20,9 +20,10 @@ namespace lx {
 struct Batch {
     std::vector<RequestRecord> records; ///< only the first `count` are in use
     std::vector<std::uint64_t> idHashes;
-    /// The keys of the records' texts (text_keys.h), when the parsing side gave them: it does beside a
-    /// writer of rows, the import's slowest stage (the parallel parse in its in-order stage); not beside a
-    /// writer that holds the rows in memory, which is light, the in-order stage then being the slowest.
+    /// The keys of the records' texts (text_keys.h), when the parsing side gave them: the single parser
+    /// always does; the parallel parse does in its in-order stage beside a writer of rows, the import's
+    /// slowest stage, and not beside one that holds the rows in memory, which is light (the in-order stage
+    /// is then the slowest).
     std::vector<RecordKeys> keys;
     bool keyed = false;
     std::size_t count = 0;

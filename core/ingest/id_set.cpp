@@ -80,7 +80,8 @@ std::uint64_t idCheckHash(std::string_view id)
         h = mix(h ^ word) + 0x9e3779b97f4a7c15ull;
     }
     std::uint64_t tail = 0;
-    std::memcpy(&tail, id.data() + i, id.size() - i);
+    if (i < id.size()) // an empty view may have no data at all
+        std::memcpy(&tail, id.data() + i, id.size() - i);
     return mix(h ^ tail ^ (std::uint64_t{id.size() - i} << 56));
 }
 

@@ -14,7 +14,9 @@
 /// are taken for one only if both agree (127 bits), for 10M ids about 3 chances in 10^25. The texts kept
 /// in an arena beside the table were 480 MB of fresh memory at 10M ids of 41 bytes, first touched by the
 /// parsing thread, the import's slower one: without them the import's peak went from 1461 MiB to 605 MiB,
-/// and the parse alone took 0.92x the time of the same set with its arena in fixed blocks.
+/// and the parse alone took 0.92x the time of the same set with its arena in fixed blocks. Neither hash is
+/// keyed: ids made on purpose to agree in both could be taken for one (the later refused as a repeat, with
+/// its line), at a cost of some 2^64 tries.
 
 namespace lx {
 

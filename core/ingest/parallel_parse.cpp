@@ -340,7 +340,7 @@ private:
 
     // Used by this thread only.
     IdSet m_ids;
-    RecordKeyer m_keyer; ///< in file order, as the single-threaded read numbers the texts
+    RecordKeyer m_keyer; ///< the kept records' texts, in file order
     std::vector<Rejection> m_duplicates, m_merged;
     bool m_cancelled = false;
     std::string m_fatal;

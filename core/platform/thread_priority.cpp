@@ -4,7 +4,7 @@
 #if defined(_WIN32)
 #include <windows.h>
 #elif defined(__APPLE__)
-#include <pthread.h>
+#include <pthread/qos.h>
 #include <sys/qos.h>
 #elif defined(__linux__)
 #include <sys/resource.h>

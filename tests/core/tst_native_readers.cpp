@@ -231,6 +231,19 @@ void TestNativeReaders::keysInAnyOrderAndEscaped_data()
         << QStringLiteral("r1|a|5000|NULL\nr2|NULL|7000|{\"mo\\\"del\":\"b\"}");
     QTest::newRow("more keys than the line before") << first + R"({"id":"r2","t_server_recv_ns":1700000000000000000,"t_last_token_ns":1700000000000007000,"model":"b","x":1,"y":2})" "\n" + QByteArray(first).replace("r1", "r3")
         << QStringLiteral("r1|a|5000|NULL\nr2|b|7000|{\"x\":1,\"y\":2}\nr3|a|5000|NULL");
+    // Past the places the reader remembers (256): the keys there are read afresh on every line.
+    QByteArray wide1 = R"({"id":"r1","t_server_recv_ns":1700000000000000000,"t_last_token_ns":1700000000000005000)";
+    QByteArray wide2 = R"({"id":"r2","t_server_recv_ns":1700000000000000000,"t_last_token_ns":1700000000000007000)";
+    QString attributes;
+    for (int i = 0; i < 300; ++i) {
+        wide1 += ",\"k" + QByteArray::number(i) + "\":" + QByteArray::number(i);
+        wide2 += ",\"k" + QByteArray::number(i) + "\":" + QByteArray::number(i);
+        attributes += (i ? QStringLiteral(",") : QStringLiteral("{")) + QStringLiteral("\"k%1\":%1").arg(i);
+    }
+    attributes += QLatin1Char('}');
+    QTest::newRow("300 keys, a known one past the remembered places") << wide1 + R"(,"model":"a","zz":1})" "\n" + wide2 + R"(,"mode":"b","model":"c"})" "\n"
+        << QStringLiteral("r1|a|5000|%1\nr2|c|7000|%2").arg(QString(attributes).replace(QStringLiteral("}"), QStringLiteral(",\"zz\":1}")),
+                                                          QString(attributes).replace(QStringLiteral("}"), QStringLiteral(",\"mode\":\"b\"}")));
 }
 
 void TestNativeReaders::keysInAnyOrderAndEscaped()
