@@ -86,7 +86,7 @@ private slots:
             QCOMPARE(show(read.get(), 0), show(expected));
         }
         QCOMPARE(read.step(), SQLITE_DONE);
-        sqlite3_close(db);
+        sqlite3_close_v2(db); // closes once the statements still open here are finalized
     }
 
     void measuredIsNullForNotMeasured()
@@ -105,7 +105,7 @@ private slots:
         Statement read(db, "SELECT group_concat(coalesce(v, 'NULL'), ' ') FROM t");
         QCOMPARE(read.step(), SQLITE_ROW);
         QCOMPARE(QByteArray(reinterpret_cast<const char *>(sqlite3_column_text(read.get(), 0))), QByteArray("7 NULL NULL 7"));
-        sqlite3_close(db);
+        sqlite3_close_v2(db); // closes once the statements still open here are finalized
     }
 };
 
