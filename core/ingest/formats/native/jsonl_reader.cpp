@@ -159,11 +159,8 @@ private:
             std::string_view raw;
             if (auto e = rawJson(value).get(raw))
                 return std::string("malformed JSON: ") + simdjson::error_message(e);
-            std::string &object = record.attributesJson; // as appendJsonKey() opens or goes on with it
-            object += object.empty() ? '{' : ',';
-            object += known.asJson;
-            object += ':';
-            object.append(raw.data(), raw.size());
+            appendQuotedJsonKey(record.attributesJson, known.asJson);
+            record.attributesJson.append(raw.data(), raw.size());
             return {};
         }
         bool isNull = false;

@@ -257,4 +257,11 @@ void appendJsonKey(std::string &object, std::string_view key)
     object += ':';
 }
 
+void appendQuotedJsonKey(std::string &object, std::string_view quotedKey)
+{
+    object += object.empty() ? '{' : ',';
+    object += quotedKey;
+    object += ':';
+}
+
 } // namespace lx

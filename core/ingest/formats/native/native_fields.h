@@ -53,6 +53,8 @@ struct NativeRecordBuilder {
 
 /// Appends `"key":` with JSON escaping to a JSON object under construction ('{' or ',' first).
 void appendJsonKey(std::string &object, std::string_view key);
+/// The same for a key already written as JSON, quotes included (appendJsonString()'s text of it).
+void appendQuotedJsonKey(std::string &object, std::string_view quotedKey);
 /// Appends text as a JSON string value with escaping.
 void appendJsonString(std::string &out, std::string_view text);
 
