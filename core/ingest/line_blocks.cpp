@@ -10,9 +10,20 @@ namespace lx {
 
 namespace {
 
+/// memchr from one line end to the next: the C library's is vectorized on every platform, where std::count
+/// was compiled to widen each byte to a 64-bit sum (4% of a 10M-request import's samples, on the thread
+/// that reads the input).
 std::int64_t countLineEnds(const char *data, std::size_t size)
 {
-    return static_cast<std::int64_t>(std::count(data, data + size, '\n'));
+    std::int64_t ends = 0;
+    const char *end = data + size;
+    for (const char *p = data; p < end; ++ends) {
+        p = static_cast<const char *>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+        if (!p)
+            break;
+        ++p;
+    }
+    return ends;
 }
 
 /// The position just past the block's last line end, or 0 when it holds none.
@@ -34,14 +45,11 @@ LineBlockReader::LineBlockReader(LineReader &lines, std::size_t blockBytes, std:
 
 std::size_t LineBlockReader::readInto(std::vector<char> &out, std::size_t at, std::size_t room)
 {
-    if (m_pending.empty() && !m_eof) {
-        m_pending = m_lines.nextBytes();
-        m_eof = m_pending.empty();
-    }
-    const std::size_t n = std::min(room, m_pending.size());
-    if (n > 0) // at the end m_pending is an empty view whose data() is null: no memcpy of it (ubsan)
-        std::memcpy(out.data() + at, m_pending.data(), n);
-    m_pending.remove_prefix(n);
+    // Straight into the block: through the line reader's buffer, the input was copied twice.
+    if (m_eof || room == 0)
+        return 0;
+    const std::size_t n = m_lines.readBytes(out.data() + at, room);
+    m_eof = n == 0;
     return n;
 }
 

@@ -50,7 +50,6 @@ private:
     LineReader &m_lines;
     std::size_t m_blockBytes;
     std::size_t m_maxLineBytes;
-    std::string_view m_pending;  ///< bytes from the reader not yet copied into a block
     std::vector<char> m_carry;   ///< the start of a line the previous block did not end
     std::int64_t m_linesSoFar = 0;
     bool m_eof = false;

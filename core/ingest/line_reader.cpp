@@ -125,6 +125,21 @@ std::string_view LineReader::nextBytes()
     return chunk;
 }
 
+std::size_t LineReader::readBytes(char *out, std::size_t size)
+{
+    if (m_begin < m_end) {
+        const std::size_t n = std::min(size, m_end - m_begin);
+        std::memcpy(out, m_buffer + m_begin, n);
+        m_begin += n;
+        return n;
+    }
+    if (m_eof || !m_input || size == 0)
+        return 0;
+    const std::size_t n = m_input->read(out, size);
+    m_eof = n == 0;
+    return n;
+}
+
 bool LineReader::next(std::string_view &line, std::int64_t &lineNumber)
 {
     if (!m_started) {

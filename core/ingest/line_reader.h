@@ -54,6 +54,9 @@ public:
     /// read; empty at the end. Valid until the next call. For binary formats (OTLP/protobuf), which do not
     /// call next().
     std::string_view nextBytes();
+    /// Like nextBytes(), but into `out`: up to `size` bytes, what is buffered first, then straight from the
+    /// input without passing through the buffer; 0 at the end.
+    std::size_t readBytes(char *out, std::size_t size);
 
     /// True when the last line returned had no line end (the file ended without a newline).
     bool lastLineUnterminated() const { return m_unterminated; }

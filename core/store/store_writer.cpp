@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <functional>
 #include <numeric>
 
 namespace lx {
@@ -251,7 +250,8 @@ void StoreWriter::bindDetails(InsertStatement &s, int p, const RequestRecord &r,
     s.bindNull(p++);
 }
 
-bool StoreWriter::insertBatched(bool details, std::size_t count, const std::function<void(InsertStatement &, int, std::size_t)> &bind)
+template <typename Bind>
+bool StoreWriter::insertBatched(bool details, std::size_t count, const Bind &bind)
 {
     const int columns = details ? kDetailColumns : kRequestColumns;
     std::size_t i = 0;
@@ -283,6 +283,8 @@ bool StoreWriter::insertRows(std::span<const RequestRecord> records, std::span<c
             return;
         }
         const RequestRecord &r = records[k];
+        // Here rather than in a pass of its own over the batch, whose records are no longer in the cache.
+        m_joinCandidates = m_joinCandidates || mayBeJoined(r.metrics);
         const RecordKeys keys = keysOf(k);
         const HeldRequest request = HeldRequest::of(r, labelFor(keys.model, r.model), labelFor(keys.route, r.route));
         bindRequest(stmt, first, request, rowId);
@@ -297,9 +299,8 @@ bool StoreWriter::insertRequests(std::span<const RequestRecord> records, std::sp
     static_assert(std::endian::native == std::endian::little, "token_times BLOBs are little-endian int64");
     if (!m_error.empty())
         return false;
-    const bool joinable = std::any_of(records.begin(), records.end(), [](const RequestRecord &r) { return mayBeJoined(r.metrics); });
-    m_joinCandidates = m_joinCandidates || joinable;
     if (m_held) {
+        const bool joinable = std::any_of(records.begin(), records.end(), [](const RequestRecord &r) { return mayBeJoined(r.metrics); });
         if (!joinable && m_held->fits(records.size())) {
             for (std::size_t k = 0; k < records.size(); ++k) {
                 const RecordKeys keys = keysOf(k);

@@ -5,7 +5,6 @@
 #include "model/text_keys.h"
 #include "store/held_rows.h"
 
-#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -75,8 +74,10 @@ private:
     bool insertRows(std::span<const RequestRecord> records, std::span<const std::uint64_t> idHashes, std::int64_t firstRowId,
                     bool details, std::span<const std::size_t> rows);
     /// Inserts `count` rows into request_details or requests, as many a statement as it takes; bind(stmt,
-    /// first parameter, i) binds the i-th.
-    bool insertBatched(bool details, std::size_t count, const std::function<void(InsertStatement &, int, std::size_t)> &bind);
+    /// first parameter, i) binds the i-th. A template, so that the binding of each row is inlined (defined
+    /// in the .cpp, its only user).
+    template <typename Bind>
+    bool insertBatched(bool details, std::size_t count, const Bind &bind);
     bool insertTokenTimes(std::int64_t rowId, std::span<const std::int64_t> times);
     /// Adds a request written to `requests` to the column chunks, when they are kept.
     void addColumns(std::int64_t rowId, const HeldRequest &request);

@@ -13,6 +13,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+
 using namespace lx;
 
 namespace {
@@ -232,9 +234,28 @@ private slots:
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<int>("blockBytes");
         QTest::addColumn<QList<qint64>>("linesBefore"); // of each block
-        QTest::newRow("one block") << QByteArray("a\nb\nc\n") << 100 << QList<qint64>{0};
-        QTest::newRow("a line per block") << QByteArray("aaaaaaaaaaaaaaaaaa\nbbbbbbbbbbbbbbbbbb\ncc") << 16 << QList<qint64>{0, 1, 2};
-        QTest::newRow("byte-order mark dropped") << QByteArray("\xEF\xBB\xBFxxxxxxxxxxxxxxx\ny\n") << 16 << QList<qint64>{0, 1};
+        QTest::addColumn<bool>("headFirst"); // the sniffers' head() read before the blocks, as an import does
+        QTest::newRow("one block") << QByteArray("a\nb\nc\n") << 100 << QList<qint64>{0} << false;
+        QTest::newRow("a line per block") << QByteArray("aaaaaaaaaaaaaaaaaa\nbbbbbbbbbbbbbbbbbb\ncc") << 16 << QList<qint64>{0, 1, 2} << false;
+        QTest::newRow("byte-order mark dropped") << QByteArray("\xEF\xBB\xBFxxxxxxxxxxxxxxx\ny\n") << 16 << QList<qint64>{0, 1} << false;
+        QTest::newRow("blank lines and CRLF counted") << QByteArray("a\r\n\n\nbbbbbbbbbbbbbbbbbbbb\r\n\nc") << 8 << QList<qint64>{0, 3, 4, 5} << false;
+        // The head is handed out from the line reader's buffer, the rest read straight into the blocks.
+        const QByteArray many = [] {
+            QByteArray out;
+            for (int i = 0; i < 2000; ++i)
+                out += QByteArray(i % 50, 'x') + "\n";
+            return out;
+        }();
+        QList<qint64> before;
+        for (qint64 at = 0, lines = 0; at < many.size();) {
+            // Blocks of about 4000 bytes, cut after their last line end.
+            const qint64 cut = many.lastIndexOf('\n', std::min<qint64>(at + 4000, many.size()) - 1) + 1;
+            before << lines;
+            lines += many.mid(at, cut - at).count('\n');
+            at = cut;
+        }
+        QTest::newRow("head read first, then straight into blocks") << many << 4000 << before << true;
+        QTest::newRow("head read first, one block") << many << (1 << 20) << QList<qint64>{0} << true;
     }
 
     void blocksKeepLineNumbers()
@@ -242,24 +263,35 @@ private slots:
         QFETCH(QByteArray, text);
         QFETCH(int, blockBytes);
         QFETCH(QList<qint64>, linesBefore);
+        QFETCH(bool, headFirst);
         QTemporaryDir dir;
         const std::string path = lxtest::writeFile(dir, QStringLiteral("b.txt"), text);
         std::string why;
         auto input = InputFile::open(path, &why);
         QVERIFY(input);
-        LineReader lines(*input);
+        LineReader lines(*input, 1000); // a buffer smaller than the longer inputs: the head holds part of them
+        if (headFirst)
+            QVERIFY(!lines.head().empty());
         LineBlockReader blocks(lines, std::size_t(blockBytes));
         LineBlock block;
         QList<qint64> seen;
         QByteArray joined;
+        qint64 lineCount = 0;
         while (blocks.next(block)) {
+            QCOMPARE(block.linesBefore, lineCount);
+            lineCount += block.lines;
             if (block.size == 0)
                 continue;
             seen << block.linesBefore;
-            joined += QByteArray(block.padded().data(), qsizetype(block.size));
+            const QByteArray bytes(block.padded().data(), qsizetype(block.size));
+            // Each block counts its lines: its line ends, and the input's last line without one.
+            QCOMPARE(block.lines, bytes.count('\n') + (bytes.endsWith('\n') ? 0 : 1));
+            joined += bytes;
         }
         QCOMPARE(seen, linesBefore);
-        QCOMPARE(joined, text.startsWith("\xEF\xBB\xBF") ? text.mid(3) : text);
+        const QByteArray content = text.startsWith("\xEF\xBB\xBF") ? text.mid(3) : text;
+        QCOMPARE(joined, content);
+        QCOMPARE(lineCount, content.count('\n') + (content.endsWith('\n') ? 0 : 1));
     }
 };
 
