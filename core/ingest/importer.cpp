@@ -247,9 +247,7 @@ public:
         result.path = path;
         m_started = std::chrono::steady_clock::now();
         const std::int64_t startedNs = nowNs();
-        keepFreedMemory(); // the batches' memory is reused, not faulted in afresh (freed_memory.h)
         importInto(result, startedNs);
-        releaseFreedMemory();
         result.durationNs = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - m_started).count();
         if (m_finished)
             return result; // written with the rows, in their transaction
@@ -487,6 +485,7 @@ std::string_view outcomeName(FileImport::Outcome outcome)
 
 std::vector<FileImport> importFiles(Store &store, const std::vector<std::string> &paths, const ImportOptions &options)
 {
+    const FreedMemoryKept kept; // batches and blocks reused, not faulted in afresh, until the last file's end
     ImportProgress progress;
     progress.files = paths.size();
     for (const std::string &path : paths) {
@@ -560,6 +559,7 @@ std::vector<FileImport> importFiles(Store &store, const std::vector<std::string>
 
 FileImport importStream(Store &store, const StreamInput &input, const ImportOptions &options)
 {
+    const FreedMemoryKept kept;
     ImportProgress progress;
     progress.files = 1;
     std::string mappingError;

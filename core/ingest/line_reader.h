@@ -55,7 +55,7 @@ public:
     /// call next().
     std::string_view nextBytes();
     /// Like nextBytes(), but into `out`: up to `size` bytes, what is buffered first, then straight from the
-    /// input without passing through the buffer; 0 at the end.
+    /// input without passing through the buffer; 0 at the end only (`size` must not be 0).
     std::size_t readBytes(char *out, std::size_t size);
 
     /// True when the last line returned had no line end (the file ended without a newline).

@@ -1,33 +1,52 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/freed_memory.h"
 
-#if defined(__GLIBC__)
+#if defined(__GLIBC__) && !defined(__UCLIBC__)
+#define LX_GLIBC_MALLOC 1
 #include <malloc.h>
+#endif
 
 #include <mutex>
-#endif
 
 namespace lx {
 
-#if defined(__GLIBC__)
+#if defined(LX_GLIBC_MALLOC)
 
-void keepFreedMemory() noexcept
+namespace {
+
+std::mutex keptMutex;
+int keptCount = 0;
+
+/// glibc's defaults (malloc(3)): the trim threshold, and the largest mmap threshold it accepts on 64 bits.
+constexpr int kDefaultTrimThreshold = 128 * 1024;
+constexpr int kHeapUpTo = static_cast<int>(4 * 1024 * 1024 * sizeof(long));
+constexpr int kKeepUpTo = 1 << 30;
+
+} // namespace
+
+FreedMemoryKept::FreedMemoryKept()
 {
-    static std::once_flag once;
-    std::call_once(once, [] {
-        // Fixed values also end glibc's adjusting of both. A block of a few MiB stays in the heap; only
-        // what is larger than any batch (the id set's table, huge pages of its own) is mapped apart.
-        mallopt(M_MMAP_THRESHOLD, 64 << 20);
-        mallopt(M_TRIM_THRESHOLD, 1 << 30);
-    });
+    const std::lock_guard lock(keptMutex);
+    if (keptCount++ == 0) {
+        // A refused value (0) leaves glibc as it was: slower, never wrong.
+        mallopt(M_MMAP_THRESHOLD, kHeapUpTo);
+        mallopt(M_TRIM_THRESHOLD, kKeepUpTo);
+    }
 }
 
-void releaseFreedMemory() noexcept { malloc_trim(0); }
+FreedMemoryKept::~FreedMemoryKept()
+{
+    const std::lock_guard lock(keptMutex);
+    if (--keptCount == 0) {
+        mallopt(M_TRIM_THRESHOLD, kDefaultTrimThreshold);
+        malloc_trim(0);
+    }
+}
 
 #else
 
-void keepFreedMemory() noexcept {}
-void releaseFreedMemory() noexcept {}
+FreedMemoryKept::FreedMemoryKept() = default;
+FreedMemoryKept::~FreedMemoryKept() = default;
 
 #endif
 
