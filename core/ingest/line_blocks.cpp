@@ -17,12 +17,8 @@ std::int64_t countLineEnds(const char *data, std::size_t size)
 {
     std::int64_t ends = 0;
     const char *end = data + size;
-    for (const char *p = data; p < end; ++ends) {
-        p = static_cast<const char *>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
-        if (!p)
-            break;
-        ++p;
-    }
+    for (const char *p = data; (p = static_cast<const char *>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)))); ++p)
+        ++ends;
     return ends;
 }
 
