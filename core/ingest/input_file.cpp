@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ingest/input_file.h"
 
+#include "platform/cache_as_found.h"
 #include "platform/utf8_path.h"
 
 #include <zstd.h>
@@ -36,6 +37,7 @@ std::unique_ptr<InputFile> InputFile::open(const std::string &path, std::string 
     std::unique_ptr<InputFile> in(new InputFile);
     in->m_file = stream;
     in->m_fileSize = std::filesystem::file_size(file, ec);
+    in->m_cache = std::make_unique<CacheAsFound>(stream, in->m_fileSize);
 
     // Sniff the magic number: a compressed file is recognised by its content, not its extension.
     in->m_compressed.resize(ZSTD_DStreamInSize());
@@ -65,6 +67,7 @@ std::size_t InputFile::readRaw(char *buffer, std::size_t size)
         m_eof = true;
     }
     m_fileBytesRead += n;
+    m_cache->readUpTo(m_fileBytesRead);
     return n;
 }
 

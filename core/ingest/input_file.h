@@ -9,11 +9,14 @@
 
 /// \file input_file.h
 /// A file read as a stream of bytes, transparently zstd-decompressed when it starts with the zstd magic
-/// number (whatever its name). Never holds the whole file in memory.
+/// number (whatever its name). Never holds the whole file in memory, nor leaves it in the page cache when it
+/// was not there before (platform/cache_as_found.h).
 
 struct ZSTD_DCtx_s;
 
 namespace lx {
+
+class CacheAsFound;
 
 class InputFile {
 public:
@@ -40,6 +43,7 @@ private:
     std::size_t readRaw(char *buffer, std::size_t size);
 
     std::FILE *m_file = nullptr;
+    std::unique_ptr<CacheAsFound> m_cache; ///< a file read from disk does not stay in the page cache
     ZSTD_DCtx_s *m_dctx = nullptr;
     std::vector<char> m_compressed; ///< reused input buffer of the decompressor
     std::size_t m_compressedPos = 0;

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What reading a file leaves in the page cache: a window that was not cached is dropped once it is read,
+// one that was cached stays (platform/cache_as_found.h). The cache is looked at here with mincore, apart
+// from the class under test. Linux only; where a folder's cache cannot be emptied (tmpfs), the suite skips.
+
+#include "ingest/input_file.h"
+#include "platform/cache_as_found.h"
+
+#include <QDir>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cstdio>
+#include <vector>
+
+#if defined(__linux__)
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
+using namespace lx;
+
+namespace {
+
+#if defined(__linux__)
+
+constexpr std::uint64_t kWindowPages = 64;
+
+std::uint64_t pageBytes() { return static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE)); }
+
+/// Per window of `window` bytes: '.' none of its pages cached, 'C' all of them, '?' some.
+QByteArray residency(int fd, std::uint64_t size, std::uint64_t window)
+{
+    QByteArray out;
+    const std::uint64_t page = pageBytes();
+    void *map = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
+    if (map == MAP_FAILED)
+        return "mmap failed";
+    std::vector<unsigned char> resident((size + page - 1) / page);
+    if (::mincore(map, size, resident.data()) != 0)
+        out = "mincore failed";
+    ::munmap(map, size);
+    if (!out.isEmpty())
+        return out;
+    for (std::uint64_t start = 0; start < resident.size(); start += window / page) {
+        const std::uint64_t end = std::min<std::uint64_t>(resident.size(), start + window / page);
+        std::uint64_t cached = 0;
+        for (std::uint64_t p = start; p < end; ++p)
+            cached += resident[p] & 1;
+        out += cached == 0 ? '.' : cached == end - start ? 'C' : '?';
+    }
+    return out;
+}
+
+/// Reads the pages [first, last) with no read-ahead (the descriptor is set to random access).
+bool readPageRange(int fd, std::uint64_t first, std::uint64_t last)
+{
+    std::vector<char> buffer(pageBytes());
+    for (std::uint64_t p = first; p < last; ++p) {
+        if (::pread(fd, buffer.data(), buffer.size(), static_cast<off_t>(p * buffer.size())) < 0)
+            return false;
+    }
+    return true;
+}
+
+/// A file of `bytes` in a folder of the build tree (not /tmp, which may be a tmpfs), written, synced and
+/// emptied from the cache, then open for reading; `file` stays null when the folder's cache cannot be
+/// emptied.
+struct ColdFile {
+    explicit ColdFile(std::uint64_t bytes)
+    {
+        if (!dir.isValid())
+            return;
+        name = dir.filePath(QStringLiteral("trace.bin"));
+        std::FILE *f = std::fopen(name.toLocal8Bit().constData(), "w+b"); // readable: mmap needs it
+        if (!f)
+            return;
+        std::vector<char> data(bytes);
+        for (std::size_t i = 0; i < data.size(); ++i)
+            data[i] = static_cast<char>(i * 131 + 7);
+        const bool written = std::fwrite(data.data(), 1, data.size(), f) == data.size() && std::fflush(f) == 0
+                             && ::fsync(::fileno(f)) == 0
+                             && ::posix_fadvise(::fileno(f), 0, 0, POSIX_FADV_DONTNEED) == 0;
+        const bool cold = written && residency(::fileno(f), bytes, bytes + pageBytes()) == ".";
+        std::fclose(f);
+        if (cold)
+            file = std::fopen(name.toLocal8Bit().constData(), "rb");
+    }
+    ~ColdFile()
+    {
+        if (file)
+            std::fclose(file);
+    }
+    ColdFile(const ColdFile &) = delete;
+    ColdFile &operator=(const ColdFile &) = delete;
+
+    QTemporaryDir dir{QDir::currentPath() + QStringLiteral("/cache-XXXXXX")};
+    QString name;
+    std::FILE *file = nullptr;
+};
+
+constexpr const char *kNoColdFile = "the page cache of this folder cannot be emptied (a tmpfs?)";
+
+#endif
+
+} // namespace
+
+class TestCacheAsFound : public QObject {
+    Q_OBJECT
+
+private slots:
+    void keepsTheCacheAsFound_data();
+    void keepsTheCacheAsFound();
+    void inputFileLeavesAColdFileCold_data();
+    void inputFileLeavesAColdFileCold();
+};
+
+void TestCacheAsFound::keepsTheCacheAsFound_data()
+{
+    // Windows of 64 pages. `before`: per window, '.' not cached, 'C' cached, 's' one stray page cached (less
+    // than the 1 in 32 a window needs to count as cached). The file is read from its start for `readPages`
+    // pages (-1: all); `after` is the cache then, `dropped` the windows dropped.
+    QTest::addColumn<QByteArray>("before");
+    QTest::addColumn<int>("lastWindowPages"); // the last window's pages: a file need not end on a window
+    QTest::addColumn<int>("readPages");
+    QTest::addColumn<QByteArray>("after");
+    QTest::addColumn<int>("droppedPages");
+
+    QTest::newRow("cold, read whole") << QByteArray(".....") << 64 << -1 << QByteArray(".....") << 5 * 64;
+    QTest::newRow("cached, read whole") << QByteArray("CCCCC") << 64 << -1 << QByteArray("CCCCC") << 0;
+    QTest::newRow("first two cached") << QByteArray("CC...") << 64 << -1 << QByteArray("CC...") << 3 * 64;
+    QTest::newRow("cached windows between") << QByteArray(".C.C.") << 64 << -1 << QByteArray(".C.C.") << 3 * 64;
+    QTest::newRow("a stray page counts as not cached") << QByteArray(".s.") << 64 << -1 << QByteArray("...") << 3 * 64;
+    QTest::newRow("short last window") << QByteArray("....") << 10 << -1 << QByteArray("....") << 3 * 64 + 10;
+    QTest::newRow("one window shorter than a window") << QByteArray(".") << 5 << -1 << QByteArray(".") << 5;
+    // Only whole windows are dropped: the one the read stopped in keeps the pages read, the rest is not read.
+    QTest::newRow("read stops inside the third window") << QByteArray(".....") << 64 << 2 * 64 + 32
+                                                        << QByteArray("..?..") << 2 * 64;
+    QTest::newRow("read stops at a window's end") << QByteArray("....") << 64 << 2 * 64 << QByteArray("....") << 2 * 64;
+}
+
+void TestCacheAsFound::keepsTheCacheAsFound()
+{
+#if defined(__linux__)
+    QFETCH(QByteArray, before);
+    QFETCH(int, lastWindowPages);
+    QFETCH(int, readPages);
+    QFETCH(QByteArray, after);
+    QFETCH(int, droppedPages);
+
+    const std::uint64_t page = pageBytes();
+    const std::uint64_t window = kWindowPages * page;
+    const std::uint64_t size = (before.size() - 1) * window + static_cast<std::uint64_t>(lastWindowPages) * page;
+    ColdFile cold(size);
+    if (!cold.file)
+        QSKIP(kNoColdFile);
+    const int fd = ::fileno(cold.file);
+    QCOMPARE(::posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM), 0); // no read-ahead: exactly the pages read
+    for (int w = 0; w < before.size(); ++w) {
+        const std::uint64_t first = w * kWindowPages;
+        if (before[w] == 'C')
+            QVERIFY(readPageRange(fd, first, std::min<std::uint64_t>(first + kWindowPages, (size + page - 1) / page)));
+        else if (before[w] == 's')
+            QVERIFY(readPageRange(fd, first + 7, first + 8));
+    }
+    QByteArray found = residency(fd, size, window);
+    found.replace('?', 's'); // a stray page makes a window partly cached
+    QCOMPARE(found, before);
+
+    CacheAsFound cache(cold.file, size, window);
+    const std::uint64_t pages = readPages < 0 ? (size + page - 1) / page : static_cast<std::uint64_t>(readPages);
+    for (std::uint64_t p = 0; p < pages; ++p) {
+        QVERIFY(readPageRange(fd, p, p + 1));
+        cache.readUpTo(std::min(size, (p + 1) * page));
+    }
+    QCOMPARE(residency(fd, size, window), after);
+    QCOMPARE(cache.droppedBytes(), static_cast<std::uint64_t>(droppedPages) * page);
+#else
+    QSKIP("the page cache is left as it is only on Linux");
+#endif
+}
+
+void TestCacheAsFound::inputFileLeavesAColdFileCold_data()
+{
+    QTest::addColumn<bool>("cachedBefore");
+    QTest::addColumn<QByteArray>("after");
+    QTest::newRow("read from disk: dropped") << false << QByteArray(".");
+    QTest::newRow("read from the cache: kept") << true << QByteArray("C");
+}
+
+void TestCacheAsFound::inputFileLeavesAColdFileCold()
+{
+#if defined(__linux__)
+    QFETCH(bool, cachedBefore);
+    QFETCH(QByteArray, after);
+    const std::uint64_t size = 3 * 1024 * 1024 + 123; // one window of InputFile's, past its first read
+    ColdFile cold(size);
+    if (!cold.file)
+        QSKIP(kNoColdFile);
+    if (cachedBefore)
+        QVERIFY(readPageRange(::fileno(cold.file), 0, (size + pageBytes() - 1) / pageBytes()));
+
+    std::string why;
+    auto input = InputFile::open(cold.name.toStdString(), &why);
+    QVERIFY2(input, why.c_str());
+    std::vector<char> buffer(1 << 20);
+    std::uint64_t total = 0;
+    while (const std::size_t n = input->read(buffer.data(), buffer.size()))
+        total += n;
+    QCOMPARE(total, size);
+    QVERIFY(input->error().empty());
+    QCOMPARE(residency(::fileno(cold.file), size, size + pageBytes()), after);
+#else
+    QSKIP("the page cache is left as it is only on Linux");
+#endif
+}
+
+QTEST_GUILESS_MAIN(TestCacheAsFound)
+#include "tst_cache_as_found.moc"
