@@ -33,6 +33,7 @@ void Investigation::startSummaryFirst(const lx::OpenPlan &plan)
         options.spanMapping = mapping;
         options.detailRows = lx::DetailRows::JoinCandidates; // nothing filters this store: the join's alone
         options.holdRows = true;
+        options.readAgainSoon = true; // pass 2 reads the file again: from the page cache, not the disk
         ImportProgressPost progress(self, started);
         options.progress = [&](const lx::ImportProgress &p) {
             if (progress.due(p.bytesDone >= p.bytesTotal || p.joining)) {

@@ -271,7 +271,8 @@ private:
             return;
         }
         std::string why;
-        std::unique_ptr<InputFile> input = InputFile::open(result.path, &why);
+        std::unique_ptr<InputFile> input = InputFile::open(result.path, &why,
+                                                           m_options.readAgainSoon ? InputCache::Keep : InputCache::AsFound);
         if (!input) {
             result.outcome = FileImport::Outcome::Unreadable;
             result.message = why;

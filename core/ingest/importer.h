@@ -103,6 +103,9 @@ struct ImportOptions {
     /// a merge: store/request_columns.h). False for a store read once and thrown away: writing them would
     /// cost a scan of the rows, which its one report can read instead.
     bool rewriteColumnChunks = true;
+    /// The input files are read again right after this import (the desktop's summary first, then its
+    /// store): they stay in the page cache, instead of leaving it as they were found (cache_as_found.h).
+    bool readAgainSoon = false;
 };
 
 /// Imports the files in order into the store, then joins client and server records unless the import

@@ -16,7 +16,7 @@ namespace {
 constexpr unsigned char kZstdMagic[4] = {0x28, 0xB5, 0x2F, 0xFD};
 } // namespace
 
-std::unique_ptr<InputFile> InputFile::open(const std::string &path, std::string *error)
+std::unique_ptr<InputFile> InputFile::open(const std::string &path, std::string *error, InputCache cache)
 {
     std::error_code ec;
     const std::filesystem::path file = utf8Path(path);
@@ -37,7 +37,10 @@ std::unique_ptr<InputFile> InputFile::open(const std::string &path, std::string 
     std::unique_ptr<InputFile> in(new InputFile);
     in->m_file = stream;
     in->m_fileSize = std::filesystem::file_size(file, ec);
-    in->m_cache = std::make_unique<CacheAsFound>(stream, in->m_fileSize);
+    if (ec) // a pipe or a device: no size, and nothing of it in the page cache
+        in->m_fileSize = 0;
+    if (cache == InputCache::AsFound)
+        in->m_cache = std::make_unique<CacheAsFound>(stream, in->m_fileSize);
 
     // Sniff the magic number: a compressed file is recognised by its content, not its extension.
     in->m_compressed.resize(ZSTD_DStreamInSize());
@@ -60,6 +63,8 @@ std::size_t InputFile::readRaw(char *buffer, std::size_t size)
 {
     if (m_eof)
         return 0;
+    if (m_cache)
+        m_cache->aboutToRead(m_fileBytesRead, size);
     const std::size_t n = std::fread(buffer, 1, size, m_file);
     if (n < size) {
         if (std::ferror(m_file))
@@ -67,7 +72,8 @@ std::size_t InputFile::readRaw(char *buffer, std::size_t size)
         m_eof = true;
     }
     m_fileBytesRead += n;
-    m_cache->readUpTo(m_fileBytesRead);
+    if (m_cache)
+        m_cache->readUpTo(m_fileBytesRead);
     return n;
 }
 

@@ -18,10 +18,15 @@ namespace lx {
 
 class CacheAsFound;
 
+/// What reading a file does to the page cache: leave it as found (a file read from the disk is dropped
+/// from it once read), or keep what was read in it, for a file read again right after.
+enum class InputCache { AsFound, Keep };
+
 class InputFile {
 public:
     /// Opens path; on failure returns null and says why (missing, a directory, unreadable).
-    static std::unique_ptr<InputFile> open(const std::string &path, std::string *error);
+    static std::unique_ptr<InputFile> open(const std::string &path, std::string *error,
+                                           InputCache cache = InputCache::AsFound);
     ~InputFile();
     InputFile(const InputFile &) = delete;
     InputFile &operator=(const InputFile &) = delete;
@@ -43,7 +48,7 @@ private:
     std::size_t readRaw(char *buffer, std::size_t size);
 
     std::FILE *m_file = nullptr;
-    std::unique_ptr<CacheAsFound> m_cache; ///< a file read from disk does not stay in the page cache
+    std::unique_ptr<CacheAsFound> m_cache; ///< null with InputCache::Keep
     ZSTD_DCtx_s *m_dctx = nullptr;
     std::vector<char> m_compressed; ///< reused input buffer of the decompressor
     std::size_t m_compressedPos = 0;

@@ -74,6 +74,7 @@ FillOutcome fillStore(Store &store, const OpenPlan &plan, const OpenOptions &opt
     import.detailRows = options.detailRows;
     import.holdRows = options.holdRows;
     import.rewriteColumnChunks = options.rewriteColumnChunks;
+    import.readAgainSoon = options.readAgainSoon;
     outcome.imports = importFiles(store, plan.imports, import);
     // importFiles() marks the file it stopped in (and those after it) as cancelled.
     outcome.cancelled = std::any_of(outcome.imports.begin(), outcome.imports.end(),

@@ -64,6 +64,7 @@ struct OpenOptions {
     DetailRows detailRows = DetailRows::All;
     bool holdRows = false; ///< passed to the import (ImportOptions::holdRows)
     bool rewriteColumnChunks = true; ///< passed to the import (ImportOptions::rewriteColumnChunks)
+    bool readAgainSoon = false;      ///< passed to the import (ImportOptions::readAgainSoon)
 };
 
 /// Opens the store the plan's target names: the resumed store, or a new one (OpenOptions::newStorePath).

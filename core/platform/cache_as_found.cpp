@@ -19,12 +19,12 @@ std::uint64_t pageBytes()
     const long page = ::sysconf(_SC_PAGESIZE);
     return page > 0 ? static_cast<std::uint64_t>(page) : 4096;
 }
-#endif
 
 /// A window counts as cached when at least this share of its pages is: the kernel's read-ahead of the
 /// window before may have brought in its first pages (at most a few MiB of the 64), which the read would
 /// have brought in anyway.
 constexpr std::uint64_t kCachedShare = 32; // 1 page in 32
+#endif
 
 } // namespace
 
@@ -36,8 +36,7 @@ CacheAsFound::CacheAsFound(std::FILE *file, std::uint64_t fileSize, std::uint64_
     m_windowBytes = (std::max<std::uint64_t>(windowBytes, 1) + page - 1) / page * page;
     m_windows = static_cast<std::size_t>((fileSize + m_windowBytes - 1) / m_windowBytes);
     m_fd = file ? ::fileno(file) : -1;
-    if (m_fd >= 0)
-        readUpTo(0); // the first windows are looked at before anything is read
+    lookUpTo(1); // the first windows are looked at before anything is read
 #else
     (void)file;
     (void)windowBytes;
@@ -49,16 +48,34 @@ std::uint64_t CacheAsFound::windowEnd(std::size_t window) const
     return std::min(m_fileSize, (window + 1) * m_windowBytes);
 }
 
+std::size_t CacheAsFound::windowOf(std::uint64_t offset) const
+{
+    return static_cast<std::size_t>(std::min(offset, m_fileSize) / m_windowBytes);
+}
+
+void CacheAsFound::lookUpTo(std::size_t window)
+{
+    if (m_fd < 0 || m_windows == 0)
+        return;
+    window = std::min(window, m_windows - 1);
+    while (m_cachedBefore.size() <= window)
+        m_cachedBefore.push_back(wasCached(m_cachedBefore.size()));
+}
+
+void CacheAsFound::aboutToRead(std::uint64_t offset, std::uint64_t bytes)
+{
+    // Every window the read will touch, and the one after it, before the read and the kernel's read-ahead
+    // get there.
+    if (m_fd < 0 || m_windows == 0)
+        return;
+    lookUpTo(windowOf(offset + std::min(bytes, m_fileSize)) + 1);
+}
+
 void CacheAsFound::readUpTo(std::uint64_t offset)
 {
     if (m_fd < 0 || m_windows == 0)
         return;
-    // The window after the one being read is looked at before the read reaches it, and before the kernel's
-    // read-ahead does.
-    const std::size_t reading = static_cast<std::size_t>(std::min(offset, m_fileSize) / m_windowBytes);
-    const std::size_t lookUpTo = std::min(reading + 1, m_windows - 1);
-    while (m_cachedBefore.size() <= lookUpTo)
-        m_cachedBefore.push_back(wasCached(m_cachedBefore.size()));
+    lookUpTo(windowOf(offset) + 1); // for a caller that does not say before it reads
     for (; m_nextToDrop < m_windows && windowEnd(m_nextToDrop) <= offset; ++m_nextToDrop) {
         if (m_cachedBefore[m_nextToDrop])
             continue;

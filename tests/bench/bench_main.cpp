@@ -6,6 +6,8 @@
 //   four quantile_cont, reopen it and the quantiles again, and the same in memory.
 // The runs interleave ours and the peer's, so a drift of this shared machine touches both; each figure is
 // the median of the runs, each ratio the median of the per-run ratios (ours / DuckDB's; lower is better).
+// With --cold (Linux, as root) the page cache is emptied before every run that reads the trace, ours and
+// DuckDB's alike: the trace as it is read the first time, from the disk.
 
 #include "bench_process.h"
 
@@ -13,6 +15,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -30,6 +33,7 @@ struct Options {
     long requests = 1'000'000;
     int runs = 5;
     bool otlp = true;
+    bool cold = false; ///< empty the page cache before each run that reads the trace
 };
 
 Options parse(int argc, char **argv)
@@ -50,8 +54,18 @@ Options parse(int argc, char **argv)
             o.runs = std::stoi(argv[++i]);
         else if (name == "--no-otlp")
             o.otlp = false;
+        else if (name == "--cold")
+            o.cold = true;
     }
     return o;
+}
+
+/// Writes the dirty pages out and empties the page cache (Linux, as root); false when it cannot.
+bool emptyPageCache()
+{
+    sync();
+    std::ofstream dropCaches("/proc/sys/vm/drop_caches");
+    return static_cast<bool>(dropCaches << "3" << std::flush);
 }
 
 /// One series of measurements: its seconds and peak RSS over the runs.
@@ -133,13 +147,23 @@ int main(int argc, char **argv)
             return 1;
         std::filesystem::rename(partial, trace);
     }
+    if (o.cold && !emptyPageCache()) {
+        std::fprintf(stderr, "bench: --cold empties the page cache through /proc/sys/vm/drop_caches, which needs Linux and root\n");
+        return 2;
+    }
+    // Runs that read the trace start from the disk with --cold, and from the page cache without.
+    const auto reading = [&](const std::vector<std::string> &argv, const char *out = "/dev/null") {
+        if (o.cold)
+            emptyPageCache();
+        return run(argv, out);
+    };
     const std::string node = bench::findInPath("node");
     const std::string peerScript = o.duckdbDir + "/duckdb_peer.mjs";
     const bool peer = !o.duckdbDir.empty() && !node.empty() && std::filesystem::exists(peerScript)
                       && std::filesystem::exists(o.duckdbDir + "/node_modules/@duckdb/node-api");
     const double bytes = static_cast<double>(std::filesystem::file_size(trace));
-    std::printf("input: %s, %ld requests, %.0f MB, %.0f bytes a line\n", trace.c_str(), o.requests, bytes / 1e6,
-                bytes / static_cast<double>(o.requests));
+    std::printf("input: %s, %ld requests, %.0f MB, %.0f bytes a line; read %s\n", trace.c_str(), o.requests, bytes / 1e6,
+                bytes / static_cast<double>(o.requests), o.cold ? "from the disk (--cold)" : "from the page cache");
     if (!peer)
         std::printf("DuckDB peer skipped: it needs node in PATH and @duckdb/node-api installed beside duckdb_peer.mjs "
                     "(the bench target installs it from npm when node and npm are present)\n");
@@ -150,17 +174,17 @@ int main(int argc, char **argv)
     for (int r = 1; r <= o.runs; ++r) {
         removeStore(store);
         removeStore(duckStore);
-        const Measure catRun = run({"cat", trace});
-        const Measure imp = run({o.cli, "import", "--db", store, trace});
+        const Measure catRun = reading({"cat", trace});
+        const Measure imp = reading({o.cli, "import", "--db", store, trace});
         sync(); // the kernel writing back the import's pages is not the report's time
         const Measure rep = run({o.cli, "report", "--json", store}, (o.workdir + "/report.json").c_str());
-        const Measure direct = run({o.cli, "report", "--json", trace});
+        const Measure direct = reading({o.cli, "report", "--json", trace});
         Measure load, reopen, memory;
         if (peer) {
-            load = run({node, peerScript, "persist", trace, duckStore});
+            load = reading({node, peerScript, "persist", trace, duckStore});
             sync();
             reopen = run({node, peerScript, "reopen", duckStore});
-            memory = run({node, peerScript, "memory", trace});
+            memory = reading({node, peerScript, "memory", trace});
         }
         if (imp.status != 0 || rep.status != 0 || direct.status != 0
             || (peer && (load.status != 0 || reopen.status != 0 || memory.status != 0))) {
