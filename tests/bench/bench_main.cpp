@@ -152,10 +152,10 @@ int main(int argc, char **argv)
         return 2;
     }
     // Runs that read the trace start from the disk with --cold, and from the page cache without.
-    const auto reading = [&](const std::vector<std::string> &argv, const char *out = "/dev/null") {
+    const auto reading = [&](const std::vector<std::string> &argv) {
         if (o.cold)
             emptyPageCache();
-        return run(argv, out);
+        return run(argv);
     };
     const std::string node = bench::findInPath("node");
     const std::string peerScript = o.duckdbDir + "/duckdb_peer.mjs";
