@@ -2,9 +2,12 @@
 // The load profile on hand-made requests whose windows are worked out by hand: arrivals, completions,
 // requests in flight, segment means and p95 per window; the round window widths; empty input.
 
+#include "analysis/grouped_e2e.h"
 #include "analysis/load_profile.h"
 
 #include <QTest>
+
+#include <numeric>
 
 using namespace lx;
 
@@ -189,6 +192,61 @@ private slots:
             QCOMPARE(a.e2eP95Ns, b.e2eP95Ns);
             QCOMPARE(a.segmentMeanNs, b.segmentMeanNs);
         }
+    }
+
+    void groupedE2eHoldsAtMostItsBound_data()
+    {
+        QTest::addColumn<QList<int>>("groupSizes");
+        QTest::addColumn<int>("valuesAtOnce");
+        QTest::newRow("all groups in one pass") << QList<int>{3, 5, 2} << 100;
+        QTest::newRow("a group a pass") << QList<int>{3, 5, 2} << 5;
+        QTest::newRow("a group past the bound, in place") << QList<int>{2, 40, 3} << 8;
+        QTest::newRow("every group past the bound") << QList<int>{9, 12, 30} << 8;
+        QTest::newRow("empty groups between") << QList<int>{0, 6, 0, 0, 7, 0} << 7;
+        // Each pass needs a little more than the one before: resize() alone asked for twice the values.
+        QTest::newRow("passes growing by one") << QList<int>{4, 4, 5, 4, 6, 3, 7} << 7;
+    }
+    /// Each group's e2e statistic is summarize()'s over its values, however the groups are taken, and no
+    /// more than `valuesAtOnce` values are held at once: a group of more is read in place.
+    void groupedE2eHoldsAtMostItsBound()
+    {
+        QFETCH(QList<int>, groupSizes);
+        QFETCH(int, valuesAtOnce);
+        std::vector<LatencyRow> rows;
+        std::vector<std::int64_t> groupOfRow;
+        std::vector<std::vector<std::int64_t>> expected(std::size_t(groupSizes.size()));
+        std::vector<std::size_t> counts;
+        for (qsizetype g = 0; g < groupSizes.size(); ++g)
+            counts.push_back(std::size_t(groupSizes[g]));
+        // Rows of all groups interleaved, and rows of no group among them.
+        std::size_t left = std::accumulate(counts.begin(), counts.end(), std::size_t(0));
+        for (int i = 0; left > 0; ++i) {
+            const auto g = std::size_t(i) % counts.size();
+            if (expected[g].size() < counts[g]) {
+                rows.push_back(row(i, i % 3, 10 + (i * 104'729) % 997));
+                groupOfRow.push_back(std::int64_t(g));
+                expected[g].push_back(rows.back().e2e);
+                --left;
+            }
+            if (i % 4 == 3) {
+                rows.push_back(row(i, 0, 1'000));
+                groupOfRow.push_back(-1);
+            }
+        }
+        const std::vector<double> percentiles = {50.0, 95.0};
+        std::vector<int> done(counts.size(), 0);
+        const std::size_t held = summarizeE2eByGroup(rows, counts, [&](std::size_t i) { return groupOfRow[i]; }, percentiles,
+                                                     [&](std::size_t g, const Statistic &stat) {
+            ++done[g];
+            const Statistic want = summarize(expected[g], percentiles);
+            QCOMPARE(stat.count, want.count);
+            QCOMPARE(stat.meanNs, want.meanNs);
+            QCOMPARE(stat.maxNs, want.maxNs);
+            QCOMPARE(stat.percentilesNs, want.percentilesNs);
+        }, std::size_t(valuesAtOnce));
+        for (std::size_t g = 0; g < counts.size(); ++g)
+            QCOMPARE(done[g], counts[g] > 0 ? 1 : 0);
+        QVERIFY2(held <= std::size_t(valuesAtOnce), qPrintable(QString::number(held)));
     }
 
     void errorsInTheFiguresWhenAsked()
