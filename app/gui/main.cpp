@@ -18,13 +18,6 @@
 #include <QThreadPool>
 
 #include <cstdio>
-#include <cstdlib>
-#include <optional>
-#include <string>
-
-#if defined(__linux__)
-#include <unistd.h>
-#endif
 
 namespace {
 
@@ -53,27 +46,11 @@ bool allInputsExist(const QStringList &files)
     return all;
 }
 
-/// On Linux with glibc: starts this program again with glibc's malloc asking for transparent huge pages
-/// under large blocks (why: tunablesWithHugePages() in platform/huge_pages.h). Tunables are read only when
-/// a process starts, hence the exec; it costs the loading of the libraries once more (about 0.04 s). Where
-/// the exec fails, the program goes on as it is.
-void startAgainWithHugePages(char **argv)
-{
-#if defined(__linux__) && defined(__GLIBC__)
-    const std::optional<std::string> tunables = lx::tunablesWithHugePages(std::getenv("GLIBC_TUNABLES"));
-    if (!tunables || setenv("GLIBC_TUNABLES", tunables->c_str(), 1) != 0)
-        return;
-    execv("/proc/self/exe", argv);
-#else
-    (void)argv;
-#endif
-}
-
 } // namespace
 
 int main(int argc, char **argv)
 {
-    startAgainWithHugePages(argv);
+    lx::startAgainWithHugePages(argv);
     QElapsedTimer sinceLaunch; // for --event-loop-report: from main() (the libraries are loaded by then)
     sinceLaunch.start();
     // The screenshot mode renders without a display; choose the offscreen platform before Qt starts.

@@ -11,13 +11,15 @@
 #include <windows.h>
 #elif defined(__linux__)
 #include <sys/mman.h>
+#include <unistd.h>
 #endif
 
 namespace lx {
 
 namespace {
 
-std::size_t roundedUp(std::size_t bytes) { return (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes; }
+// Unused on macOS, whose branch asks operator new for the bytes as they are.
+[[maybe_unused]] std::size_t roundedUp(std::size_t bytes) { return (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes; }
 
 } // namespace
 
@@ -86,6 +88,18 @@ std::optional<std::string> tunablesWithHugePages(const char *current)
         at = end + 1;
     }
     return value.empty() ? std::string(kTunable) + "=1" : value + ":" + std::string(kTunable) + "=1";
+}
+
+void startAgainWithHugePages(char **argv)
+{
+#if defined(__linux__) && defined(__GLIBC__)
+    const std::optional<std::string> tunables = tunablesWithHugePages(std::getenv("GLIBC_TUNABLES"));
+    if (!tunables || setenv("GLIBC_TUNABLES", tunables->c_str(), 1) != 0)
+        return;
+    execv("/proc/self/exe", argv);
+#else
+    (void)argv;
+#endif
 }
 
 } // namespace lx

@@ -38,4 +38,11 @@ void adviseHugePages(void *begin, std::size_t bytes) noexcept;
 /// tunable), and the charts of 10M requests drew in half the time with it.
 std::optional<std::string> tunablesWithHugePages(const char *current);
 
+/// On Linux with glibc: starts this program again (same arguments) with tunablesWithHugePages(), unless
+/// GLIBC_TUNABLES names that tunable already. Call it first thing in main(): tunables are read only when a
+/// process starts, hence the exec; it costs the loading of the libraries once more (about 0.04 s). Where
+/// the exec fails, and on the other systems, it returns and the program goes on as it is. The desktop
+/// application and its GUI bench both call it, so that the bench times the memory the users' window gets.
+void startAgainWithHugePages(char **argv);
+
 } // namespace lx

@@ -16,6 +16,7 @@
 #include "chart_tabs.h"
 #include "investigation.h"
 #include "main_window.h"
+#include "platform/huge_pages.h"
 #include "requests_view.h"
 #include "waterfall_view.h"
 
@@ -142,6 +143,9 @@ Times timeOpen(const QString &path, bool densityAtOnce)
 
 int main(int argc, char **argv)
 {
+    // The malloc the desktop application runs with (its main() does the same): without it, a reset of the
+    // requests table to 10M rows measured a 0.2-0.3 s stall that the application does not have (32 ms).
+    lx::startAgainWithHugePages(argv);
     qputenv("QT_QPA_PLATFORM", "offscreen");
     qputenv("LX_NO_DIALOGS", "1");
     QApplication app(argc, argv);
