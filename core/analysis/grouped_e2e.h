@@ -24,8 +24,10 @@ inline constexpr std::size_t kGroupedE2eValuesAtOnce = std::size_t(1) << 22;
 /// Calls done(g, statistic) for each group g with requests, its statistic over the e2e of the rows
 /// groupOf(i) puts in it (i indexes `rows`; a negative group: none), with the `percentiles` asked.
 /// counts[g] is the number of rows of group g. At most `valuesAtOnce` values are held at once: a group of
-/// more is summarized in place (two passes over the rows of its own), never copied out. Returns the most
-/// values it held at once (the capacity it asked for), which tst_load_profile holds to that bound.
+/// more is summarized in place (two passes over the rows of its own), whose histogram keeps only the values
+/// near the percentiles (summarizeInPlace(): all of them only for values much alike but not equal, rare).
+/// Returns the most values a batch held at once (the capacity it asked for), which tst_load_profile holds
+/// to that bound.
 template<typename GroupOf, typename Done>
 std::size_t summarizeE2eByGroup(std::span<const LatencyRow> rows, std::span<const std::size_t> counts, GroupOf &&groupOf,
                          const std::vector<double> &percentiles, Done &&done,
@@ -39,6 +41,7 @@ std::size_t summarizeE2eByGroup(std::span<const LatencyRow> rows, std::span<cons
     for (std::size_t first = 0, last = 0; first < counts.size(); first = last) {
         last = first + 1; // the groups [first, last) this pass
         if (counts[first] > valuesAtOnce) {
+            std::vector<std::int64_t>().swap(values); // the last batch's are not needed beside it
             const auto forEachE2e = [&](auto &&visit) {
                 for (std::size_t i = 0; i < rows.size(); ++i)
                     if (groupOf(i) == static_cast<std::int64_t>(first))
@@ -52,6 +55,8 @@ std::size_t summarizeE2eByGroup(std::span<const LatencyRow> rows, std::span<cons
         // Sized exactly: resize() past the capacity would ask for twice the values while still holding the
         // old ones (three times what the pass needs: 95 MB at a report's peak on 10M requests).
         const std::size_t size = offsets[last] - offsets[first];
+        if (size == 0)
+            continue; // empty groups only: nothing to read
         if (size > values.capacity()) {
             std::vector<std::int64_t>().swap(values); // let the old ones go first
             values.reserve(size);

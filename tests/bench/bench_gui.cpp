@@ -144,7 +144,7 @@ Times timeOpen(const QString &path, bool densityAtOnce)
 int main(int argc, char **argv)
 {
     // The malloc the desktop application runs with (its main() does the same): without it, a reset of the
-    // requests table to 10M rows measured a 0.2-0.3 s stall that the application does not have (32 ms).
+    // requests table to 10M rows measured a 0.2-0.3 s stall that the application does not have (29-33 ms).
     lx::startAgainWithHugePages(argv);
     qputenv("QT_QPA_PLATFORM", "offscreen");
     qputenv("LX_NO_DIALOGS", "1");

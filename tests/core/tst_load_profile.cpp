@@ -203,11 +203,13 @@ private slots:
         QTest::newRow("a group past the bound, in place") << QList<int>{2, 40, 3} << 8;
         QTest::newRow("every group past the bound") << QList<int>{9, 12, 30} << 8;
         QTest::newRow("empty groups between") << QList<int>{0, 6, 0, 0, 7, 0} << 7;
+        QTest::newRow("empty groups before a group past the bound") << QList<int>{0, 0, 20, 0} << 4;
         // Each pass needs a little more than the one before: resize() alone asked for twice the values.
         QTest::newRow("passes growing by one") << QList<int>{4, 4, 5, 4, 6, 3, 7} << 7;
     }
     /// Each group's e2e statistic is summarize()'s over its values, however the groups are taken, and no
-    /// more than `valuesAtOnce` values are held at once: a group of more is read in place.
+    /// batch holds more than `valuesAtOnce` values: a group of more is read in place. (The bound is what
+    /// the function reports of its batches' capacity; the in-place histogram's own memory is not in it.)
     void groupedE2eHoldsAtMostItsBound()
     {
         QFETCH(QList<int>, groupSizes);
