@@ -30,8 +30,8 @@ inline constexpr std::size_t kGroupedE2eValuesAtOnce = std::size_t(1) << 22;
 /// to that bound.
 template<typename GroupOf, typename Done>
 std::size_t summarizeE2eByGroup(std::span<const LatencyRow> rows, std::span<const std::size_t> counts, GroupOf &&groupOf,
-                         const std::vector<double> &percentiles, Done &&done,
-                         std::size_t valuesAtOnce = kGroupedE2eValuesAtOnce)
+                                const std::vector<double> &percentiles, Done &&done,
+                                std::size_t valuesAtOnce = kGroupedE2eValuesAtOnce)
 {
     std::vector<std::size_t> offsets(counts.size() + 1, 0);
     for (std::size_t g = 0; g < counts.size(); ++g)
