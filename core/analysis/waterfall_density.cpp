@@ -59,59 +59,80 @@ void addSpan(std::vector<double> &at, std::vector<double> &runs, int segment, do
     at[index(c1)] += x1 - c1;
 }
 
-/// Fills the bands [bandFrom, bandTo) of `out` (sized already): each band's requests in one pass, then
-/// its cells. Bands are independent, so that ranges of them can go to threads of their own.
-void aggregateBands(const WaterfallData &data, const WaterfallRows &rows, const WaterfallViewport &grid, int bandFrom,
-                    int bandTo, const std::atomic<bool> *cancel, WaterfallDensity &out)
+/// What one frame's bands share: the data in display order and the grid, in bins.
+struct BandGrid {
+    const WaterfallData &data;
+    const WaterfallRows &rows;
+    const WaterfallViewport &grid;
+    WaterfallFrameColumns columns;
+    double binsPerNs;
+};
+
+/// Fills band b of `out` (sized already): its requests in one pass, then its cells. `at` and `runs` are
+/// addSpan()'s, all zero on entry and on return, so that a thread reuses them band after band.
+void aggregateBand(const BandGrid &g, int b, std::vector<double> &at, std::vector<double> &runs, WaterfallDensity &out)
 {
-    const double binsPerNs = grid.columns / offsetNs(grid.toNs, grid.fromNs);
-    const WaterfallFrameColumns columns = rows.columns(data);
-    std::vector<double> at(static_cast<std::size_t>(out.columns) * kSegmentCount, 0.0), runs(at.size(), 0.0);
-    for (int b = bandFrom; b < bandTo; ++b) {
-        if (cancel && cancel->load(std::memory_order_relaxed))
-            return;
-        WaterfallBand &band = out.bandInfo[static_cast<std::size_t>(b)];
-        band.firstRow = grid.bandBegin(b);
-        band.endRow = grid.bandBegin(b + 1);
-        int lo = out.columns, hi = -1;
-        rows.forEachIn(data, band.firstRow, band.endRow, grid.fromNs, grid.toNs, [&](std::size_t p, std::size_t) {
-            ++band.requests;
-            for (std::size_t s = 0; s < kSegmentCount; ++s) {
-                const std::int64_t d = columns.segments[s][p];
-                if (!isMeasured(d))
-                    continue;
-                ++band.measured[s];
-                band.partSums[s] += d;
-            }
-            // The spans are contiguous: each boundary's column is worked out once, by a product (a
-            // division cost a fifth of a frame of a million requests).
-            double x0 = offsetNs(columns.starts[p], grid.fromNs) * binsPerNs;
-            forEachSegmentSpan(columns, p, [&](int s, std::int64_t, std::int64_t end) {
-                const double x1 = offsetNs(end, grid.fromNs) * binsPerNs;
-                addSpan(at, runs, s, x0, x1, out.columns, lo, hi);
-                x0 = x1;
-            });
+    const WaterfallFrameColumns &columns = g.columns;
+    WaterfallBand &band = out.bandInfo[static_cast<std::size_t>(b)];
+    band.firstRow = g.grid.bandBegin(b);
+    band.endRow = g.grid.bandBegin(b + 1);
+    int lo = out.columns, hi = -1;
+    g.rows.forEachIn(g.data, band.firstRow, band.endRow, g.grid.fromNs, g.grid.toNs, [&](std::size_t p, std::size_t) {
+        ++band.requests;
+        for (std::size_t s = 0; s < kSegmentCount; ++s) {
+            const std::int64_t d = columns.segments[s][p];
+            if (!isMeasured(d))
+                continue;
+            ++band.measured[s];
+            band.partSums[s] += d;
+        }
+        // The spans are contiguous: each boundary's column is worked out once, by a product (a
+        // division cost a fifth of a frame of a million requests).
+        double x0 = offsetNs(columns.starts[p], g.grid.fromNs) * g.binsPerNs;
+        forEachSegmentSpan(columns, p, [&](int s, std::int64_t, std::int64_t end) {
+            const double x1 = offsetNs(end, g.grid.fromNs) * g.binsPerNs;
+            addSpan(at, runs, s, x0, x1, out.columns, lo, hi);
+            x0 = x1;
         });
-        const double bandRows = static_cast<double>(std::max<std::size_t>(band.endRow - band.firstRow, 1));
-        std::array<double, kSegmentCount> running{};
-        for (int c = lo; c <= hi; ++c) {
-            double *segments = &at[static_cast<std::size_t>(c) * kSegmentCount];
-            double *starts = &runs[static_cast<std::size_t>(c) * kSegmentCount];
-            double total = 0, most = 0;
-            int dominant = -1;
-            for (int s = 0; s < kSegmentCount; ++s) {
-                running[static_cast<std::size_t>(s)] += starts[s];
-                starts[s] = 0;
-                segments[s] += running[static_cast<std::size_t>(s)];
-                total += segments[s];
-                if (segments[s] > most) {
-                    most = segments[s];
-                    dominant = s;
-                }
-                segments[s] = 0;
+    });
+    const double bandRows = static_cast<double>(std::max<std::size_t>(band.endRow - band.firstRow, 1));
+    std::array<double, kSegmentCount> running{};
+    for (int c = lo; c <= hi; ++c) {
+        double *segments = &at[static_cast<std::size_t>(c) * kSegmentCount];
+        double *starts = &runs[static_cast<std::size_t>(c) * kSegmentCount];
+        double total = 0, most = 0;
+        int dominant = -1;
+        for (int s = 0; s < kSegmentCount; ++s) {
+            running[static_cast<std::size_t>(s)] += starts[s];
+            starts[s] = 0;
+            segments[s] += running[static_cast<std::size_t>(s)];
+            total += segments[s];
+            if (segments[s] > most) {
+                most = segments[s];
+                dominant = s;
             }
-            out.fill[out.cell(b, c)] = static_cast<float>(std::min(total / bandRows, 1.0));
-            out.dominant[out.cell(b, c)] = static_cast<std::int8_t>(dominant);
+            segments[s] = 0;
+        }
+        out.fill[out.cell(b, c)] = static_cast<float>(std::min(total / bandRows, 1.0));
+        out.dominant[out.cell(b, c)] = static_cast<std::int8_t>(dominant);
+    }
+}
+
+/// Bands a thread takes at a time: few enough that the threads end together wherever the requests in view
+/// are (panning a quarter of the time in rows by start, they are in a quarter of the bands: shared by the
+/// requests of the rows, one thread had them all), many enough that taking them costs nothing.
+constexpr int kBandsATake = 8;
+
+/// Fills bands of `out`, kBandsATake at a time from `next`, until none is left or `cancel` is set. Bands
+/// are independent: whichever thread fills one, it is the same.
+void aggregateBands(const BandGrid &g, std::atomic<int> &next, const std::atomic<bool> *cancel, WaterfallDensity &out)
+{
+    std::vector<double> at(static_cast<std::size_t>(out.columns) * kSegmentCount, 0.0), runs(at.size(), 0.0);
+    for (int first = next.fetch_add(kBandsATake); first < out.bands; first = next.fetch_add(kBandsATake)) {
+        for (int b = first; b < std::min(first + kBandsATake, out.bands); ++b) {
+            if (cancel && cancel->load(std::memory_order_relaxed))
+                return;
+            aggregateBand(g, b, at, runs, out);
         }
     }
 }
@@ -136,27 +157,19 @@ WaterfallDensity aggregateWaterfall(const WaterfallData &data, const WaterfallRo
     out.dominant.assign(cells, -1);
     out.bandInfo.resize(static_cast<std::size_t>(out.bands));
 
-    // A frame of a million requests takes 20-30 ms on one core: the bands are shared among threads by the
-    // requests in their rows (lanes hold very different numbers of them), the UI thread taking the last share.
-    const std::size_t requests = rows.requestsOf(view.firstRow, view.firstRow + view.rowCount).size();
-    if (threads == 0)
+    // A frame of a million requests takes 20-30 ms on one core: the bands are shared among threads, the
+    // UI thread one of them, each taking the next few bands as it is free.
+    if (threads == 0) {
+        const std::size_t requests = rows.requestsOf(view.firstRow, view.firstRow + view.rowCount).size();
         threads = std::clamp<std::size_t>(requests / kRequestsPerThread, 1,
                                           std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), 8));
-    std::vector<int> cuts{0};
-    const std::size_t base = view.firstRow; // requestsOf(base, row) counts the requests before a band
-    for (std::size_t t = 1; t < threads; ++t) {
-        const std::size_t target = requests * t / threads;
-        int b = cuts.back();
-        while (b < out.bands && rows.requestsOf(base, grid.bandBegin(b + 1)).size() <= target)
-            ++b;
-        cuts.push_back(b);
     }
-    cuts.push_back(out.bands);
+    const BandGrid g{data, rows, grid, rows.columns(data), grid.columns / offsetNs(grid.toNs, grid.fromNs)};
+    std::atomic<int> next{0};
     std::vector<std::thread> workers;
     for (std::size_t t = 0; t + 1 < threads; ++t)
-        workers.emplace_back(aggregateBands, std::cref(data), std::cref(rows), std::cref(grid), cuts[t], cuts[t + 1], cancel,
-                             std::ref(out));
-    aggregateBands(data, rows, grid, cuts[threads - 1], cuts[threads], cancel, out);
+        workers.emplace_back(aggregateBands, std::cref(g), std::ref(next), cancel, std::ref(out));
+    aggregateBands(g, next, cancel, out);
     for (std::thread &worker : workers)
         worker.join();
     return out;

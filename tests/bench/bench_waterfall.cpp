@@ -6,6 +6,7 @@
 // Prints the median and p99 of each series; the target is 50 ms a frame. Figures, not a test:
 // these machines are shared, so compare medians of several runs.
 
+#include "platform/huge_pages.h"
 #include "store/store.h"
 #include "waterfall_chart.h"
 #include "analysis/waterfall_data.h"
@@ -136,6 +137,7 @@ double peakRssMiB()
 
 int main(int argc, char **argv)
 {
+    lx::startAgainWithHugePages(argv); // the malloc the desktop application runs with (its main() does the same)
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);

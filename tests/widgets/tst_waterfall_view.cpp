@@ -483,20 +483,39 @@ void TestWaterfallView::densityShading_data()
     QTest::addColumn<QList<float>>("fills");   // a band of cells
     QTest::addColumn<QList<int>>("segments");  // each cell's dominant segment, -1 empty
     QTest::addColumn<QList<int>>("alphas");    // expected opacity of each pixel, 0..255
+    QTest::addColumn<int>("columns");          // cells a band: the lists hold the bands one after another
 
     const int faintest = int(kFaintestAlpha * 255 + 0.5);
     const auto between = [](double share) { return int((kFaintestAlpha + (1 - kFaintestAlpha) * std::sqrt(share)) * 255 + 0.5); };
-    QTest::newRow("empty cells are transparent") << QList<float>{0, 0} << QList<int>{-1, -1} << QList<int>{0, 0};
+    QTest::newRow("empty cells are transparent") << QList<float>{0, 0} << QList<int>{-1, -1} << QList<int>{0, 0} << 2;
     // At Fit on a million requests decode filled 0.002 of its cells at most: drawn against a full cell it
     // was a faint hairline; its densest cells are now the swatch's colour.
     QTest::newRow("a sparse segment's densest cells at full strength") << QList<float>{0.002f, 0.0005f, 0.002f}
         << QList<int>{int(lx::Segment::Decode), int(lx::Segment::Decode), int(lx::Segment::Decode)}
-        << QList<int>{255, between(0.25), 255};
+        << QList<int>{255, between(0.25), 255} << 3;
     QTest::newRow("each segment against its own densest cell") << QList<float>{1.0f, 0.01f, 0.25f}
         << QList<int>{int(lx::Segment::Queue), int(lx::Segment::Decode), int(lx::Segment::Queue)}
-        << QList<int>{255, 255, between(0.25)};
+        << QList<int>{255, 255, between(0.25)} << 3;
     QTest::newRow("a nearly empty cell stays in sight") << QList<float>{1.0f, 0.0f}
-        << QList<int>{int(lx::Segment::Prefill), int(lx::Segment::Prefill)} << QList<int>{255, faintest};
+        << QList<int>{int(lx::Segment::Prefill), int(lx::Segment::Prefill)} << QList<int>{255, faintest} << 2;
+    // A frame's grid of 1600x900 cells is shaded by bands on several threads: each band as on one.
+    QList<float> fills;
+    QList<int> segments, alphas;
+    std::array<float, lx::kSegmentCount> densest{};
+    const int columns = 800, bands = 700; // two threads from 2 x 2^18 cells
+    for (int i = 0; i < columns * bands; ++i) {
+        const int s = int(std::int64_t(i) * 7919 / 13 % (lx::kSegmentCount + 1)) - 1;
+        const float fill = s < 0 ? 0.0f : float(std::int64_t(i) * 104729 % 1000) / 1000.0f;
+        fills << fill;
+        segments << s;
+        if (s >= 0)
+            densest[std::size_t(s)] = std::max(densest[std::size_t(s)], fill);
+    }
+    for (int i = 0; i < columns * bands; ++i) {
+        const int s = segments[i];
+        alphas << (s < 0 ? 0 : densest[std::size_t(s)] > 0 ? between(double(fills[i]) / densest[std::size_t(s)]) : 255);
+    }
+    QTest::newRow("a frame's grid, bands on several threads") << fills << segments << alphas << columns;
 }
 
 void TestWaterfallView::densityShading()
@@ -504,9 +523,10 @@ void TestWaterfallView::densityShading()
     QFETCH(QList<float>, fills);
     QFETCH(QList<int>, segments);
     QFETCH(QList<int>, alphas);
+    QFETCH(int, columns);
     lx::WaterfallDensity density;
-    density.columns = int(fills.size());
-    density.bands = 1;
+    density.columns = columns;
+    density.bands = int(fills.size()) / columns;
     density.fill.assign(fills.begin(), fills.end());
     for (int s : segments)
         density.dominant.push_back(std::int8_t(s));
@@ -514,12 +534,13 @@ void TestWaterfallView::densityShading()
     for (int s = 0; s < lx::kSegmentCount; ++s)
         colors[std::size_t(s)] = segmentColor(lx::Segment(s));
     const QImage image = waterfallDensityImage(density, colors);
-    QCOMPARE(image.size(), QSize(density.columns, 1));
-    for (int c = 0; c < density.columns; ++c) {
-        const QColor pixel = image.pixelColor(c, 0);
-        QVERIFY2(std::abs(pixel.alpha() - alphas[c]) <= 1, qPrintable(QStringLiteral("cell %1: alpha %2, not %3").arg(c).arg(pixel.alpha()).arg(alphas[c])));
-        if (alphas[c] == 255) // the legend's swatch colour exactly
-            QCOMPARE(pixel.rgb(), segmentColor(lx::Segment(segments[c])).rgb());
+    QCOMPARE(image.size(), QSize(density.columns, density.bands));
+    for (int i = 0; i < int(fills.size()); ++i) {
+        const QColor pixel = image.pixelColor(i % columns, i / columns);
+        if (std::abs(pixel.alpha() - alphas[i]) > 1) // QVERIFY2 on every pixel would build a message for each
+            QFAIL(qPrintable(QStringLiteral("cell %1: alpha %2, not %3").arg(i).arg(pixel.alpha()).arg(alphas[i])));
+        if (alphas[i] == 255 && pixel.rgb() != segmentColor(lx::Segment(segments[i])).rgb()) // the swatch's colour exactly
+            QFAIL(qPrintable(QStringLiteral("cell %1: not the swatch's colour").arg(i)));
     }
 }
 
