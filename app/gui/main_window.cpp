@@ -355,14 +355,15 @@ void MainWindow::restoreSettings()
     rebuildRecentMenu();
 }
 
-void MainWindow::saveSettings() const
+void MainWindow::saveSettings()
 {
-    QSettings settings;
-    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/state"), saveState());
-    settings.setValue(QStringLiteral("recentFiles"), m_recentFiles);
-    settings.setValue(QStringLiteral("units"), m_unit == lx::DurationUnit::Milliseconds ? QStringLiteral("ms") : QStringLiteral("auto"));
-    settings.setValue(QStringLiteral("theme"), themeName(m_theme));
+    m_settingsWriter.write({
+        {QStringLiteral("window/geometry"), saveGeometry()},
+        {QStringLiteral("window/state"), saveState()},
+        {QStringLiteral("recentFiles"), m_recentFiles},
+        {QStringLiteral("units"), m_unit == lx::DurationUnit::Milliseconds ? QStringLiteral("ms") : QStringLiteral("auto")},
+        {QStringLiteral("theme"), themeName(m_theme)},
+    });
 }
 
 void MainWindow::addRecentFile(const QString &path)

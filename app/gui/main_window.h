@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/duration_format.h"
+#include "settings_writer.h"
 #include "theme.h"
 
 #include <QMainWindow>
@@ -63,6 +64,8 @@ public:
     ImportProgress *importProgress() const { return m_progress; }
     ChartTabs *charts() const { return m_charts; }
     SpanMappingMenu *spanMappingMenu() const { return m_spanMappingMenu; }
+    /// Writes the window's settings off its thread (tests wait for it).
+    SettingsWriter &settingsWriter() { return m_settingsWriter; }
 
 signals:
     /// The data of the current filter is on screen: the report and the table are both up to date.
@@ -77,7 +80,7 @@ private:
     void createActions();
     void createMenus();
     void restoreSettings();
-    void saveSettings() const;
+    void saveSettings();
     void addRecentFile(const QString &path);
     void rebuildRecentMenu();
     void updateTitle();
@@ -114,6 +117,7 @@ private:
     QMenu *m_recentMenu = nullptr;
     SpanMappingMenu *m_spanMappingMenu = nullptr;
     QStringList m_recentFiles;
+    SettingsWriter m_settingsWriter;
     std::function<UnsavedAnswer()> m_unsavedPrompt;
     std::function<void()> m_afterSave; ///< what Save in the unsaved question goes on with once the save has landed
     lx::DurationUnit m_unit = lx::DurationUnit::Auto;

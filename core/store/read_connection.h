@@ -5,6 +5,8 @@
 /// A connection to read an investigation on: what the widgets hand to RequestOrder::build(), RowFetcher,
 /// fetchRows() and writeCsv() instead of an SQLite handle, so that no header outside core/store names one.
 
+#include <string>
+
 struct sqlite3;
 
 namespace lx {
@@ -33,11 +35,15 @@ public:
 
 private:
     friend class Store;
-    ReadConnection(sqlite3 *db, bool owned) : m_db(db), m_owned(owned) {}
+    /// The store's own connection, borrowed.
+    explicit ReadConnection(sqlite3 *db) : m_db(db) {}
+    /// A connection of its own to `file`, counted while open (temporary_files.h).
+    ReadConnection(sqlite3 *db, std::string file);
     void close();
 
     sqlite3 *m_db = nullptr;
     bool m_owned = false; ///< closed by this object; a borrowed one belongs to its Store
+    std::string m_file;   ///< an owned connection's file
 };
 
 } // namespace lx

@@ -7,6 +7,7 @@
 #include "store/sqlite_open.h"
 #include "store/sqlite_util.h"
 #include "store/store_trust.h"
+#include "store/temporary_files.h"
 #include "platform/utf8_path.h"
 
 #include <sqlite3.h>
@@ -71,15 +72,12 @@ std::unique_ptr<Store> Store::openTemporary(std::string *error)
     const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
     const std::filesystem::path file = dir / ("latency-explorer-" + std::to_string(stamp) + "-" + std::to_string(counter++) + ".lxdb");
     std::string why;
+    temporary_files::track(utf8Name(file));
     auto store = openPath(utf8Name(file), true, Mode::Create, &why);
     if (store) {
         store->m_removeOnClose = true;
-        // Nothing of a temporary store outlives the process, so nothing is gained by waiting for the disk:
-        // no fsync at a commit, and the rollback journal (a cancel still rolls an import back) in memory.
-        store->exec("PRAGMA synchronous=OFF; PRAGMA journal_mode=MEMORY;");
     } else {
-        std::filesystem::remove(file, ec);
-        std::filesystem::remove(utf8Path(utf8Name(file) + "-journal"), ec);
+        temporary_files::release(utf8Name(file)); // no connection is left: it goes now
         *error = temporaryFolderProblem(utf8Name(dir), why);
     }
     return store;
@@ -94,7 +92,7 @@ ReadConnection Store::openReader() const
     }
     hardenConnection(db);
     sqlite3_busy_timeout(db, kBusyTimeoutMs);
-    return ReadConnection(db, true);
+    return ReadConnection(db, m_fileName);
 }
 
 std::string Store::lastError() const { return sqlite3_errmsg(m_db); }
@@ -109,9 +107,20 @@ std::unique_ptr<Store> Store::openPath(const std::string &path, bool temporary, 
     // A file this open creates is removed again if the store cannot be made in it (a full disk, a folder
     // that refuses writes); an existing file is never removed.
     const bool creating = mode == Mode::Create && !std::filesystem::exists(utf8Path(path), ec);
-    if (!store->openConnection(mode, error) || !store->initialize(mode, check, error)) {
-        if (store->m_db)
+    // Nothing of a temporary store outlives the process, so nothing is gained by waiting for the disk: no
+    // fsync at a commit, and the rollback journal (a cancel still rolls an import back) in memory. Set
+    // before the schema is written: its transaction had the disk synced four times, on the UI thread when
+    // the app opens a file, and while the last investigation's store was still being written out that took
+    // 140-150 ms (a stall of the window each time a second file was opened).
+    const bool opened = store->openConnection(mode, error)
+                        && (!temporary || store->exec("PRAGMA synchronous=OFF; PRAGMA journal_mode=MEMORY;", error));
+    if (store->m_db)
+        temporary_files::opened(path); // a temporary store's file stays while any connection has it open
+    if (!opened || !store->initialize(mode, check, error)) {
+        if (store->m_db) {
             sqlite3_close_v2(store->m_db);
+            temporary_files::closed(path);
+        }
         store->m_db = nullptr;
         if (creating) {
             std::filesystem::remove(utf8Path(path), ec);
@@ -178,15 +187,14 @@ Store::~Store()
     // What this process wrote, into a file it trusted, is sound as it is now: the next session need not
     // read it whole again (checked_stores.h). A temporary store is gone; a read-only one was not written.
     const bool wroteTrusted = m_db && !m_readOnly && !m_removeOnClose && isTrusted(m_fileName);
-    if (m_db)
+    if (m_db) {
         sqlite3_close_v2(m_db);
+        temporary_files::closed(m_fileName);
+    }
     if (wroteTrusted)
         rememberChecked(m_fileName);
-    if (m_removeOnClose) {
-        std::error_code ec;
-        std::filesystem::remove(utf8Path(m_fileName), ec);
-        std::filesystem::remove(utf8Path(m_fileName + "-journal"), ec);
-    }
+    if (m_removeOnClose)
+        temporary_files::release(m_fileName); // gone once the last reader of it closes (temporary_files.h)
 }
 
 bool Store::exec(const char *sql, std::string *error)

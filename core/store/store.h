@@ -71,7 +71,7 @@ public:
     ReadConnection openReader() const;
     /// The store's own connection, borrowed, for reads on the thread that owns the store: what the UI
     /// thread's views read pages on. This store must outlive it.
-    ReadConnection connection() const { return ReadConnection(m_db, false); }
+    ReadConnection connection() const { return ReadConnection(m_db); }
 
     /// Writes a consistent copy of the whole investigation to `path` (which must not exist): "Save as".
     bool saveAs(const std::string &path, std::string *error);

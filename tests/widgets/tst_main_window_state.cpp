@@ -8,6 +8,7 @@
 #include "main_window.h"
 #include "request_detail_view.h"
 #include "requests_view.h"
+#include "settings_writer.h"
 #include "store/request_scan.h"
 #include "store/store.h"
 #include "summary_view.h"
@@ -18,10 +19,12 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QStatusBar>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QRegularExpression>
 #include <QTest>
+#include <QThread>
 #include <QTreeWidget>
 
 namespace {
@@ -412,6 +415,49 @@ private slots:
         QCOMPARE(checked.count(), 0);
     }
 
+    void settingsAreWrittenOffTheWindowsThread_data()
+    {
+        QTest::addColumn<QStringList>("opened"); // files opened one after the other
+        QTest::newRow("one file") << QStringList{kJsonl};
+        QTest::newRow("two files: the last opened first") << QStringList{kJsonl, kCsv};
+    }
+
+    void settingsAreWrittenOffTheWindowsThread()
+    {
+        // Each open adds to the recent files, and QSettings syncs its lock file to the disk as it writes:
+        // on the window's thread that stalled it 120-165 ms while the last investigation's store was
+        // written out. The settings land all the same, in the order the files were opened.
+        QFETCH(QStringList, opened);
+        MainWindow window;
+        for (const QString &path : opened)
+            QVERIFY(openAndSettle(window, {path}));
+        window.settingsWriter().waitForDone();
+        QVERIFY(window.settingsWriter().lastWriter() != nullptr);
+        QVERIFY(window.settingsWriter().lastWriter() != QThread::currentThread());
+        const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+        QVERIFY(recent.size() >= opened.size());
+        for (qsizetype i = 0; i < opened.size(); ++i)
+            QCOMPARE(recent[i], QFileInfo(opened[opened.size() - 1 - i]).absoluteFilePath());
+    }
+
+    void settingsWriterKeepsTheOrder_data()
+    {
+        QTest::addColumn<int>("writes"); // of one key, each a value higher than the last
+        QTest::newRow("one write") << 1;
+        QTest::newRow("many writes: the last lands last") << 50;
+    }
+
+    void settingsWriterKeepsTheOrder()
+    {
+        QFETCH(int, writes);
+        {
+            SettingsWriter writer;
+            for (int i = 1; i <= writes; ++i)
+                writer.write({{QStringLiteral("test/order"), i}});
+        } // its end waits for the writes
+        QCOMPARE(QSettings().value(QStringLiteral("test/order")).toInt(), writes);
+        QSettings().remove(QStringLiteral("test/order"));
+    }
 
 private:
     QTemporaryDir m_settings;
