@@ -32,9 +32,11 @@ void shadeBands(const lx::WaterfallDensity &density, const std::array<SegmentSha
             }
             const SegmentShade &shade = shades[static_cast<std::size_t>(s)];
             // A square root lifts the sparse cells, as the eye reads lightness; the densest are opaque.
-            const float share = shade.perDensest > 0 ? density.fill[first + static_cast<std::size_t>(c)] * shade.perDensest : 1.0f;
-            const float alpha = float(kFaintestAlpha) + float(1 - kFaintestAlpha) * std::sqrt(std::clamp(share, 0.0f, 1.0f));
-            line[c] = qPremultiply(qRgba(shade.rgb[0], shade.rgb[1], shade.rgb[2], static_cast<int>(alpha * 255 + 0.5f)));
+            const float fill = density.fill[first + static_cast<std::size_t>(c)];
+            const float share = shade.perDensest > 0 ? std::clamp(fill * shade.perDensest, 0.0f, 1.0f) : 1.0f;
+            const float alpha = float(kFaintestAlpha) + float(1 - kFaintestAlpha) * std::sqrt(share);
+            const int opacity = static_cast<int>(alpha * 255 + 0.5f);
+            line[c] = qPremultiply(qRgba(shade.rgb[0], shade.rgb[1], shade.rgb[2], opacity));
         }
     }
 }
@@ -62,12 +64,15 @@ QImage waterfallDensityImage(const lx::WaterfallDensity &density, const std::arr
     // runs between the aggregation's threads and the paint.
     uchar *bits = image.bits();
     const qsizetype bytesPerLine = image.bytesPerLine();
-    const std::size_t threads = std::clamp<std::size_t>(density.fill.size() / kCellsPerThread, 1,
-                                                        std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), 8));
+    const std::size_t cores = std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), 8);
+    const std::size_t threads = std::clamp<std::size_t>(density.fill.size() / kCellsPerThread, 1, cores);
     std::vector<std::thread> workers;
-    const auto bandOf = [&](std::size_t t) { return static_cast<int>(static_cast<std::size_t>(density.bands) * t / threads); };
+    const auto bandOf = [&](std::size_t t) {
+        return static_cast<int>(static_cast<std::size_t>(density.bands) * t / threads);
+    };
     for (std::size_t t = 1; t < threads; ++t)
-        workers.emplace_back(shadeBands, std::cref(density), std::cref(shades), bits, bytesPerLine, bandOf(t), bandOf(t + 1));
+        workers.emplace_back(shadeBands, std::cref(density), std::cref(shades), bits, bytesPerLine, bandOf(t),
+                             bandOf(t + 1));
     shadeBands(density, shades, bits, bytesPerLine, 0, bandOf(1));
     for (std::thread &worker : workers)
         worker.join();

@@ -330,7 +330,7 @@ private:
         StoreWriter writer(m_store, result.runId, m_options.detailRows, m_held.get());
         // A temporary store never waits for the disk (store.h): writing it early would only cost.
         std::optional<EarlyWriteback> writeback;
-        if (!m_store.isTemporary())
+        if (!m_store.isDisposable())
             writeback.emplace(m_store.db());
         std::thread writerThread([&] { writerLoop(queue, writer, writerFailed, writeback ? &*writeback : nullptr); });
         const auto tick = [&] {

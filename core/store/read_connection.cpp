@@ -9,10 +9,7 @@
 
 namespace lx {
 
-ReadConnection::ReadConnection(sqlite3 *db, std::string file) : m_db(db), m_owned(true), m_file(std::move(file))
-{
-    temporary_files::opened(m_file);
-}
+ReadConnection::ReadConnection(sqlite3 *db, std::string file) : m_db(db), m_owned(true), m_file(std::move(file)) {}
 
 ReadConnection::~ReadConnection() { close(); }
 

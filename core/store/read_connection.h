@@ -37,7 +37,8 @@ private:
     friend class Store;
     /// The store's own connection, borrowed.
     explicit ReadConnection(sqlite3 *db) : m_db(db) {}
-    /// A connection of its own to `file`, counted while open (temporary_files.h).
+    /// A connection of its own to `file`, counted as open by the caller (temporary_files.h): this object
+    /// counts it closed.
     ReadConnection(sqlite3 *db, std::string file);
     void close();
 

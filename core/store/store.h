@@ -55,6 +55,9 @@ public:
     /// The file SQLite opened (for a temporary store, its file in the temp folder).
     const std::string &fileName() const { return m_fileName; }
     bool isTemporary() const { return m_removeOnClose; }
+    /// A connection to a temporary store's file, this one or another opened by its name: nothing of it
+    /// outlives the process, so it never waits for the disk (no fsync, the journal in memory).
+    bool isDisposable() const { return m_disposable; }
     /// Opened with openReadOnly(): every write fails.
     bool isReadOnly() const { return m_readOnly; }
     /// Read-only: the import runs found `running` at open with no process importing (import_runs.h).
@@ -108,6 +111,7 @@ private:
     std::string m_path;
     std::string m_fileName;       ///< the file SQLite opened
     bool m_removeOnClose = false; ///< a temporary store: its file goes when it is closed
+    bool m_disposable = false;    ///< isDisposable()
     bool m_readOnly = false;
     std::vector<std::int64_t> m_deadRuns;
     std::shared_ptr<const HeldRows> m_heldRows;

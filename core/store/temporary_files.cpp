@@ -9,17 +9,21 @@
 #include <filesystem>
 #include <mutex>
 #include <thread>
+#include <system_error>
 #include <unordered_map>
+#include <vector>
 
 namespace lx::temporary_files {
 
 namespace {
 
-void removeNow(const std::string &file)
+/// Removes the file and its journal; false when the file is still there (Windows: a handle still open).
+bool removeNow(const std::string &file)
 {
     std::error_code ec;
-    std::filesystem::remove(utf8Path(file), ec);
     std::filesystem::remove(utf8Path(file + "-journal"), ec);
+    std::filesystem::remove(utf8Path(file), ec);
+    return !std::filesystem::exists(utf8Path(file), ec);
 }
 
 struct Registry {
@@ -31,21 +35,44 @@ struct Registry {
     std::condition_variable changed;
     std::unordered_map<std::string, File> files;
     std::deque<std::string> queue; ///< released, closed, not removed yet
+    std::vector<std::string> failed; ///< could not be removed: tried again at the end of the process
     int removing = 0;              ///< taken from the queue, being removed
     bool workerStarted = false;
+    bool exiting = false;          ///< the process is ending: no worker to count on, files go at once
 
-    /// Under the lock: queues `it`'s file when nothing holds it any more.
+    /// Under the lock: removes `it`'s file, by the worker, once nothing holds it any more.
     void removeIfDone(std::unordered_map<std::string, File>::iterator it)
     {
         if (!it->second.released || it->second.connections > 0)
             return;
-        queue.push_back(it->first);
+        const std::string file = it->first;
         files.erase(it);
-        if (!workerStarted) {
-            workerStarted = true;
-            std::thread([this] { work(); }).detach(); // lives as long as the process; the registry too
+        if (exiting || !startWorker()) {
+            removeOrKeep(file);
+            return;
         }
+        queue.push_back(file);
         changed.notify_all();
+    }
+
+    /// Under the lock: whether the worker runs (started now if not). A thread the system refuses leaves
+    /// the removals to the caller, never an exception out of a destructor.
+    bool startWorker()
+    {
+        if (workerStarted)
+            return true;
+        try {
+            std::thread([this] { work(); }).detach(); // lives as long as the process; the registry too
+            workerStarted = true;
+        } catch (const std::system_error &) {
+        }
+        return workerStarted;
+    }
+
+    void removeOrKeep(const std::string &file)
+    {
+        if (!removeNow(file))
+            failed.push_back(file);
     }
 
     void work()
@@ -57,25 +84,30 @@ struct Registry {
             queue.pop_front();
             ++removing;
             lock.unlock();
-            removeNow(file);
+            const bool removed = removeNow(file);
             lock.lock();
+            if (!removed)
+                failed.push_back(file);
             --removing;
             changed.notify_all();
         }
     }
 
-    /// At the end of the process: what is still to go goes now, connections or not (they end with it).
+    /// At the end of the process: every temporary file goes now, connections or not (they end with it),
+    /// and whatever is released later (a static object's store) goes at once.
     void removeAllLeft()
     {
         std::unique_lock lock(mutex);
+        exiting = true;
         changed.wait(lock, [&] { return removing == 0; });
         for (const std::string &file : queue)
             removeNow(file);
         queue.clear();
-        for (const auto &[file, state] : files) {
-            if (state.released)
-                removeNow(file);
-        }
+        for (const auto &[file, state] : files)
+            removeNow(file);
+        for (const std::string &file : failed)
+            removeNow(file);
+        failed.clear();
     }
 };
 
@@ -125,6 +157,13 @@ void release(const std::string &file)
         it->second.released = true;
         r.removeIfDone(it);
     }
+}
+
+bool isTracked(const std::string &file)
+{
+    Registry &r = registry();
+    const std::lock_guard lock(r.mutex);
+    return r.files.count(file) > 0;
 }
 
 void waitForRemovals()

@@ -10,13 +10,17 @@
 /// app's reader threads often close last: freeing a store of 1M requests (370 MB) there took 110-150 ms,
 /// while the window's thread, creating the next investigation's store, waited on that mutex. So a
 /// temporary store's file is removed once no connection of this process has it open, on a thread of its
-/// own, outside SQLite; at the end of the process, whatever is left is removed there and then.
+/// own, outside SQLite; at the end of the process, whatever is left is removed there and then. A file the
+/// system refuses to remove (Windows, while something holds it open) is tried again then.
 
 namespace lx::temporary_files {
 
 /// `file` is a temporary store's: removed once released and closed by every connection.
 void track(const std::string &file);
-/// A connection to `file` opened, or closed (nothing for a file not tracked).
+/// Whether `file` is a temporary store's, still in use.
+bool isTracked(const std::string &file);
+/// A connection to `file` is opened (called before the open, so that the file cannot go meanwhile), or
+/// closed, or failed to open (nothing for a file not tracked).
 void opened(const std::string &file);
 void closed(const std::string &file);
 /// The store is done with `file` (its own connection closed): removed, with its journal, when the last

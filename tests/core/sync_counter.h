@@ -10,8 +10,8 @@
 
 /// \file sync_counter.h
 /// Counts the times SQLite asks the disk to sync (xSync: fsync or fdatasync) on any connection opened while
-/// a SyncCounter lives: it puts a VFS in front of the default one that forwards every call and counts
-/// xSync. A sync waits for the disk, which on a busy machine takes a tenth of a second and more, so the
+/// a SyncCounter lives (one at a time): it puts a VFS in front of the default one that forwards every call
+/// and counts xSync. A sync waits for the disk, which on a busy machine takes a tenth of a second and more, so the
 /// tests hold the stores that should never wait for it to that.
 
 namespace lxtest {
@@ -21,18 +21,17 @@ public:
     SyncCounter()
     {
         const std::lock_guard lock(mutex());
-        real() = sqlite3_vfs_find(nullptr);
-        m_vfs = *real();
-        m_vfs.zName = "lx-sync-counter";
-        m_vfs.xOpen = &open;
+        if (!real()) { // the first counter: the VFS put in front stays, never freed under a connection
+            real() = sqlite3_vfs_find(nullptr);
+            vfs() = *real();
+            vfs().zName = "lx-sync-counter";
+            vfs().xOpen = &open;
+        }
         count() = 0;
-        sqlite3_vfs_register(&m_vfs, 1);
+        sqlite3_vfs_register(&vfs(), 1);
     }
-    ~SyncCounter()
-    {
-        sqlite3_vfs_unregister(&m_vfs);
-        sqlite3_vfs_register(real(), 1);
-    }
+    /// The default VFS is the real one again; connections opened meanwhile keep counting.
+    ~SyncCounter() { sqlite3_vfs_register(real(), 1); }
     SyncCounter(const SyncCounter &) = delete;
     SyncCounter &operator=(const SyncCounter &) = delete;
 
@@ -40,8 +39,11 @@ public:
     int syncs() const { return count().load(); }
 
 private:
-    sqlite3_vfs m_vfs{};
-
+    static sqlite3_vfs &vfs()
+    {
+        static sqlite3_vfs value{};
+        return value;
+    }
     static std::atomic<int> &count()
     {
         static std::atomic<int> value{0};

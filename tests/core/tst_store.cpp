@@ -317,16 +317,21 @@ private slots:
     void syncsOnlyWhereTheStoreOutlivesTheProcess_data()
     {
         QTest::addColumn<bool>("temporary");
+        QTest::addColumn<bool>("byName"); // imported through a second connection, opened by the file's name
         QTest::addColumn<bool>("syncs");
         // A temporary store (the app's new investigation, `report FILE`) is made on the UI thread: a sync
         // there, while the last investigation's store was being written out, stalled the window 150 ms.
-        QTest::newRow("temporary store: made and imported into without a sync") << true << false;
-        QTest::newRow("store file: its commits reach the disk") << false << true;
+        QTest::newRow("temporary store: made and imported into without a sync") << true << false << false;
+        // The app imports on a worker, through a connection of its own to the temporary store's file.
+        QTest::newRow("temporary store: imported into by its name without a sync") << true << true << false;
+        QTest::newRow("store file: its commits reach the disk") << false << false << true;
+        QTest::newRow("store file: imported into by its name, the commits reach the disk") << false << true << true;
     }
 
     void syncsOnlyWhereTheStoreOutlivesTheProcess()
     {
         QFETCH(bool, temporary);
+        QFETCH(bool, byName);
         QFETCH(bool, syncs);
         QTemporaryDir dir;
         const std::string trace = writeFile(dir, QStringLiteral("t.jsonl"), sampleLines(50, "s"));
@@ -334,10 +339,15 @@ private slots:
         std::string why;
         auto store = temporary ? Store::openTemporary(&why) : Store::open(dir.filePath(QStringLiteral("s.lxdb")).toStdString(), &why);
         QVERIFY2(store, why.c_str());
-        const auto imports = importFiles(*store, {trace});
+        const int syncsToMakeIt = counter.syncs();
+        auto writer = byName ? Store::openExisting(store->fileName(), &why) : nullptr;
+        QVERIFY2(!byName || writer, why.c_str());
+        const auto imports = importFiles(writer ? *writer : *store, {trace});
         QCOMPARE(int(imports.at(0).outcome), int(FileImport::Outcome::Complete));
         QCOMPARE(scalar(*store, "SELECT count(*) FROM requests"), qint64(50));
-        QCOMPARE(counter.syncs() > 0, syncs);
+        if (temporary)
+            QCOMPARE(syncsToMakeIt, 0);
+        QCOMPARE(counter.syncs() > syncsToMakeIt, syncs);
     }
 
     void cancelRollsBackTheFileInProgress_data()
