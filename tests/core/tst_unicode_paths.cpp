@@ -9,6 +9,7 @@
 #include "store/sqlite_util.h"
 #include "store/store.h"
 #include "store/store_merge.h"
+#include "store/temporary_files.h"
 #include "test_support.h"
 
 #include <QDir>
@@ -255,6 +256,7 @@ void TestUnicodePaths::temporaryFolder()
         QCOMPARE(QDir(tmp).entryList(QDir::Files).size(), 1);
         QVERIFY(lx::importFiles(*store, {utf8(sample("rising_load.jsonl"))}).front().accepted == kSampleRequests);
     }
+    lx::temporary_files::waitForRemovals(); // a released file goes on a thread of its own (temporary_files.h)
     const QStringList left = QDir(tmp).entryList(QDir::Files);
     if (hadBefore)
         qputenv("TMPDIR", before);
