@@ -64,8 +64,7 @@ QImage waterfallDensityImage(const lx::WaterfallDensity &density, const std::arr
     // runs between the aggregation's threads and the paint.
     uchar *bits = image.bits();
     const qsizetype bytesPerLine = image.bytesPerLine();
-    const std::size_t cores = std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), 8);
-    const std::size_t threads = std::clamp<std::size_t>(density.fill.size() / kCellsPerThread, 1, cores);
+    const std::size_t threads = lx::frameThreads(density.fill.size(), kCellsPerThread);
     std::vector<std::thread> workers;
     const auto bandOf = [&](std::size_t t) {
         return static_cast<int>(static_cast<std::size_t>(density.bands) * t / threads);

@@ -142,6 +142,12 @@ constexpr std::size_t kRequestsPerThread = 50'000;
 
 } // namespace
 
+std::size_t frameThreads(std::size_t items, std::size_t itemsPerThread)
+{
+    const std::size_t cores = std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), 8);
+    return std::clamp<std::size_t>(items / itemsPerThread, 1, cores);
+}
+
 WaterfallDensity aggregateWaterfall(const WaterfallData &data, const WaterfallRows &rows, const WaterfallViewport &view,
                                     std::size_t threads, const std::atomic<bool> *cancel)
 {
@@ -159,11 +165,8 @@ WaterfallDensity aggregateWaterfall(const WaterfallData &data, const WaterfallRo
 
     // A frame of a million requests takes 20-30 ms on one core: the bands are shared among threads, the
     // UI thread one of them, each taking the next few bands as it is free.
-    if (threads == 0) {
-        const std::size_t requests = rows.requestsOf(view.firstRow, view.firstRow + view.rowCount).size();
-        threads = std::clamp<std::size_t>(requests / kRequestsPerThread, 1,
-                                          std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), 8));
-    }
+    if (threads == 0)
+        threads = frameThreads(rows.requestsOf(view.firstRow, view.firstRow + view.rowCount).size(), kRequestsPerThread);
     const BandGrid g{data, rows, grid, rows.columns(data), grid.columns / offsetNs(grid.toNs, grid.fromNs)};
     std::atomic<int> next{0};
     std::vector<std::thread> workers;

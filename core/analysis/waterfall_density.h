@@ -108,6 +108,10 @@ void forEachSegmentSpan(const Columns &columns, std::size_t i, Visit &&visit)
         lay(kUnattributed);
 }
 
+/// The threads for a frame's work of `items`: one per `itemsPerThread`, at least one, at most the cores
+/// and 8 (the density's requests here, the image's cells in widgets/waterfall_shading.cpp).
+std::size_t frameThreads(std::size_t items, std::size_t itemsPerThread);
+
 /// The density of the requests of `rows` in the viewport. Many requests in view are shared among
 /// `threads` threads (0: one per 50,000 requests, up to the cores and 8); the result is the same on any number.
 /// Once `cancel` is true the bands not begun are left empty: a result to drop (a view no longer wanted).

@@ -111,16 +111,16 @@ std::unique_ptr<Store> Store::openPath(const std::string &path, bool temporary, 
     const bool creating = mode == Mode::Create && !std::filesystem::exists(utf8Path(path), ec);
     // A temporary store's file stays while any connection has it open (temporary_files.h): counted before
     // the open, so that it cannot go meanwhile.
-    temporary_files::opened(path);
+    const bool ofATemporaryStore = temporary_files::opened(path);
     // Nothing of a temporary store outlives the process, so nothing is gained by waiting for the disk: no
     // fsync at a commit, and the rollback journal (a cancel still rolls an import back) in memory. Set on
     // every connection that writes one (the app imports through a connection opened by the file's name),
     // before the schema is written: its transaction had the disk synced four times, on the UI thread when
     // the app opens a file, and while the last investigation's store was still being written out that took
     // 140-150 ms (a stall of the window each time a second file was opened).
-    store->m_disposable = temporary || (mode != Mode::ReadOnly && temporary_files::isTracked(path));
-    const char *disposable = "PRAGMA synchronous=OFF; PRAGMA journal_mode=MEMORY;";
-    const bool opened = store->openConnection(mode, error) && (!store->m_disposable || store->exec(disposable, error));
+    store->m_disposable = ofATemporaryStore && mode != Mode::ReadOnly;
+    const char *noDiskWaits = "PRAGMA synchronous=OFF; PRAGMA journal_mode=MEMORY;";
+    const bool opened = store->openConnection(mode, error) && (!store->m_disposable || store->exec(noDiskWaits, error));
     if (!opened || !store->initialize(mode, check, error)) {
         if (store->m_db)
             sqlite3_close_v2(store->m_db);

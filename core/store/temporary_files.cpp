@@ -131,12 +131,15 @@ void track(const std::string &file)
     r.files[file] = {};
 }
 
-void opened(const std::string &file)
+bool opened(const std::string &file)
 {
     Registry &r = registry();
     const std::lock_guard lock(r.mutex);
-    if (auto it = r.files.find(file); it != r.files.end())
-        ++it->second.connections;
+    const auto it = r.files.find(file);
+    if (it == r.files.end())
+        return false;
+    ++it->second.connections;
+    return true;
 }
 
 void closed(const std::string &file)
@@ -157,13 +160,6 @@ void release(const std::string &file)
         it->second.released = true;
         r.removeIfDone(it);
     }
-}
-
-bool isTracked(const std::string &file)
-{
-    Registry &r = registry();
-    const std::lock_guard lock(r.mutex);
-    return r.files.count(file) > 0;
 }
 
 void waitForRemovals()

@@ -17,11 +17,10 @@ namespace lx::temporary_files {
 
 /// `file` is a temporary store's: removed once released and closed by every connection.
 void track(const std::string &file);
-/// Whether `file` is a temporary store's, still in use.
-bool isTracked(const std::string &file);
-/// A connection to `file` is opened (called before the open, so that the file cannot go meanwhile), or
-/// closed, or failed to open (nothing for a file not tracked).
-void opened(const std::string &file);
+/// A connection to `file` is opened (called before the open, so that the file cannot go meanwhile): true
+/// when `file` is a temporary store's, still in use (nothing is counted otherwise).
+bool opened(const std::string &file);
+/// That connection closed, or failed to open.
 void closed(const std::string &file);
 /// The store is done with `file` (its own connection closed): removed, with its journal, when the last
 /// connection to it closes.
