@@ -1,18 +1,41 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ingest/id_set.h"
 
+#include "platform/thread_priority.h"
+
 #include <algorithm>
 #include <cstring>
+#include <new>
+#include <system_error>
 
 namespace lx {
 
+namespace {
+
+/// The ids the table of an IdSet made ahead starts with, before the larger one is ready: 2^20 slots, 16 MiB.
+constexpr std::size_t kIdsBeforeTheTableAhead = 786'432;
+
+} // namespace
+
+IdSet::IdSet() = default;
+
+IdSet::~IdSet()
+{
+    if (m_ahead)
+        m_ahead->thread.join();
+}
+
 void IdSet::clear()
 {
+    if (m_ahead) {
+        m_ahead->thread.join();
+        m_ahead.reset();
+    }
     m_slots.clear();
     m_size = 0;
 }
 
-void IdSet::reserve(std::size_t count)
+std::size_t IdSet::slotsFor(std::size_t count)
 {
     // The count is an estimate from a file's size: bounded, so that a huge (or sparse) file does not ask
     // for memory up front; past it the set grows as ids come.
@@ -20,14 +43,61 @@ void IdSet::reserve(std::size_t count)
     std::size_t slots = 1024;
     while (slots * 3 < count * 4) // at most 3/4 full
         slots *= 2;
-    if (slots > m_slots.size())
+    return slots;
+}
+
+void IdSet::reserve(std::size_t count)
+{
+    if (const std::size_t slots = slotsFor(count); slots > m_slots.size())
         rehash(slots);
+}
+
+void IdSet::reserveAhead(std::size_t count)
+{
+    const std::size_t slots = slotsFor(count);
+    if (slots <= slotsFor(kIdsBeforeTheTableAhead) || m_ahead) {
+        reserve(count);
+        return;
+    }
+    reserve(kIdsBeforeTheTableAhead);
+    auto made = std::make_unique<Ahead>();
+    Ahead &ahead = *made;
+    try {
+        ahead.thread = std::thread([&ahead, slots] {
+            lowerThisThreadsPriority(); // the work every other thread of an import does comes first
+            try {
+                ahead.table.assign(slots, Slot{});
+            } catch (const std::bad_alloc &) {
+                ahead.table = Table(); // the set grows as ids come instead
+            }
+            ahead.ready.store(true, std::memory_order_release);
+        });
+    } catch (const std::system_error &) { // no thread to be had: the room is made here
+        reserve(count);
+        return;
+    }
+    m_ahead = std::move(made);
+}
+
+void IdSet::takeAhead()
+{
+    std::unique_ptr<Ahead> ahead = std::move(m_ahead);
+    ahead->thread.join();
+    if (ahead->table.size() > m_slots.size())
+        moveInto(std::move(ahead->table));
 }
 
 void IdSet::rehash(std::size_t slots)
 {
-    std::vector<Slot, HugePageAllocator<Slot>> old = std::move(m_slots);
-    m_slots.assign(slots, Slot{});
+    Table table;
+    table.assign(slots, Slot{});
+    moveInto(std::move(table));
+}
+
+void IdSet::moveInto(Table &&table)
+{
+    Table old = std::move(m_slots);
+    m_slots = std::move(table);
     const std::size_t mask = m_slots.size() - 1;
     for (const Slot &slot : old) {
         if (slot.check == 0)
@@ -41,6 +111,9 @@ void IdSet::rehash(std::size_t slots)
 
 bool IdSet::insert(std::string_view id, std::uint64_t hash)
 {
+    const bool full = (m_size + 1) * 4 > m_slots.size() * 3;
+    if (m_ahead && (full || m_ahead->ready.load(std::memory_order_acquire)))
+        takeAhead();
     if ((m_size + 1) * 4 > m_slots.size() * 3)
         rehash(m_slots.empty() ? 1024 : m_slots.size() * 2);
     const std::uint64_t check = idCheckHash(id) | 1;

@@ -107,7 +107,7 @@ public:
     bool cancelled() const { return m_cancelled; }
     /// The lines being read, to recognise the last one of a truncated stream.
     void watchLines(LineReader &lines) { m_lines = &lines; }
-    void expectRecords(std::uint64_t count) { m_ids.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(count, 1u << 24))); }
+    void expectRecords(std::uint64_t count) { m_ids.reserveAhead(static_cast<std::size_t>(std::min<std::uint64_t>(count, 1u << 24))); }
 
 private:
     /// Decides on the last record accepted: kept, or refused as a repeated id and taken out of the batch.

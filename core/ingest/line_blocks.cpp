@@ -34,6 +34,17 @@ std::size_t pastLastLineEnd(const char *data, std::size_t size)
 
 } // namespace
 
+std::uint64_t linesExpected(const LineBlock &first, std::uint64_t fileBytesRead, std::uint64_t fileSize)
+{
+    const auto lines = static_cast<std::uint64_t>(std::max<std::int64_t>(first.lines, 0));
+    if (first.endsInput)
+        return lines;
+    if (fileBytesRead == 0 || lines == 0)
+        return 0;
+    const double estimate = static_cast<double>(lines) * static_cast<double>(fileSize) / static_cast<double>(fileBytesRead);
+    return static_cast<std::uint64_t>(std::min(estimate * 1.125, 1e18));
+}
+
 LineBlockReader::LineBlockReader(LineReader &lines, std::size_t blockBytes, std::size_t maxLineBytes)
     : m_lines(lines), m_blockBytes(std::max<std::size_t>(blockBytes, 16)), m_maxLineBytes(std::max<std::size_t>(maxLineBytes, 16))
 {

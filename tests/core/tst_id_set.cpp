@@ -94,6 +94,42 @@ private slots:
         QCOMPARE(set.size(), std::size_t(0));
         QVERIFY(set.insert("chatcmpl-0", hashRequestId("chatcmpl-0")));
     }
+
+    /// The room made on a thread of its own: the set moves into it when it is ready or when the first table
+    /// is full (1M ids pass the 786,432 of the first table, so whichever comes first, no id is lost), and a
+    /// set cleared or gone while the thread runs waits for it.
+    void reservesAhead_data()
+    {
+        QTest::addColumn<int>("reserved");
+        QTest::addColumn<int>("ids");
+        QTest::addColumn<bool>("clearFirst");
+        QTest::newRow("small: made at once") << 1000 << 5000 << false;
+        QTest::newRow("large, few ids") << 4'000'000 << 1000 << false;
+        QTest::newRow("large, past the first table") << 4'000'000 << 1'000'000 << false;
+        QTest::newRow("too small, past the first table") << 900'000 << 1'500'000 << false;
+        QTest::newRow("cleared while being made") << 4'000'000 << 1000 << true;
+        QTest::newRow("gone while being made") << 4'000'000 << 0 << false;
+    }
+
+    void reservesAhead()
+    {
+        QFETCH(int, reserved);
+        QFETCH(int, ids);
+        QFETCH(bool, clearFirst);
+        IdSet set;
+        set.reserveAhead(static_cast<std::size_t>(reserved));
+        if (clearFirst) {
+            set.clear();
+            set.reserveAhead(static_cast<std::size_t>(reserved)); // and again, after the first is gone
+        }
+        const auto idOf = [](int i) { return "chatcmpl-" + std::to_string(i); };
+        for (int i = 0; i < ids; ++i)
+            QVERIFY(set.insert(idOf(i), hashRequestId(idOf(i))));
+        QCOMPARE(set.size(), std::size_t(ids));
+        for (int i = 0; i < ids; i += 97)
+            QVERIFY2(!set.insert(idOf(i), hashRequestId(idOf(i))), idOf(i).c_str());
+        QCOMPARE(set.size(), std::size_t(ids));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestIdSet)

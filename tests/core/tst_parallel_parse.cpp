@@ -230,6 +230,35 @@ private slots:
         QVERIFY2(o.details.contains(QStringLiteral("|%1|").arg(lines == longLine ? lines - 1 : lines)), qPrintable(o.details));
     }
 
+    /// The duplicate-id set is sized from the first block: its lines in proportion to the file, an eighth
+    /// more; the block's own count when it is the whole file; nothing from nothing.
+    void linesExpectedFromTheFirstBlock_data()
+    {
+        QTest::addColumn<qint64>("lines");
+        QTest::addColumn<bool>("endsInput");
+        QTest::addColumn<quint64>("bytesRead");
+        QTest::addColumn<quint64>("fileSize");
+        QTest::addColumn<quint64>("expected");
+        QTest::newRow("a tenth read") << qint64(8000) << false << quint64(4'000'000) << quint64(40'000'000) << quint64(90'000);
+        QTest::newRow("10M of 560 bytes") << qint64(7490) << false << quint64(4'194'304) << quint64(5'607'529'513) << quint64(11'265'384);
+        QTest::newRow("the whole file") << qint64(12) << true << quint64(600) << quint64(600) << quint64(12);
+        QTest::newRow("nothing read yet") << qint64(0) << false << quint64(0) << quint64(1000) << quint64(0);
+        QTest::newRow("one oversized line") << qint64(0) << false << quint64(4096) << quint64(1 << 20) << quint64(0);
+    }
+
+    void linesExpectedFromTheFirstBlock()
+    {
+        QFETCH(qint64, lines);
+        QFETCH(bool, endsInput);
+        QFETCH(quint64, bytesRead);
+        QFETCH(quint64, fileSize);
+        QFETCH(quint64, expected);
+        LineBlock first;
+        first.lines = lines;
+        first.endsInput = endsInput;
+        QCOMPARE(linesExpected(first, bytesRead, fileSize), expected);
+    }
+
     void blocksKeepLineNumbers_data()
     {
         QTest::addColumn<QByteArray>("text");
