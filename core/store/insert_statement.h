@@ -61,6 +61,13 @@ public:
         m_bound[static_cast<std::size_t>(index)].state = State::Other;
     }
 
+    /// Always bound, as text: `bytes` at `data`, which outlive the statement's step (SQLITE_STATIC).
+    void bindBlob(int index, const void *data, int bytes)
+    {
+        sqlite3_bind_blob(m_statement.get(), index, data, bytes, SQLITE_STATIC);
+        m_bound[static_cast<std::size_t>(index)].state = State::Other;
+    }
+
 private:
     enum class State : std::uint8_t { Other, Int, Null };
     struct Bound {

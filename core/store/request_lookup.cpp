@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "store/request_lookup.h"
 
+#include "store/packed_stamps.h"
 #include "store/segment_columns.h"
 #include "store/sqlite_util.h"
 #include "store/store.h"
@@ -19,8 +20,7 @@ bool loadRequestDetail(const Store &store, std::int64_t rowId, RequestDetail &ou
 {
     static const std::string select =
         "SELECT d.source_id, i.path, d.source_line, r.status, m.text, rt.text, r.input_tokens, r.output_tokens,"
-        " d.t_client_send_ns, d.t_server_recv_ns, d.t_preprocess_done_ns, d.t_sched_ns, d.t_first_token_ns,"
-        " d.t_last_token_ns, d.t_server_send_ns, d.t_client_recv_ns, "
+        " d.stamps, "
         + segmentColumnList("r.")
         + ", r.e2e_ns, r.e2e_scope, r.ttft_ns, r.tpot_ns, r.ttlt_ns, r.token_scope, r.dominant, r.flags, r.start_ns,"
           " aj.attributes, t.times"
@@ -43,12 +43,11 @@ bool loadRequestDetail(const Store &store, std::int64_t rowId, RequestDetail &ou
     out.route = textOf(q, 5);
     out.inputTokens = columnOr(q, 6);
     out.outputTokens = columnOr(q, 7);
-    for (int i = 0; i < kStampCount; ++i)
-        out.stamps[i] = columnOr(q, 8 + i);
+    out.stamps = columnStamps(q, 8);
     RequestMetrics &m = out.metrics;
     for (int s = 0; s < kSegmentCount; ++s)
-        m.segments[s] = columnOr(q, 16 + s);
-    constexpr int after = 16 + kSegmentCount; // the first column after the segments
+        m.segments[s] = columnOr(q, 9 + s);
+    constexpr int after = 9 + kSegmentCount; // the first column after the segments
     m.e2e = columnOr(q, after);
     m.e2eScope = static_cast<E2eScope>(sqlite3_column_int(q, after + 1));
     m.ttft = columnOr(q, after + 2);

@@ -1,9 +1,10 @@
 -- SPDX-License-Identifier: GPL-3.0-or-later
 -- The schema of a Latency Explorer investigation (.lxdb): the one documented place for it.
 -- Times are int64 nanoseconds (since the Unix epoch for timestamps); NULL always means "not measured",
--- never zero. Bumping the schema changes meta.schema_version. Version 2 added the attribute sets (below): a
--- version 1 file is migrated when it is opened for writing, and read as it is otherwise (store.cpp); any
--- other version is refused with a clear message.
+-- never zero. Bumping the schema changes meta.schema_version. Version 2 added the attribute sets (below);
+-- version 3 packed a request's eight raw timestamps into one column (request_details.stamps, read in SQL
+-- through request_timestamps). An older file is migrated when it is opened for writing, and read as it is
+-- otherwise (store.cpp); any other version is refused with a clear message.
 
 CREATE TABLE IF NOT EXISTS meta (
   key   TEXT PRIMARY KEY,
@@ -69,14 +70,12 @@ CREATE TABLE IF NOT EXISTS request_details (
   source_id            TEXT NOT NULL,           -- the id in the source, unique within its file
   id_hash              INTEGER NOT NULL,        -- 64-bit FNV-1a of source_id: look-ups by id without a text index
   source_line          INTEGER NOT NULL,        -- line (or record number) in the source file
-  t_client_send_ns     INTEGER,                 -- raw timestamps as imported
-  t_server_recv_ns     INTEGER,
-  t_preprocess_done_ns INTEGER,
-  t_sched_ns           INTEGER,
-  t_first_token_ns     INTEGER,
-  t_last_token_ns      INTEGER,
-  t_server_send_ns     INTEGER,
-  t_client_recv_ns     INTEGER,
+  stamps               BLOB,                    -- the raw timestamps as imported, in pipeline order (t_client_send,
+                                                -- t_server_recv, t_preprocess_done, t_sched, t_first_token,
+                                                -- t_last_token, t_server_send, t_client_recv): 8 little-endian
+                                                -- int64 ns, -2^63 for one not measured, NULL when none is. One
+                                                -- value, not eight: an import binds and encodes a value at a time
+                                                -- (core/store/packed_stamps.h). Read them from request_timestamps.
   attributes           TEXT,                    -- JSON object of the keys the format does not define, when not
                                                 -- one of the attribute sets (NULL then, and with no attribute)
   attribute_set        INTEGER                  -- attribute_sets.id of the request's attributes; NULL: as above
@@ -151,6 +150,22 @@ CREATE TABLE IF NOT EXISTS segments (
 INSERT OR IGNORE INTO segments VALUES
   (0,'network'),(1,'preprocess'),(2,'queue'),(3,'prefill'),(4,'decode'),(5,'postprocess'),(6,'unattributed');
 
+-- Each request's raw timestamps as columns (NULL: not measured), decoded from request_details.stamps in
+-- plain SQL: the value of a byte is its place in a BLOB of the 256 byte values, and a stamp is its eight
+-- bytes, the first the lowest.
+CREATE VIEW IF NOT EXISTS request_timestamps AS
+  WITH bytes(x) AS (SELECT X'000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F202122232425262728292A2B2C2D2E2F303132333435363738393A3B3C3D3E3F404142434445464748494A4B4C4D4E4F505152535455565758595A5B5C5D5E5F606162636465666768696A6B6C6D6E6F707172737475767778797A7B7C7D7E7F808182838485868788898A8B8C8D8E8F909192939495969798999A9B9C9D9E9FA0A1A2A3A4A5A6A7A8A9AAABACADAEAFB0B1B2B3B4B5B6B7B8B9BABBBCBDBEBFC0C1C2C3C4C5C6C7C8C9CACBCCCDCECFD0D1D2D3D4D5D6D7D8D9DADBDCDDDEDFE0E1E2E3E4E5E6E7E8E9EAEBECEDEEEFF0F1F2F3F4F5F6F7F8F9FAFBFCFDFEFF')
+  SELECT d.request_id AS request_id,
+  nullif((instr(b.x, substr(d.stamps, 1, 1)) - 1) | ((instr(b.x, substr(d.stamps, 2, 1)) - 1) << 8) | ((instr(b.x, substr(d.stamps, 3, 1)) - 1) << 16) | ((instr(b.x, substr(d.stamps, 4, 1)) - 1) << 24) | ((instr(b.x, substr(d.stamps, 5, 1)) - 1) << 32) | ((instr(b.x, substr(d.stamps, 6, 1)) - 1) << 40) | ((instr(b.x, substr(d.stamps, 7, 1)) - 1) << 48) | ((instr(b.x, substr(d.stamps, 8, 1)) - 1) << 56), -9223372036854775808) AS t_client_send_ns,
+  nullif((instr(b.x, substr(d.stamps, 9, 1)) - 1) | ((instr(b.x, substr(d.stamps, 10, 1)) - 1) << 8) | ((instr(b.x, substr(d.stamps, 11, 1)) - 1) << 16) | ((instr(b.x, substr(d.stamps, 12, 1)) - 1) << 24) | ((instr(b.x, substr(d.stamps, 13, 1)) - 1) << 32) | ((instr(b.x, substr(d.stamps, 14, 1)) - 1) << 40) | ((instr(b.x, substr(d.stamps, 15, 1)) - 1) << 48) | ((instr(b.x, substr(d.stamps, 16, 1)) - 1) << 56), -9223372036854775808) AS t_server_recv_ns,
+  nullif((instr(b.x, substr(d.stamps, 17, 1)) - 1) | ((instr(b.x, substr(d.stamps, 18, 1)) - 1) << 8) | ((instr(b.x, substr(d.stamps, 19, 1)) - 1) << 16) | ((instr(b.x, substr(d.stamps, 20, 1)) - 1) << 24) | ((instr(b.x, substr(d.stamps, 21, 1)) - 1) << 32) | ((instr(b.x, substr(d.stamps, 22, 1)) - 1) << 40) | ((instr(b.x, substr(d.stamps, 23, 1)) - 1) << 48) | ((instr(b.x, substr(d.stamps, 24, 1)) - 1) << 56), -9223372036854775808) AS t_preprocess_done_ns,
+  nullif((instr(b.x, substr(d.stamps, 25, 1)) - 1) | ((instr(b.x, substr(d.stamps, 26, 1)) - 1) << 8) | ((instr(b.x, substr(d.stamps, 27, 1)) - 1) << 16) | ((instr(b.x, substr(d.stamps, 28, 1)) - 1) << 24) | ((instr(b.x, substr(d.stamps, 29, 1)) - 1) << 32) | ((instr(b.x, substr(d.stamps, 30, 1)) - 1) << 40) | ((instr(b.x, substr(d.stamps, 31, 1)) - 1) << 48) | ((instr(b.x, substr(d.stamps, 32, 1)) - 1) << 56), -9223372036854775808) AS t_sched_ns,
+  nullif((instr(b.x, substr(d.stamps, 33, 1)) - 1) | ((instr(b.x, substr(d.stamps, 34, 1)) - 1) << 8) | ((instr(b.x, substr(d.stamps, 35, 1)) - 1) << 16) | ((instr(b.x, substr(d.stamps, 36, 1)) - 1) << 24) | ((instr(b.x, substr(d.stamps, 37, 1)) - 1) << 32) | ((instr(b.x, substr(d.stamps, 38, 1)) - 1) << 40) | ((instr(b.x, substr(d.stamps, 39, 1)) - 1) << 48) | ((instr(b.x, substr(d.stamps, 40, 1)) - 1) << 56), -9223372036854775808) AS t_first_token_ns,
+  nullif((instr(b.x, substr(d.stamps, 41, 1)) - 1) | ((instr(b.x, substr(d.stamps, 42, 1)) - 1) << 8) | ((instr(b.x, substr(d.stamps, 43, 1)) - 1) << 16) | ((instr(b.x, substr(d.stamps, 44, 1)) - 1) << 24) | ((instr(b.x, substr(d.stamps, 45, 1)) - 1) << 32) | ((instr(b.x, substr(d.stamps, 46, 1)) - 1) << 40) | ((instr(b.x, substr(d.stamps, 47, 1)) - 1) << 48) | ((instr(b.x, substr(d.stamps, 48, 1)) - 1) << 56), -9223372036854775808) AS t_last_token_ns,
+  nullif((instr(b.x, substr(d.stamps, 49, 1)) - 1) | ((instr(b.x, substr(d.stamps, 50, 1)) - 1) << 8) | ((instr(b.x, substr(d.stamps, 51, 1)) - 1) << 16) | ((instr(b.x, substr(d.stamps, 52, 1)) - 1) << 24) | ((instr(b.x, substr(d.stamps, 53, 1)) - 1) << 32) | ((instr(b.x, substr(d.stamps, 54, 1)) - 1) << 40) | ((instr(b.x, substr(d.stamps, 55, 1)) - 1) << 48) | ((instr(b.x, substr(d.stamps, 56, 1)) - 1) << 56), -9223372036854775808) AS t_server_send_ns,
+  nullif((instr(b.x, substr(d.stamps, 57, 1)) - 1) | ((instr(b.x, substr(d.stamps, 58, 1)) - 1) << 8) | ((instr(b.x, substr(d.stamps, 59, 1)) - 1) << 16) | ((instr(b.x, substr(d.stamps, 60, 1)) - 1) << 24) | ((instr(b.x, substr(d.stamps, 61, 1)) - 1) << 32) | ((instr(b.x, substr(d.stamps, 62, 1)) - 1) << 40) | ((instr(b.x, substr(d.stamps, 63, 1)) - 1) << 48) | ((instr(b.x, substr(d.stamps, 64, 1)) - 1) << 56), -9223372036854775808) AS t_client_recv_ns
+  FROM request_details d, bytes b;
+
 -- Each request's attributes as one JSON object (NULL: none), from its row or its attribute set.
 CREATE VIEW IF NOT EXISTS request_attributes_json AS
   SELECT d.request_id AS request_id, coalesce(d.attributes, aset.attributes) AS attributes
@@ -164,14 +179,14 @@ CREATE VIEW IF NOT EXISTS request_attributes AS
 
 -- Everything about a request in one row, with readable names and the file it came from.
 CREATE VIEW IF NOT EXISTS requests_readable AS
-  SELECT r.*, d.source_id, d.source_line, d.t_client_send_ns, d.t_server_recv_ns, d.t_preprocess_done_ns,
-         d.t_sched_ns, d.t_first_token_ns, d.t_last_token_ns, d.t_server_send_ns, d.t_client_recv_ns,
+  SELECT r.*, d.source_id, d.source_line, ts.t_client_send_ns, ts.t_server_recv_ns, ts.t_preprocess_done_ns,
+         ts.t_sched_ns, ts.t_first_token_ns, ts.t_last_token_ns, ts.t_server_send_ns, ts.t_client_recv_ns,
          coalesce(d.attributes, aset.attributes) AS attributes,
          CASE r.status WHEN 0 THEN 'ok' ELSE 'error' END AS status_name,
          CASE r.e2e_scope WHEN 1 THEN 'client' WHEN 2 THEN 'server' WHEN 3 THEN 'engine' END AS scope_name,
          s.name AS dominant_name, m.text AS model, rt.text AS route, i.path AS source_path
-  FROM requests r JOIN request_details d ON d.request_id = r.id LEFT JOIN attribute_sets aset ON aset.id = d.attribute_set
-  LEFT JOIN segments s ON s.id = r.dominant LEFT JOIN labels m ON m.id = r.model_id
+  FROM requests r JOIN request_details d ON d.request_id = r.id JOIN request_timestamps ts ON ts.request_id = r.id
+  LEFT JOIN attribute_sets aset ON aset.id = d.attribute_set LEFT JOIN segments s ON s.id = r.dominant LEFT JOIN labels m ON m.id = r.model_id
   LEFT JOIN labels rt ON rt.id = r.route_id JOIN import_runs i ON i.id = r.run_id;
 
 -- The records the last join left unjoined, with their file and why.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "store/stamp_scan.h"
 
+#include "store/packed_stamps.h"
 #include "store/segment_columns.h"
 #include "store/sqlite_util.h"
 #include "store/store.h"
@@ -12,11 +13,8 @@ std::optional<std::vector<StampRow>> scanStampRows(const Store &store, const Req
     // The joined request keeps its client record's details row; its stamps are the union the join wrote
     // into requests' segments, so the server record's raw stamps are taken from its own details row.
     static const std::string kColumns =
-        "SELECT r.id, d.source_line, r.status, r.flags, r.input_tokens, r.output_tokens, d.t_client_send_ns,"
-        " coalesce(d.t_server_recv_ns, s.t_server_recv_ns), coalesce(d.t_preprocess_done_ns, s.t_preprocess_done_ns),"
-        " coalesce(d.t_sched_ns, s.t_sched_ns), coalesce(d.t_first_token_ns, s.t_first_token_ns),"
-        " coalesce(d.t_last_token_ns, s.t_last_token_ns), coalesce(d.t_server_send_ns, s.t_server_send_ns),"
-        " d.t_client_recv_ns, m.text, r.run_id, r.ttft_ns, r.ttlt_ns, r.e2e_ns, "
+        "SELECT r.id, d.source_line, r.status, r.flags, r.input_tokens, r.output_tokens, d.stamps, s.stamps,"
+        " m.text, r.run_id, r.ttft_ns, r.ttlt_ns, r.e2e_ns, "
         + segmentColumnList("r.")
         + " FROM requests r JOIN request_details d ON d.request_id = r.id"
           " LEFT JOIN request_joins j ON j.request_id = r.id LEFT JOIN request_details s ON s.request_id = j.server_request_id"
@@ -41,16 +39,21 @@ std::optional<std::vector<StampRow>> scanStampRows(const Store &store, const Req
         const std::int64_t in = columnOr(s, 4), out = columnOr(s, 5);
         row.inputTokens = isMeasured(in) ? in : -1;
         row.outputTokens = isMeasured(out) ? out : -1;
-        for (int k = 0; k < kStampCount; ++k)
-            row.stamps[static_cast<std::size_t>(k)] = columnOr(s, 6 + k);
-        if (const unsigned char *text = sqlite3_column_text(s, 14))
+        // The server's stamps missing from the client record's row come from the server record's.
+        const Stamps own = columnStamps(s, 6), server = columnStamps(s, 7);
+        for (int k = 0; k < kStampCount; ++k) {
+            const auto at = static_cast<std::size_t>(k);
+            const bool serverStamp = k >= static_cast<int>(Stamp::ServerRecv) && k <= static_cast<int>(Stamp::ServerSend);
+            row.stamps[at] = own[at] == kNotMeasured && serverStamp ? server[at] : own[at];
+        }
+        if (const unsigned char *text = sqlite3_column_text(s, 8))
             row.model = reinterpret_cast<const char *>(text);
-        row.runId = sqlite3_column_int64(s, 15);
-        row.ttftNs = columnOr(s, 16);
-        row.ttltNs = columnOr(s, 17);
-        row.e2eNs = columnOr(s, 18);
+        row.runId = sqlite3_column_int64(s, 9);
+        row.ttftNs = columnOr(s, 10);
+        row.ttltNs = columnOr(s, 11);
+        row.e2eNs = columnOr(s, 12);
         for (int k = 0; k < kSegmentCount; ++k)
-            row.segments[static_cast<std::size_t>(k)] = columnOr(s, 19 + k);
+            row.segments[static_cast<std::size_t>(k)] = columnOr(s, 13 + k);
         rows.push_back(std::move(row));
     }
     if (rc != SQLITE_DONE) {

@@ -4,6 +4,7 @@
 #include "schema_sql.h"
 #include "store/checked_stores.h"
 #include "store/import_runs.h"
+#include "store/packed_stamps.h"
 #include "store/sqlite_open.h"
 #include "store/sqlite_util.h"
 #include "store/store_trust.h"
@@ -221,6 +222,11 @@ bool Store::initialize(Mode mode, IntegrityCheck check, std::string *error)
     // report on 10M requests, and a report read through the page cache measured no slower (1M: 0.68-0.82 s
     // user either way; SQLite's default mmap_size is 0).
     exec("PRAGMA cache_size=-16384; PRAGMA temp_store=MEMORY;");
+    // Older stores read through it, and a merge brings an older store's stamps with it (store_merge.h).
+    if (!addStampFunctions(m_db)) {
+        *error = "cannot read the store's timestamps: " + lastError();
+        return false;
+    }
     const SchemaCheck found = checkSchema(m_db, error);
     switch (found) {
     case SchemaCheck::Foreign:
@@ -233,36 +239,62 @@ bool Store::initialize(Mode mode, IntegrityCheck check, std::string *error)
         return createSchema(error);
     case SchemaCheck::Valid:
     case SchemaCheck::Version1:
+    case SchemaCheck::Version2:
         break;
     }
     const bool version1 = found == SchemaCheck::Version1;
+    const bool older = found != SchemaCheck::Valid;
     if (check == IntegrityCheck::Now && !checkIntegrityOnce(m_db, m_fileName, error))
         return false;
     if (mode == Mode::ReadOnly) {
-        if (!addTemporaryStandIns(error) || (version1 && !addVersion1StandIns(error)))
+        if (!addTemporaryStandIns(error) || (version1 && !addVersion1StandIns(error)) || (older && !addVersion2StandIns(error)))
             return false;
         m_deadRuns = findDeadRuns(*this);
         return true;
     }
-    return (!version1 || migrateFromVersion1(error)) && addMissingTables(error) && markInterruptedRuns(*this, error);
+    return (!older || migrate(found, error)) && addMissingTables(error) && markInterruptedRuns(*this, error);
 }
 
-bool Store::migrateFromVersion1(std::string *error)
+namespace {
+
+constexpr const char *kPackedStampsOfColumns = "lx_pack_stamps(t_client_send_ns, t_server_recv_ns, t_preprocess_done_ns, t_sched_ns,"
+                                               " t_first_token_ns, t_last_token_ns, t_server_send_ns, t_client_recv_ns)";
+
+} // namespace
+
+bool Store::migrate(SchemaCheck from, std::string *error)
 {
-    // Adding a column rewrites no row, so this takes a moment at any size. The views that read attributes
-    // are made anew from schema.sql, with the version 2 objects.
-    const std::string sql = std::string("BEGIN IMMEDIATE;"
-                                        "ALTER TABLE request_details ADD COLUMN attribute_set INTEGER;"
-                                        "DROP VIEW IF EXISTS request_attributes; DROP VIEW IF EXISTS requests_readable;")
+    // Version 1 lacks the column of the attribute sets: adding it rewrites no row. Version 2's stamps are
+    // packed into one column, which writes request_details anew: at 10M requests that is a while, once.
+    // Every view is made anew from schema.sql, with this version's objects.
+    const std::string packed = schemaStatement("request_details");
+    const std::string sql = std::string("BEGIN IMMEDIATE;")
+                            + (from == SchemaCheck::Version1 ? "ALTER TABLE request_details ADD COLUMN attribute_set INTEGER;" : "")
+                            + "DROP VIEW IF EXISTS request_attributes_json; DROP VIEW IF EXISTS request_attributes;"
+                              " DROP VIEW IF EXISTS requests_readable; DROP VIEW IF EXISTS join_unmatched_readable;"
+                              " DROP INDEX IF EXISTS request_details_by_id_hash;"
+                            + std::string(packed).replace(packed.find("request_details"), 15, "request_details_packed") + ";"
+                            + "INSERT INTO request_details_packed SELECT request_id, source_id, id_hash, source_line, "
+                            + kPackedStampsOfColumns + ", attributes, attribute_set FROM request_details ORDER BY request_id;"
+                              "DROP TABLE request_details; ALTER TABLE request_details_packed RENAME TO request_details;"
                             + kSchemaSql + "UPDATE meta SET value = '" + std::to_string(kSchemaVersion)
                             + "' WHERE key = 'schema_version'; COMMIT;";
     std::string why;
-    if (!exec(sql.c_str(), &why)) {
+    if (packed.empty() || !exec(sql.c_str(), &why)) {
         exec("ROLLBACK");
-        *error = "cannot bring the store from schema version 1 to " + std::to_string(kSchemaVersion) + ": " + why;
+        *error = "cannot bring the store from schema version " + std::string(from == SchemaCheck::Version1 ? "1" : "2") + " to "
+                 + std::to_string(kSchemaVersion) + ": " + (packed.empty() ? "the schema lacks request_details" : why);
         return false;
     }
     return true;
+}
+
+bool Store::addVersion2StandIns(std::string *error)
+{
+    // Every column of the rows stays as it is, for main's own views that read them (requests_readable).
+    const std::string sql = std::string("CREATE TEMP VIEW IF NOT EXISTS request_details AS SELECT *, ") + kPackedStampsOfColumns
+                            + " AS stamps FROM main.request_details;";
+    return exec(sql.c_str(), error) && addTemporaryCopy("request_timestamps", error);
 }
 
 bool Store::addVersion1StandIns(std::string *error)
@@ -325,7 +357,7 @@ bool Store::addTemporaryStandIns(std::string *error)
     return true;
 }
 
-bool Store::addTemporaryCopy(const char *name, std::string *error)
+std::string Store::schemaStatement(const char *name)
 {
     const std::string_view schema = kSchemaSql;
     const std::string table = std::string("CREATE TABLE IF NOT EXISTS ") + name + " (";
@@ -333,12 +365,25 @@ bool Store::addTemporaryCopy(const char *name, std::string *error)
     std::size_t at = schema.find(table);
     if (at == std::string_view::npos)
         at = schema.find(view);
-    const std::size_t end = at == std::string_view::npos ? at : schema.find(';', at);
-    if (end == std::string_view::npos) {
+    if (at == std::string_view::npos)
+        return {};
+    // The statement ends at its first ';' outside a comment (the comments of the columns have some).
+    for (std::size_t i = at; i < schema.size(); ++i) {
+        if (schema.compare(i, 2, "--") == 0)
+            i = std::min(schema.find('\n', i), schema.size());
+        else if (schema[i] == ';')
+            return std::string(schema.substr(at, i - at));
+    }
+    return {};
+}
+
+bool Store::addTemporaryCopy(const char *name, std::string *error)
+{
+    std::string sql = schemaStatement(name);
+    if (sql.empty()) {
         *error = std::string("the schema lacks ") + name; // a build error, which tst_store would show
         return false;
     }
-    std::string sql(schema.substr(at, end - at));
     sql.replace(0, 6, "CREATE TEMP");
     return exec(sql.c_str(), error);
 }

@@ -3,6 +3,7 @@
 
 #include "model/id_hash.h" // hashRequestId(): the key of request_details.id_hash
 #include "store/read_connection.h"
+#include "store/store_trust.h"
 
 #include <cstdint>
 #include <memory>
@@ -22,7 +23,7 @@ class HeldRows;
 
 /// The schema version this one writes (schema.sql). Version 1, before the attribute sets, is read as it is,
 /// and migrated when it is opened for writing (migrateFromVersion1()).
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 /// When a read-only open runs the once-a-session `PRAGMA quick_check` (store_trust.h): before it returns,
 /// or never (the caller runs a BackgroundIntegrityCheck).
@@ -101,11 +102,17 @@ private:
     bool addTemporaryStandIns(std::string *error);
     /// Creates `name` (a table or view of schema.sql) as a temporary object of the same definition.
     bool addTemporaryCopy(const char *name, std::string *error);
-    /// Makes a version 1 store one of this version, in one transaction: no row is rewritten.
-    bool migrateFromVersion1(std::string *error);
+    /// Makes a version 1 or 2 store one of this version, in one transaction: request_details is written
+    /// anew with its stamps packed (packed_stamps.h), and version 1 gains the column of the attribute sets.
+    bool migrate(SchemaCheck from, std::string *error);
     /// What a version 1 store opened read-only lacks, as temporary objects: no attribute set, the attributes
     /// of its rows.
     bool addVersion1StandIns(std::string *error);
+    /// What a version 1 or 2 store opened read-only lacks: its details rows as a temporary view of the same
+    /// name (found before main's) that also packs their stamps.
+    bool addVersion2StandIns(std::string *error);
+    /// The statement of schema.sql that creates the table or view `name`, without its ';'; empty if none.
+    static std::string schemaStatement(const char *name);
 
     sqlite3 *m_db = nullptr;
     std::string m_path;

@@ -66,6 +66,12 @@ bool mergeStore(Store &into, const std::string &path, std::string *error)
                            "INSERT INTO merge_sets SELECT s.id, m.id FROM source.attribute_sets s"
                            " JOIN main.attribute_sets m ON m.attributes = s.attributes;"
                          : "");
+    // A version 3 source holds its stamps packed; an older one in columns, packed here (packed_stamps.h).
+    const bool sourcePacksStamps = scalar(into, "SELECT count(*) FROM pragma_table_info('request_details', 'source') WHERE name = 'stamps'") > 0;
+    const std::string detailStamps = sourcePacksStamps
+        ? "stamps"
+        : "lx_pack_stamps(t_client_send_ns, t_server_recv_ns, t_preprocess_done_ns, t_sched_ns, t_first_token_ns,"
+          " t_last_token_ns, t_server_send_ns, t_client_recv_ns)";
     const std::string detailAttributes = sourceHasSets
         ? "attributes, (SELECT new FROM merge_sets WHERE old = attribute_set)"
         : "attributes, NULL";
@@ -88,9 +94,8 @@ bool mergeStore(Store &into, const std::string &path, std::string *error)
         "DELETE FROM main.request_columns;"
         "INSERT INTO main.requests SELECT * FROM merge_requests;"
         + attributeSetsSql +
-        "INSERT INTO main.request_details SELECT request_id + " + rowOffset + ", source_id, id_hash, source_line, t_client_send_ns,"
-        " t_server_recv_ns, t_preprocess_done_ns, t_sched_ns, t_first_token_ns, t_last_token_ns, t_server_send_ns,"
-        " t_client_recv_ns, " + detailAttributes + " FROM source.request_details;"
+        "INSERT INTO main.request_details SELECT request_id + " + rowOffset + ", source_id, id_hash, source_line, "
+        + detailStamps + ", " + detailAttributes + " FROM source.request_details;"
         "DROP TABLE merge_requests; DROP TABLE merge_labels; DROP TABLE merge_sets;"
         "INSERT INTO main.token_times SELECT request_id + " + rowOffset + ", times FROM source.token_times;"
         "INSERT INTO main.rejected (run_id, line, reason, excerpt) SELECT run_id + " + runOffset + ", line, reason, excerpt"

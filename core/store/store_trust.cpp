@@ -177,6 +177,31 @@ namespace {
 /// What version 2 added: the attribute sets (attribute_sets.h). A version 1 store lacks them.
 bool isVersion2Addition(std::string_view name) { return name == "attribute_sets" || name == "request_attributes_json"; }
 
+/// What version 3 added: the view of the packed stamps (packed_stamps.h).
+bool isVersion3Addition(std::string_view name) { return name == "request_timestamps"; }
+
+/// request_details as versions 1 and 2 had it: the eight stamps as columns where version 3 packs them.
+std::vector<Column> detailColumnsBeforeVersion3(const std::vector<Column> &columns, bool version1)
+{
+    std::vector<Column> before;
+    for (const Column &c : columns) {
+        if (c.name == "attribute_set" && version1) // version 2 added its last column
+            continue;
+        if (c.name != "stamps") {
+            before.push_back(c);
+            continue;
+        }
+        for (const char *stamp : {"t_client_send_ns", "t_server_recv_ns", "t_preprocess_done_ns", "t_sched_ns",
+                                  "t_first_token_ns", "t_last_token_ns", "t_server_send_ns", "t_client_recv_ns"}) {
+            Column column = c;
+            column.name = stamp;
+            column.type = "integer";
+            before.push_back(column);
+        }
+    }
+    return before;
+}
+
 } // namespace
 
 bool isLaterAddition(std::string_view name)
@@ -220,14 +245,16 @@ SchemaCheck checkSchema(sqlite3 *db, std::string *why)
     if (!number)
         return foreign("its schema version '" + text.substr(0, 40) + "' is not a version number");
     const bool version1 = *number == 1;
-    if (*number != kSchemaVersion && !version1) {
-        *why = "investigation has schema version " + text + ", this version reads 1 and " + std::to_string(kSchemaVersion);
+    const bool older = *number >= 1 && *number < kSchemaVersion;
+    if (*number != kSchemaVersion && !older) {
+        *why = "investigation has schema version " + text + ", this version reads 1 to " + std::to_string(kSchemaVersion);
         return SchemaCheck::Foreign;
     }
     for (const auto &[name, want] : expected) {
         const auto it = found.find(name);
         if (it == found.end()) {
-            if (isLaterAddition(name) || want.type == "index" || (version1 && isVersion2Addition(name)))
+            if (isLaterAddition(name) || want.type == "index" || (version1 && isVersion2Addition(name))
+                || (older && isVersion3Addition(name)))
                 continue;
             return foreign("it has no " + want.type + " " + name);
         }
@@ -235,13 +262,12 @@ SchemaCheck checkSchema(sqlite3 *db, std::string *why)
             return foreign(name + " is a " + it->second.type + ", not a " + want.type);
         if (want.type != "table")
             continue;
-        std::vector<Column> columns = want.columns;
-        if (version1 && name == "request_details") // version 2 added its last column
-            std::erase_if(columns, [](const Column &c) { return c.name == "attribute_set"; });
+        const std::vector<Column> columns = older && name == "request_details" ? detailColumnsBeforeVersion3(want.columns, version1)
+                                                                               : want.columns;
         if (std::string wrong = columnMismatch(name, it->second.columns, columns); !wrong.empty())
             return foreign(wrong);
     }
-    return version1 ? SchemaCheck::Version1 : SchemaCheck::Valid;
+    return version1 ? SchemaCheck::Version1 : older ? SchemaCheck::Version2 : SchemaCheck::Valid;
 }
 
 bool checkIntegrityOnce(sqlite3 *db, const std::string &fileName, std::string *why)

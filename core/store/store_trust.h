@@ -33,6 +33,7 @@ std::optional<int> parseSchemaVersion(std::string_view text);
 enum class SchemaCheck {
     Valid,     ///< an investigation of this version
     Version1,  ///< an investigation of version 1, before the attribute sets: migrated or read as it is
+    Version2,  ///< an investigation of version 2, its stamps in eight columns: migrated or read as it is
     Empty,     ///< an SQLite database without a single object (a new file, or one SQLite made empty)
     Foreign,   ///< not an investigation of this version: `why` says what is wrong
 };

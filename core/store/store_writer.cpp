@@ -3,6 +3,7 @@
 
 #include "store/attribute_sets.h"
 #include "store/insert_statement.h"
+#include "store/packed_stamps.h"
 #include "store/request_columns.h"
 #include "store/request_join.h"
 #include "store/request_scan.h"
@@ -24,7 +25,7 @@ namespace {
 constexpr std::size_t kMostRowsPerInsert = 256;
 constexpr std::size_t kFewRowsPerInsert = 16;
 constexpr int kRequestColumns = 16 + kSegmentCount; // the segments and 16 others
-constexpr int kDetailColumns = 14;
+constexpr int kDetailColumns = 7;
 
 /// The head of the requests' INSERT; its columns in the order the rows are bound.
 const std::string &insertRequestsHead()
@@ -37,9 +38,7 @@ const std::string &insertRequestsHead()
 }
 
 constexpr const char *kInsertDetails =
-    "INSERT INTO request_details (request_id, source_id, id_hash, source_line, t_client_send_ns, t_server_recv_ns,"
-    " t_preprocess_done_ns, t_sched_ns, t_first_token_ns, t_last_token_ns, t_server_send_ns, t_client_recv_ns,"
-    " attributes, attribute_set) VALUES ";
+    "INSERT INTO request_details (request_id, source_id, id_hash, source_line, stamps, attributes, attribute_set) VALUES ";
 
 std::string insertSql(std::string_view head, int columns, int rows)
 {
@@ -237,8 +236,11 @@ void StoreWriter::bindDetails(InsertStatement &s, int p, const RequestRecord &r,
     s.bindText(p++, r.id);
     s.bindInt(p++, static_cast<std::int64_t>(idHash));
     s.bindInt(p++, r.sourceLine);
-    for (std::int64_t stamp : r.stamps)
-        s.bindMeasured(p++, stamp);
+    // The record's own array is the BLOB (packed_stamps.h), and it outlives the statement's step.
+    if (anyStampMeasured(r.stamps))
+        s.bindBlob(p++, r.stamps.data(), kPackedStampBytes);
+    else
+        s.bindNull(p++);
     if (const std::optional<std::int64_t> set = attributeSetFor(attributesKey, r.attributesJson)) {
         s.bindNull(p++);
         s.bindInt(p++, *set);

@@ -11,6 +11,7 @@
 #include "store/sqlite_util.h"
 #include "store/store.h"
 #include "store/store_merge.h"
+#include "older_stores.h"
 #include "test_support.h"
 
 #include <QTemporaryDir>
@@ -65,52 +66,8 @@ qint64 requestsWithTheirZone(const Store &store)
                          " = 'z' || (CAST(substr(source_id, 2) AS INTEGER) % 3)");
 }
 
-std::string makeStore(const QTemporaryDir &dir, const QString &name, const QByteArray &trace)
-{
-    const std::string path = dir.filePath(name).toStdString();
-    std::string why;
-    auto store = Store::open(path, &why);
-    if (!store)
-        return {};
-    importFiles(*store, {writeFile(dir, name + QStringLiteral(".jsonl"), trace)});
-    return path;
-}
-
-/// Turns a store of this version into one as version 1 wrote it: every attribute in its row, no sets, the
-/// views of version 1.
-bool downgradeToVersion1(const std::string &path)
-{
-    std::string why;
-    auto store = Store::open(path, &why);
-    const bool done = store
-        && store->exec("BEGIN;"
-                       "UPDATE request_details SET attributes = (SELECT attributes FROM attribute_sets WHERE id = attribute_set)"
-                       " WHERE attribute_set IS NOT NULL;"
-                       "DROP VIEW request_attributes; DROP VIEW requests_readable; DROP VIEW request_attributes_json;"
-                       "DROP TABLE attribute_sets;"
-                       // Version 1's table, made anew: DROP COLUMN stumbles on the comments of schema.sql.
-                       "CREATE TABLE v1_details (request_id INTEGER PRIMARY KEY, source_id TEXT NOT NULL, id_hash INTEGER NOT NULL,"
-                       " source_line INTEGER NOT NULL, t_client_send_ns INTEGER, t_server_recv_ns INTEGER,"
-                       " t_preprocess_done_ns INTEGER, t_sched_ns INTEGER, t_first_token_ns INTEGER, t_last_token_ns INTEGER,"
-                       " t_server_send_ns INTEGER, t_client_recv_ns INTEGER, attributes TEXT);"
-                       "INSERT INTO v1_details SELECT request_id, source_id, id_hash, source_line, t_client_send_ns, t_server_recv_ns,"
-                       " t_preprocess_done_ns, t_sched_ns, t_first_token_ns, t_last_token_ns, t_server_send_ns, t_client_recv_ns,"
-                       " attributes FROM request_details;"
-                       "DROP VIEW join_unmatched_readable; DROP TABLE request_details;"
-                       "ALTER TABLE v1_details RENAME TO request_details;"
-                       "CREATE VIEW request_attributes AS SELECT d.request_id AS request_id, a.key AS key, a.value AS value"
-                       " FROM requests r JOIN request_details d ON d.request_id = r.id, json_each(d.attributes) a"
-                       " WHERE d.attributes IS NOT NULL;"
-                       "CREATE VIEW requests_readable AS SELECT r.*, d.source_id, d.source_line, d.attributes"
-                       " FROM requests r JOIN request_details d ON d.request_id = r.id;"
-                       "CREATE VIEW join_unmatched_readable AS SELECT u.request_id, d.source_id FROM join_unmatched u"
-                       " JOIN request_details d ON d.request_id = u.request_id;"
-                       "UPDATE meta SET value = '1' WHERE key = 'schema_version'; COMMIT;",
-                       &why);
-    if (!done)
-        qWarning("cannot make a version 1 store: %s", why.c_str());
-    return done;
-}
+/// A store as version 1 wrote it: every attribute in its row, no sets (older_stores.h).
+bool downgradeToVersion1(const std::string &path) { return lxtest::downgradeStore(path, 1); }
 
 qint64 filtered(const Store &store, const char *expression)
 {
@@ -153,7 +110,7 @@ private slots:
         QFETCH(qint64, inRow);
         QFETCH(qint64, withZone);
         QTemporaryDir dir;
-        const std::string path = makeStore(dir, QStringLiteral("a.lxdb"), records(count, Attributes(kind)));
+        const std::string path = lxtest::importedStoreFile(dir, QStringLiteral("a.lxdb"), records(count, Attributes(kind)));
         std::string why;
         auto store = Store::openReadOnly(path, &why);
         QVERIFY2(store, why.c_str());
@@ -193,7 +150,7 @@ private slots:
     void readsVersion1AsItIs()
     {
         QTemporaryDir dir;
-        const std::string path = makeStore(dir, QStringLiteral("v1.lxdb"), records(90, Attributes::SharedZones));
+        const std::string path = lxtest::importedStoreFile(dir, QStringLiteral("v1.lxdb"), records(90, Attributes::SharedZones));
         std::string why;
         const std::string before = lxtest::everythingReported(*Store::openReadOnly(path, &why));
         QVERIFY(downgradeToVersion1(path));
@@ -208,7 +165,7 @@ private slots:
     void migratesVersion1WhenWriting()
     {
         QTemporaryDir dir;
-        const std::string path = makeStore(dir, QStringLiteral("v1.lxdb"), records(90, Attributes::SharedZones));
+        const std::string path = lxtest::importedStoreFile(dir, QStringLiteral("v1.lxdb"), records(90, Attributes::SharedZones));
         QVERIFY(downgradeToVersion1(path));
         std::string why;
         auto store = Store::open(path, &why);
@@ -227,7 +184,7 @@ private slots:
     void mergesSetsOfEitherVersion_data()
     {
         QTest::addColumn<bool>("sourceIsVersion1");
-        QTest::newRow("version 2 source: its sets mapped") << false;
+        QTest::newRow("version 3 source: its sets mapped") << false;
         QTest::newRow("version 1 source: attributes in the rows") << true;
     }
 
@@ -236,13 +193,13 @@ private slots:
         QFETCH(bool, sourceIsVersion1);
         QTemporaryDir dir;
         // The two stores meet their zones in other orders, so that a set's id differs between them.
-        const std::string first = makeStore(dir, QStringLiteral("1.lxdb"), records(30, Attributes::SharedZones, "a"));
+        const std::string first = lxtest::importedStoreFile(dir, QStringLiteral("1.lxdb"), records(30, Attributes::SharedZones, "a"));
         QByteArray reversed;
         const QList<QByteArray> lines = records(30, Attributes::SharedZones, "b").split('\n');
         for (auto it = lines.rbegin(); it != lines.rend(); ++it)
             if (!it->isEmpty())
                 reversed += *it + '\n';
-        const std::string second = makeStore(dir, QStringLiteral("2.lxdb"), reversed);
+        const std::string second = lxtest::importedStoreFile(dir, QStringLiteral("2.lxdb"), reversed);
         if (sourceIsVersion1)
             QVERIFY(downgradeToVersion1(second));
         std::string why;

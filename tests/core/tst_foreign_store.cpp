@@ -161,13 +161,16 @@ private slots:
         QTest::newRow("schema_version -1")
             << "report" << sql << QByteArray("UPDATE meta SET value = '-1' WHERE key = 'schema_version';") << 2
             << "is not a version number";
-        QTest::newRow("schema_version 3")
-            << "report" << sql << QByteArray("UPDATE meta SET value = '3' WHERE key = 'schema_version';") << 2
-            << "investigation has schema version 3, this version reads 1 and 2";
-        QTest::newRow("schema_version 1 with version 2's column")
+        QTest::newRow("schema_version 4")
+            << "report" << sql << QByteArray("UPDATE meta SET value = '4' WHERE key = 'schema_version';") << 2
+            << "investigation has schema version 4, this version reads 1 to 3";
+        QTest::newRow("schema_version 1 with version 3's columns")
             << "report" << sql << QByteArray("UPDATE meta SET value = '1' WHERE key = 'schema_version';") << 2
-            << "table request_details has the columns";
-        QTest::newRow("version 2 without its attribute sets")
+            << "table request_details lacks column t_client_send_ns";
+        QTest::newRow("schema_version 2 with version 3's packed stamps")
+            << "report" << sql << QByteArray("UPDATE meta SET value = '2' WHERE key = 'schema_version';") << 2
+            << "table request_details lacks column t_client_send_ns";
+        QTest::newRow("version 3 without its attribute sets")
             << "report" << sql << QByteArray("DROP VIEW requests_readable; DROP VIEW request_attributes; DROP VIEW request_attributes_json;"
                                              " DROP TABLE attribute_sets;") << 2
             << "it has no table attribute_sets";
