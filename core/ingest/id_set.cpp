@@ -19,20 +19,22 @@ constexpr std::size_t kIdsBeforeTheTableAhead = 786'432;
 
 IdSet::IdSet() = default;
 
-IdSet::~IdSet()
-{
-    if (m_ahead)
-        m_ahead->thread.join();
-}
+IdSet::~IdSet() { abandonAhead(); }
 
 void IdSet::clear()
 {
-    if (m_ahead) {
-        m_ahead->thread.join();
-        m_ahead.reset();
-    }
+    abandonAhead();
     m_slots.clear();
     m_size = 0;
+}
+
+void IdSet::abandonAhead()
+{
+    if (!m_ahead)
+        return;
+    m_ahead->abandoned.store(true, std::memory_order_relaxed);
+    m_ahead->thread.join();
+    m_ahead.reset();
 }
 
 std::size_t IdSet::slotsFor(std::size_t count)
@@ -66,7 +68,13 @@ void IdSet::reserveAhead(std::size_t count)
         ahead.thread = std::thread([&ahead, slots] {
             lowerThisThreadsPriority(); // the work every other thread of an import does comes first
             try {
-                ahead.table.assign(slots, Slot{});
+                // Filled a piece at a time, so that an import cancelled meanwhile does not wait for all of it.
+                constexpr std::size_t kPiece = std::size_t{1} << 16; // 1 MiB of slots
+                ahead.table.reserve(slots);
+                while (ahead.table.size() < slots && !ahead.abandoned.load(std::memory_order_relaxed))
+                    ahead.table.resize(std::min(slots, ahead.table.size() + kPiece));
+                if (ahead.table.size() < slots)
+                    ahead.table = Table();
             } catch (const std::bad_alloc &) {
                 ahead.table = Table(); // the set grows as ids come instead
             }

@@ -65,8 +65,11 @@ private:
     struct Ahead {
         Table table;
         std::atomic<bool> ready{false};
+        std::atomic<bool> abandoned{false}; ///< the set is cleared or gone: the thread stops filling
         std::thread thread;
     };
+    /// Stops the table being made ahead and waits for its thread; the set keeps what it has.
+    void abandonAhead();
     static std::size_t slotsFor(std::size_t count);
     void rehash(std::size_t slots);
     /// Moves every id into `table`, which is empty and larger than the current one.

@@ -39,7 +39,7 @@ std::uint64_t linesExpected(const LineBlock &first, std::uint64_t fileBytesRead,
     const auto lines = static_cast<std::uint64_t>(std::max<std::int64_t>(first.lines, 0));
     if (first.endsInput)
         return lines;
-    if (fileBytesRead == 0 || lines == 0)
+    if (fileBytesRead == 0 || lines == 0 || first.oversizedLine > 0) // a skipped line says nothing of the rest
         return 0;
     const double estimate = static_cast<double>(lines) * static_cast<double>(fileSize) / static_cast<double>(fileBytesRead);
     return static_cast<std::uint64_t>(std::min(estimate * 1.125, 1e18));

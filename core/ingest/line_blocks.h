@@ -34,7 +34,7 @@ struct LineBlock {
 /// About how many lines an input of `fileSize` bytes holds, from its first block and the bytes of the file
 /// read by then (which may run ahead of the block): an eighth more than their proportion, to spare the
 /// duplicate-id set sized from it a late rehash. The block's own count when it is the whole input; 0 when
-/// nothing is known.
+/// nothing is known (no line yet, or a first block that stands for a line too long to read).
 std::uint64_t linesExpected(const LineBlock &first, std::uint64_t fileBytesRead, std::uint64_t fileSize);
 
 class LineBlockReader {

@@ -158,8 +158,8 @@ private:
     void makeRoomForTheIds(const LineBlock &first)
     {
         const InputFile *input = m_lines.input();
-        const std::uint64_t expected = input && !input->compressed() ? linesExpected(first, input->fileBytesRead(), input->fileSize())
-                                                                     : m_how.expectedRecords;
+        const std::uint64_t fromTheBlock = input && !input->compressed() ? linesExpected(first, input->fileBytesRead(), input->fileSize()) : 0;
+        const std::uint64_t expected = fromTheBlock > 0 ? fromTheBlock : m_how.expectedRecords;
         m_ids.reserveAhead(static_cast<std::size_t>(std::min<std::uint64_t>(expected, SIZE_MAX)));
     }
 

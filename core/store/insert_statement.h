@@ -61,7 +61,7 @@ public:
         m_bound[static_cast<std::size_t>(index)].state = State::Other;
     }
 
-    /// Always bound, as text: `bytes` at `data`, which outlive the statement's step (SQLITE_STATIC).
+    /// Always bound, as a text is: `bytes` at `data`, which outlive the statement's step (SQLITE_STATIC).
     void bindBlob(int index, const void *data, int bytes)
     {
         sqlite3_bind_blob(m_statement.get(), index, data, bytes, SQLITE_STATIC);

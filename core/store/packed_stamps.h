@@ -30,8 +30,8 @@ static_assert(std::endian::native == std::endian::little,
 /// Whether any stamp is measured: a request with none stores NULL.
 bool anyStampMeasured(const Stamps &stamps);
 
-/// The stamps of a result column as packStamps() wrote them; every stamp not measured for NULL, or for a
-/// BLOB of another size (which no version writes).
+/// The stamps of a result column as the writer packs them (the record's own array); every stamp not
+/// measured for NULL, or for a BLOB of another size (which no version writes).
 Stamps columnStamps(sqlite3_stmt *stmt, int column);
 
 /// Adds lx_pack_stamps(t_client_send_ns, ..., t_client_recv_ns) to the connection: the BLOB of eight

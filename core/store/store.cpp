@@ -246,7 +246,9 @@ bool Store::initialize(Mode mode, IntegrityCheck check, std::string *error)
     const bool older = found != SchemaCheck::Valid;
     if (check == IntegrityCheck::Now && !checkIntegrityOnce(m_db, m_fileName, error))
         return false;
-    if (mode == Mode::ReadOnly) {
+    // An older store in a file the system lets this process only read (write-protected, a read-only mount),
+    // which SQLite then opens read-only without a word, is read as it is: the migration could not write it.
+    if (mode == Mode::ReadOnly || (older && sqlite3_db_readonly(m_db, "main") == 1)) {
         if (!addTemporaryStandIns(error) || (version1 && !addVersion1StandIns(error)) || (older && !addVersion2StandIns(error)))
             return false;
         m_deadRuns = findDeadRuns(*this);
@@ -267,31 +269,51 @@ bool Store::migrate(SchemaCheck from, std::string *error)
     // Version 1 lacks the column of the attribute sets: adding it rewrites no row. Version 2's stamps are
     // packed into one column, which writes request_details anew: at 10M requests that is a while, once.
     // Every view is made anew from schema.sql, with this version's objects.
-    const std::string packed = schemaStatement("request_details");
-    const std::string sql = std::string("BEGIN IMMEDIATE;")
+    const std::string fromVersion = from == SchemaCheck::Version1 ? "1" : "2";
+    const auto fail = [&](const std::string &why) {
+        exec("ROLLBACK");
+        exec("PRAGMA legacy_alter_table=OFF");
+        *error = "cannot bring the store from schema version " + fromVersion + " to " + std::to_string(kSchemaVersion) + ": " + why;
+        return false;
+    };
+    std::string packed = schemaStatement("request_details");
+    if (packed.empty())
+        return fail("the schema lacks request_details"); // a build error, which tst_store would show
+    packed.replace(packed.find("request_details"), 15, "request_details_packed");
+    std::string why;
+    // Another process may have migrated it while this one waited for the lock: the version is read again.
+    if (!exec("BEGIN IMMEDIATE", &why))
+        return fail(why);
+    Statement version(m_db, "SELECT value FROM meta WHERE key = 'schema_version'");
+    if (version.step() == SQLITE_ROW && columnText(version.get(), 0) == std::to_string(kSchemaVersion)) {
+        version.reset();
+        return exec("COMMIT", &why) || fail(why);
+    }
+    version.reset();
+    Statement indexed(m_db, "SELECT count(*) FROM sqlite_schema WHERE name = 'request_details_by_id_hash'");
+    const bool hadIdIndex = indexed.step() == SQLITE_ROW && sqlite3_column_int(indexed.get(), 0) > 0;
+    indexed.reset();
+    // The legacy rename: a view the user made over request_details (or over a view of ours, dropped here
+    // and made anew below) would otherwise fail the rename's check of every view, and with it the
+    // migration, at every open for writing. Renamed back, the name finds the new table again.
+    const std::string sql = std::string("PRAGMA legacy_alter_table=ON;")
                             + (from == SchemaCheck::Version1 ? "ALTER TABLE request_details ADD COLUMN attribute_set INTEGER;" : "")
                             + "DROP VIEW IF EXISTS request_attributes_json; DROP VIEW IF EXISTS request_attributes;"
                               " DROP VIEW IF EXISTS requests_readable; DROP VIEW IF EXISTS join_unmatched_readable;"
-                              " DROP INDEX IF EXISTS request_details_by_id_hash;"
-                            + std::string(packed).replace(packed.find("request_details"), 15, "request_details_packed") + ";"
+                            + packed + ";"
                             + "INSERT INTO request_details_packed SELECT request_id, source_id, id_hash, source_line, "
                             + kPackedStampsOfColumns + ", attributes, attribute_set FROM request_details ORDER BY request_id;"
                               "DROP TABLE request_details; ALTER TABLE request_details_packed RENAME TO request_details;"
+                            + (hadIdIndex ? "CREATE INDEX request_details_by_id_hash ON request_details(id_hash);" : "")
                             + kSchemaSql + "UPDATE meta SET value = '" + std::to_string(kSchemaVersion)
-                            + "' WHERE key = 'schema_version'; COMMIT;";
-    std::string why;
-    if (packed.empty() || !exec(sql.c_str(), &why)) {
-        exec("ROLLBACK");
-        *error = "cannot bring the store from schema version " + std::string(from == SchemaCheck::Version1 ? "1" : "2") + " to "
-                 + std::to_string(kSchemaVersion) + ": " + (packed.empty() ? "the schema lacks request_details" : why);
-        return false;
-    }
-    return true;
+                            + "' WHERE key = 'schema_version'; COMMIT; PRAGMA legacy_alter_table=OFF;";
+    return exec(sql.c_str(), &why) || fail(why);
 }
 
 bool Store::addVersion2StandIns(std::string *error)
 {
-    // Every column of the rows stays as it is, for main's own views that read them (requests_readable).
+    // A name in a query, or in a temporary view, is looked for in temp first: the readers and the stand-in
+    // of request_timestamps find this view. The views of the file itself still read main's table.
     const std::string sql = std::string("CREATE TEMP VIEW IF NOT EXISTS request_details AS SELECT *, ") + kPackedStampsOfColumns
                             + " AS stamps FROM main.request_details;";
     return exec(sql.c_str(), error) && addTemporaryCopy("request_timestamps", error);

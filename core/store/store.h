@@ -21,8 +21,8 @@ namespace lx {
 
 class HeldRows;
 
-/// The schema version this one writes (schema.sql). Version 1, before the attribute sets, is read as it is,
-/// and migrated when it is opened for writing (migrateFromVersion1()).
+/// The schema version this one writes (schema.sql). Versions 1 (before the attribute sets) and 2 (the stamps
+/// in eight columns) are read as they are, and migrated when opened for writing (migrate()).
 inline constexpr int kSchemaVersion = 3;
 
 /// When a read-only open runs the once-a-session `PRAGMA quick_check` (store_trust.h): before it returns,

@@ -13,6 +13,8 @@
 #include "older_stores.h"
 #include "test_support.h"
 
+#include <QDir>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -247,9 +249,24 @@ private slots:
         std::string why;
         std::map<std::string, Stamps> details = detailStamps(*Store::openReadOnly(path, &why));
         QVERIFY(lxtest::downgradeStore(path, version));
+        {
+            // What a user may have made in the sqlite3 shell: views over the table and over a view of ours
+            // (which the migration's rename would check and refuse), and the index of the look-ups by id.
+            sqlite3 *db = nullptr;
+            QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+            QCOMPARE(sqlite3_exec(db, "CREATE VIEW my_ids AS SELECT source_id FROM request_details;"
+                                      "CREATE VIEW my_lines AS SELECT source_line FROM requests_readable;"
+                                      "CREATE INDEX request_details_by_id_hash ON request_details(id_hash);",
+                                  nullptr, nullptr, nullptr),
+                     SQLITE_OK);
+            sqlite3_close(db);
+        }
         auto store = Store::open(path, &why);
         QVERIFY2(store, why.c_str());
         QCOMPARE(scalar(*store, "SELECT value FROM meta WHERE key = 'schema_version'"), qint64(kSchemaVersion));
+        QCOMPARE(scalar(*store, "SELECT count(*) FROM my_ids"), qint64(40));
+        QCOMPARE(scalar(*store, "SELECT count(*) FROM my_lines"), qint64(40));
+        QCOMPARE(scalar(*store, "SELECT count(*) FROM sqlite_schema WHERE name = 'request_details_by_id_hash'"), qint64(1));
         QCOMPARE(scalar(*store, "SELECT count(*) FROM pragma_table_info('request_details') WHERE name LIKE 't\\_%' ESCAPE '\\'"), qint64(0));
         QCOMPARE(detailStamps(*store), details);
         QCOMPARE(viewMatchesRecords(*store), qint64(40));
@@ -258,6 +275,30 @@ private slots:
         QCOMPARE(detailStamps(*store).at("s4"), details.at("r4")); // the same offsets from the same base
         store.reset();
         QVERIFY2(Store::openReadOnly(path, &why), why.c_str()); // a migrated store passes the checks of this version
+    }
+
+    /// An older store in a file this process may only read (a read-only mount: the superuser writes through
+    /// permissions) opens for writing as it did before the migration existed, read as it is.
+    void olderStoreOnAReadOnlyDisk()
+    {
+        QTemporaryDir dir;
+        const QString disk = dir.filePath(QStringLiteral("disk"));
+        QVERIFY(QDir().mkpath(disk));
+        if (!lxtest::mountTmpfs(disk, QStringLiteral("size=4m")))
+            QSKIP("no file system can be mounted here (it takes the superuser)");
+        const auto unmount = qScopeGuard([&] { lxtest::unmount(disk); });
+        QTemporaryDir inside(disk + QStringLiteral("/XXXXXX"));
+        const std::string path = lxtest::importedStoreFile(inside, QStringLiteral("old.lxdb"), records(40));
+        std::string why;
+        const std::map<std::string, Stamps> details = detailStamps(*Store::openReadOnly(path, &why));
+        QVERIFY(lxtest::downgradeStore(path, 2));
+        QVERIFY(lxtest::mountTmpfs(disk, QStringLiteral("remount,ro")));
+        auto store = Store::open(path, &why);
+        QVERIFY2(store, why.c_str());
+        QCOMPARE(detailStamps(*store), details);
+        QCOMPARE(scalar(*store, "SELECT value FROM meta WHERE key = 'schema_version'"), qint64(2));
+        store.reset();
+        QVERIFY(lxtest::mountTmpfs(disk, QStringLiteral("remount,rw"))); // so that the folder can go
     }
 
     /// A merge brings the stamps of a store of either layout.
