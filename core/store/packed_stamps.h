@@ -34,6 +34,11 @@ bool anyStampMeasured(const Stamps &stamps);
 /// measured for NULL, or for a BLOB of another size (which no version writes).
 Stamps columnStamps(sqlite3_stmt *stmt, int column);
 
+/// The packed stamps of a row of an older version's request_details, in SQL (addStampFunctions()).
+inline constexpr const char *kPackedStampsOfColumns =
+    "lx_pack_stamps(t_client_send_ns, t_server_recv_ns, t_preprocess_done_ns, t_sched_ns, t_first_token_ns,"
+    " t_last_token_ns, t_server_send_ns, t_client_recv_ns)";
+
 /// Adds lx_pack_stamps(t_client_send_ns, ..., t_client_recv_ns) to the connection: the BLOB of eight
 /// stamps (NULL ones not measured), NULL when all are NULL. For bringing a version 2 store's columns to
 /// version 3, and for reading one as it is. Deterministic and innocuous, so that views may call it.

@@ -257,13 +257,6 @@ bool Store::initialize(Mode mode, IntegrityCheck check, std::string *error)
     return (!older || migrate(found, error)) && addMissingTables(error) && markInterruptedRuns(*this, error);
 }
 
-namespace {
-
-constexpr const char *kPackedStampsOfColumns = "lx_pack_stamps(t_client_send_ns, t_server_recv_ns, t_preprocess_done_ns, t_sched_ns,"
-                                               " t_first_token_ns, t_last_token_ns, t_server_send_ns, t_client_recv_ns)";
-
-} // namespace
-
 bool Store::migrate(SchemaCheck from, std::string *error)
 {
     // Version 1 lacks the column of the attribute sets: adding it rewrites no row. Version 2's stamps are

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "store/store_merge.h"
 
+#include "store/packed_stamps.h"
 #include "store/request_join.h"
 #include "store/sqlite_util.h"
 #include "store/stamp_scan.h"
@@ -68,10 +69,7 @@ bool mergeStore(Store &into, const std::string &path, std::string *error)
                          : "");
     // A version 3 source holds its stamps packed; an older one in columns, packed here (packed_stamps.h).
     const bool sourcePacksStamps = scalar(into, "SELECT count(*) FROM pragma_table_info('request_details', 'source') WHERE name = 'stamps'") > 0;
-    const std::string detailStamps = sourcePacksStamps
-        ? "stamps"
-        : "lx_pack_stamps(t_client_send_ns, t_server_recv_ns, t_preprocess_done_ns, t_sched_ns, t_first_token_ns,"
-          " t_last_token_ns, t_server_send_ns, t_client_recv_ns)";
+    const std::string detailStamps = sourcePacksStamps ? "stamps" : kPackedStampsOfColumns;
     const std::string detailAttributes = sourceHasSets
         ? "attributes, (SELECT new FROM merge_sets WHERE old = attribute_set)"
         : "attributes, NULL";
