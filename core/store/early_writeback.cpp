@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "store/early_writeback.h"
 
+#include "store/write_behind_vfs.h"
+
 #include <sqlite3.h>
 
 #if defined(__linux__)
@@ -28,12 +30,16 @@ struct UnixFileHead {
 
 int databaseDescriptor(sqlite3 *db)
 {
-    sqlite3_vfs *vfs = nullptr;
+    sqlite3_vfs *top = nullptr;
     sqlite3_file *file = nullptr;
     const char *name = sqlite3_db_filename(db, "main");
-    if (sqlite3_file_control(db, "main", SQLITE_FCNTL_VFS_POINTER, &vfs) != SQLITE_OK || !vfs || !vfs->zName
-        || std::strncmp(vfs->zName, "unix", 4) != 0 || !name || !*name
-        || sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &file) != SQLITE_OK || !file || !file->pMethods)
+    if (sqlite3_file_control(db, "main", SQLITE_FCNTL_VFS_POINTER, &top) != SQLITE_OK
+        || sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &file) != SQLITE_OK)
+        return -1;
+    // A writing connection's file is SQLite's own beneath the write-behind VFS (write_behind_vfs.h).
+    const sqlite3_vfs *vfs = vfsUnderWriteBehind(top);
+    file = fileUnderWriteBehind(file);
+    if (!vfs || !vfs->zName || std::strncmp(vfs->zName, "unix", 4) != 0 || !name || !*name || !file || !file->pMethods)
         return -1;
     const int fd = reinterpret_cast<const UnixFileHead *>(file)->fd;
     struct stat own {}, named {};

@@ -7,13 +7,13 @@
 
 namespace lx {
 
-int openSqlite(const std::string &fileName, sqlite3 **db, int flags)
+int openSqlite(const std::string &fileName, sqlite3 **db, int flags, const char *vfs)
 {
     static std::once_flag configured;
     // SQLITE_MISUSE when the library was initialized before (a test that opened a database itself): the
     // counts then stay on, which changes nothing but the speed.
     std::call_once(configured, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
-    return sqlite3_open_v2(fileName.c_str(), db, flags, nullptr);
+    return sqlite3_open_v2(fileName.c_str(), db, flags, vfs);
 }
 
 } // namespace lx

@@ -9,13 +9,13 @@
 #include "store/sqlite_util.h"
 #include "store/store_trust.h"
 #include "store/temporary_files.h"
+#include "store/write_behind_vfs.h"
 #include "platform/utf8_path.h"
 
 #include <sqlite3.h>
 
 #include <atomic>
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
 
 namespace lx {
@@ -148,7 +148,9 @@ bool Store::openConnection(Mode mode, std::string *error)
             *error = "cannot open the store: no such file";
         return false;
     };
-    int rc = openSqlite(m_fileName, &m_db, flags | SQLITE_OPEN_NOMUTEX);
+    // A connection that writes has its page writes done beside it (write_behind_vfs.h).
+    const char *vfs = mode == Mode::ReadOnly ? nullptr : writeBehindVfsName();
+    int rc = openSqlite(m_fileName, &m_db, flags | SQLITE_OPEN_NOMUTEX, vfs);
     if (rc != SQLITE_OK)
         return fail(rc);
     hardenConnection(m_db);
@@ -179,7 +181,7 @@ bool Store::openConnection(Mode mode, std::string *error)
                  " cannot be played back here: " + why;
         return false;
     }
-    rc = openSqlite(m_fileName, &m_db, flags | SQLITE_OPEN_NOMUTEX);
+    rc = openSqlite(m_fileName, &m_db, flags | SQLITE_OPEN_NOMUTEX, vfs);
     if (rc != SQLITE_OK)
         return fail(rc);
     hardenConnection(m_db);

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The write-behind VFS (write_behind_vfs.h) changes when a writing connection's pages reach the file, never
+// what the file holds or what any connection reads: the same statements leave the same bytes as with the
+// default VFS, in every journal mode, with spills, reads of spilled pages, rollbacks and a VACUUM; a
+// commit is in the file for the next connection; a write that fails (a full disk) fails its transaction,
+// which rolls back to a sound file.
+#include "store/early_writeback.h"
+#include "store/sqlite_util.h"
+#include "store/store.h"
+#include "store/write_behind_vfs.h"
+#include "sync_counter.h"
+#include "test_support.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QScopeGuard>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sqlite3.h>
+
+using namespace lx;
+
+namespace {
+
+/// Rows of values from 100 to 3099 bytes: many pages, and overflow pages for the larger ones.
+QByteArray insertRows(int from, int to)
+{
+    return QByteArrayLiteral("WITH RECURSIVE c(i) AS (SELECT ") + QByteArray::number(from) + " UNION ALL SELECT i + 1 FROM c WHERE i < "
+           + QByteArray::number(to) + ") INSERT INTO t SELECT i, printf('%.*c', 100 + (i * 7919) % 3000, char(65 + i % 26)) FROM c;";
+}
+
+/// What a query of the table gives: rows, their keys' sum and their values' bytes.
+QByteArray summary(sqlite3 *db)
+{
+    lx::Statement s(db, "SELECT count(*), coalesce(sum(k), 0), coalesce(sum(length(v)), 0) FROM t");
+    if (!s.valid() || s.step() != SQLITE_ROW)
+        return QByteArray("error: ") + sqlite3_errmsg(db);
+    return QByteArray::number(sqlite3_column_int64(s.get(), 0)) + ' ' + QByteArray::number(sqlite3_column_int64(s.get(), 1)) + ' '
+           + QByteArray::number(sqlite3_column_int64(s.get(), 2));
+}
+
+struct Outcome {
+    QByteArray summaries; ///< the summary after each step, in order
+    QByteArray fileHash;  ///< of the database file once closed
+    QByteArray integrity;
+};
+
+/// Runs `steps` (SQL, one per entry; "?" asks for a summary instead) on a new database at `path` opened
+/// with `vfs` (nullptr: the default).
+Outcome run(const QString &path, const char *vfs, const QList<QByteArray> &steps)
+{
+    Outcome out;
+    sqlite3 *db = nullptr;
+    if (sqlite3_open_v2(path.toUtf8().constData(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, vfs) != SQLITE_OK) {
+        out.summaries = "cannot open";
+        sqlite3_close(db);
+        return out;
+    }
+    for (const QByteArray &step : steps) {
+        if (step == "?") {
+            out.summaries += summary(db) + ';';
+            continue;
+        }
+        char *error = nullptr;
+        if (sqlite3_exec(db, step.constData(), nullptr, nullptr, &error) != SQLITE_OK) {
+            out.summaries += QByteArray("error: ") + error + ';';
+            sqlite3_free(error);
+        }
+    }
+    {
+        lx::Statement check(db, "PRAGMA integrity_check");
+        if (check.valid() && check.step() == SQLITE_ROW)
+            out.integrity = reinterpret_cast<const char *>(sqlite3_column_text(check.get(), 0));
+    }
+    sqlite3_close(db);
+    QFile file(path);
+    if (file.open(QIODevice::ReadOnly))
+        out.fileHash = QCryptographicHash::hash(file.readAll(), QCryptographicHash::Sha256).toHex();
+    return out;
+}
+
+/// The name of the VFS a connection's main database was opened with.
+QByteArray vfsOf(sqlite3 *db)
+{
+    sqlite3_vfs *vfs = nullptr;
+    if (sqlite3_file_control(db, "main", SQLITE_FCNTL_VFS_POINTER, &vfs) != SQLITE_OK || !vfs)
+        return {};
+    return vfs->zName;
+}
+
+} // namespace
+
+class TestWriteBehindVfs : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QVERIFY(writeBehindVfsName() != nullptr); }
+
+    void sameFileAsTheDefaultVfs_data()
+    {
+        QTest::addColumn<QList<QByteArray>>("steps");
+        const QByteArray create = "CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT);";
+        QTest::newRow("inserts, a transaction each") << QList<QByteArray>{create, insertRows(1, 3000), "?", insertRows(3001, 6000), "?"};
+        QTest::newRow("one large transaction") << QList<QByteArray>{create, "BEGIN", insertRows(1, 20000), "COMMIT", "?"};
+        // A cache of 8 pages spills to the file all the time, and reads the spilled pages back.
+        QTest::newRow("an 8-page cache: spills read back")
+            << QList<QByteArray>{"PRAGMA cache_size=8", create, "BEGIN", insertRows(1, 8000), "?",
+                                 "UPDATE t SET v = v || 'more' WHERE k % 3 = 0", "?", "DELETE FROM t WHERE k % 5 = 0", "?", "COMMIT", "?"};
+        QTest::newRow("rolled back after spills")
+            << QList<QByteArray>{"PRAGMA cache_size=8", create, insertRows(1, 2000), "BEGIN", insertRows(2001, 9000),
+                                 "UPDATE t SET v = 'x' WHERE k < 1000", "?", "ROLLBACK", "?"};
+        QTest::newRow("a VACUUM shrinks the file") << QList<QByteArray>{create, insertRows(1, 6000), "DELETE FROM t WHERE k > 1000", "VACUUM", "?"};
+        QTest::newRow("8 KiB pages") << QList<QByteArray>{"PRAGMA page_size=8192", create, insertRows(1, 6000), "?"};
+        QTest::newRow("journal in memory, no sync (a temporary store)")
+            << QList<QByteArray>{"PRAGMA journal_mode=MEMORY", "PRAGMA synchronous=OFF", "PRAGMA cache_size=8", create, "BEGIN",
+                                 insertRows(1, 6000), "COMMIT", "?"};
+        QTest::newRow("write-ahead log") << QList<QByteArray>{"PRAGMA journal_mode=WAL", create, insertRows(1, 4000), "?",
+                                                              "PRAGMA wal_checkpoint(TRUNCATE)", insertRows(4001, 5000), "?"};
+    }
+
+    void sameFileAsTheDefaultVfs()
+    {
+        QFETCH(QList<QByteArray>, steps);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const Outcome behind = run(dir.filePath(QStringLiteral("behind.db")), writeBehindVfsName(), steps);
+        const Outcome plain = run(dir.filePath(QStringLiteral("plain.db")), nullptr, steps);
+        QVERIFY2(!behind.summaries.contains("error"), behind.summaries.constData());
+        QCOMPARE(behind.summaries, plain.summaries);
+        QCOMPARE(behind.integrity, QByteArray("ok"));
+        QVERIFY(!behind.fileHash.isEmpty());
+        QCOMPARE(behind.fileHash, plain.fileHash);
+    }
+
+    void commitIsInTheFileForTheNextConnection()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QByteArray path = dir.filePath(QStringLiteral("shared.db")).toUtf8();
+        sqlite3 *writer = nullptr;
+        QCOMPARE(sqlite3_open_v2(path.constData(), &writer, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, writeBehindVfsName()), SQLITE_OK);
+        QCOMPARE(vfsOf(writer), QByteArray(writeBehindVfsName()));
+        QCOMPARE(sqlite3_exec(writer, "CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT)", nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3 *reader = nullptr;
+        QCOMPARE(sqlite3_open_v2(path.constData(), &reader, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+        for (int round = 0; round < 5; ++round) {
+            const QByteArray insert = insertRows(round * 1000 + 1, round * 1000 + 1000);
+            QCOMPARE(sqlite3_exec(writer, insert.constData(), nullptr, nullptr, nullptr), SQLITE_OK);
+            // Read at once, the writer's connection still open, on the default VFS.
+            QCOMPARE(summary(reader), summary(writer));
+            QVERIFY(summary(reader).startsWith(QByteArray::number((round + 1) * 1000) + ' '));
+        }
+        sqlite3_close(reader);
+        sqlite3_close(writer);
+    }
+
+    void writableStoresWriteBehindReadOnlyOnesDoNot()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string path = dir.filePath(QStringLiteral("store.lxdb")).toStdString();
+        std::string error;
+        {
+            auto store = Store::open(path, &error);
+            QVERIFY2(store, error.c_str());
+            QCOMPARE(vfsOf(store->db()), QByteArray(writeBehindVfsName()));
+#if defined(__linux__)
+            // The early writeback finds SQLite's own descriptor beneath it.
+            QVERIFY(EarlyWriteback(store->db()).active());
+#endif
+        }
+        auto readOnly = Store::openReadOnly(path, &error);
+        QVERIFY2(readOnly, error.c_str());
+        QVERIFY(vfsOf(readOnly->db()) != QByteArray(writeBehindVfsName()));
+    }
+
+    void anotherDefaultVfsIsLeftAlone()
+    {
+        // A test's VFS put in front of the default (sync_counter.h) is what connections open with then:
+        // this VFS, made in front of the earlier default, stands aside and the syncs are still counted.
+        lxtest::SyncCounter syncs;
+        QCOMPARE(writeBehindVfsName(), nullptr);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        std::string error;
+        auto store = Store::open(dir.filePath(QStringLiteral("counted.lxdb")).toStdString(), &error);
+        QVERIFY2(store, error.c_str());
+        QCOMPARE(vfsOf(store->db()), QByteArray("lx-sync-counter"));
+        QVERIFY(syncs.syncs() > 0);
+    }
+
+    void failedWriteFailsItsTransaction()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString disk = dir.filePath(QStringLiteral("disk"));
+        QVERIFY(QDir().mkpath(disk));
+        if (!lxtest::mountTmpfs(disk, QStringLiteral("size=1m")))
+            QSKIP("a small tmpfs cannot be mounted here (it needs the superuser)");
+        const auto unmountLater = qScopeGuard([&] { lxtest::unmount(disk); });
+        const QByteArray path = QDir(disk).filePath(QStringLiteral("full.db")).toUtf8();
+        sqlite3 *db = nullptr;
+        QCOMPARE(sqlite3_open_v2(path.constData(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, writeBehindVfsName()), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(db, "CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT)", nullptr, nullptr, nullptr), SQLITE_OK);
+        const QByteArray some = insertRows(1, 100);
+        QCOMPARE(sqlite3_exec(db, some.constData(), nullptr, nullptr, nullptr), SQLITE_OK);
+        const QByteArray before = summary(db);
+        // Far more than the disk holds, with a small cache: the pages go to the file during the transaction.
+        QCOMPARE(sqlite3_exec(db, "PRAGMA cache_size=8", nullptr, nullptr, nullptr), SQLITE_OK);
+        const QByteArray tooMuch = "BEGIN;" + insertRows(101, 5000) + "COMMIT;";
+        const int rc = sqlite3_exec(db, tooMuch.constData(), nullptr, nullptr, nullptr);
+        QCOMPARE(rc & 0xff, SQLITE_FULL);
+        sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr); // when SQLite left the transaction open
+        QCOMPARE(summary(db), before);
+        sqlite3_close(db);
+        // Reopened, on the default VFS: the file is what was committed before, and sound.
+        QCOMPARE(sqlite3_open_v2(path.constData(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+        QCOMPARE(summary(db), before);
+        QByteArray integrity;
+        {
+            lx::Statement check(db, "PRAGMA integrity_check");
+            if (check.valid() && check.step() == SQLITE_ROW)
+                integrity = reinterpret_cast<const char *>(sqlite3_column_text(check.get(), 0));
+        }
+        sqlite3_close(db);
+        QCOMPARE(integrity, QByteArray("ok"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWriteBehindVfs)
+#include "tst_write_behind_vfs.moc"
