@@ -14,7 +14,7 @@ namespace lx {
 /// sqlite3_open_v2() of `fileName` (UTF-8) with `flags`, after setting the library up once: no counts of
 /// its memory (SQLITE_CONFIG_MEMSTATUS), which nothing here reads and which every allocation of every
 /// connection updated under one process-wide mutex (an import: 0.97x the time, median of 7 paired runs).
-/// `vfs`: the name of the VFS to open it with, nullptr for the default.
-int openSqlite(const std::string &fileName, sqlite3 **db, int flags, const char *vfs = nullptr);
+/// `writeBehind`: through the write-behind VFS (write_behind_vfs.h), for a connection that writes a store.
+int openSqlite(const std::string &fileName, sqlite3 **db, int flags, bool writeBehind = false);
 
 } // namespace lx

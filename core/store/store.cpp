@@ -9,7 +9,6 @@
 #include "store/sqlite_util.h"
 #include "store/store_trust.h"
 #include "store/temporary_files.h"
-#include "store/write_behind_vfs.h"
 #include "platform/utf8_path.h"
 
 #include <sqlite3.h>
@@ -149,8 +148,8 @@ bool Store::openConnection(Mode mode, std::string *error)
         return false;
     };
     // A connection that writes has its page writes done beside it (write_behind_vfs.h).
-    const char *vfs = mode == Mode::ReadOnly ? nullptr : writeBehindVfsName();
-    int rc = openSqlite(m_fileName, &m_db, flags | SQLITE_OPEN_NOMUTEX, vfs);
+    const bool writeBehind = mode != Mode::ReadOnly;
+    int rc = openSqlite(m_fileName, &m_db, flags | SQLITE_OPEN_NOMUTEX, writeBehind);
     if (rc != SQLITE_OK)
         return fail(rc);
     hardenConnection(m_db);
@@ -181,7 +180,7 @@ bool Store::openConnection(Mode mode, std::string *error)
                  " cannot be played back here: " + why;
         return false;
     }
-    rc = openSqlite(m_fileName, &m_db, flags | SQLITE_OPEN_NOMUTEX, vfs);
+    rc = openSqlite(m_fileName, &m_db, flags | SQLITE_OPEN_NOMUTEX, writeBehind);
     if (rc != SQLITE_OK)
         return fail(rc);
     hardenConnection(m_db);

@@ -15,16 +15,26 @@ struct sqlite3_vfs;
 /// the file's size, a sync, a truncation, a lock or unlock, a file control) first waits until every
 /// queued write is in the file. Writes go in the order they came. So no read is ever served from the
 /// queue, a sync covers every write before it, and another connection, which can only read after this one
-/// unlocks, finds every write there. A failed write is returned by the connection's next call on the file,
-/// which SQLite then handles as a failure of its transaction (rolled back, as for a failed write at once).
-/// A crash loses at most the writes still queued: as if the process had stopped a moment earlier, which
-/// the rollback journal is made for. Journals and temporary files are the default VFS's own, untouched.
+/// unlocks, finds every write there. A failed write is kept until a call that SQLite treats as the end of
+/// its transaction returns it: a write, a sync, FCNTL_SYNC (asked for before every commit ends), the size
+/// or a truncation return it as it came (SQLITE_FULL: "database or disk is full"); a read, a lock or a
+/// mapping as an I/O error, since SQLite may undo one statement alone for SQLITE_FULL and go on; the
+/// other file controls and an unlock, whose results SQLite may ignore, leave it for the next. So the
+/// transaction is rolled back, as for a failed write at once. A crash loses at most the writes still
+/// queued: as if the process had stopped a moment earlier, which the rollback journal is made for.
+/// Journals and temporary files are the default VFS's own, untouched; a database in write-ahead-log mode
+/// (or at a checkpoint) writes through.
 
 namespace lx {
 
 /// The name to open a writable store's connection with, or nullptr for the default VFS: when the VFS could
 /// not be registered, or the default VFS is no longer the one it was put in front of (a test's).
 const char *writeBehindVfsName();
+
+/// Registers a write-behind VFS named `name` in front of `under` (not as the default) and returns it, or
+/// nullptr. It is never unregistered or freed. writeBehindVfsName() makes the program's one; a test makes
+/// one in front of a VFS of its own.
+sqlite3_vfs *makeWriteBehindVfs(sqlite3_vfs *under, const char *name);
 
 /// The default VFS's file under `file` when `file` is one of this VFS's main databases, else `file` itself:
 /// for what needs SQLite's own file (its descriptor, early_writeback.h).

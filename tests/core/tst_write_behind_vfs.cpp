@@ -20,6 +20,9 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
+#include <atomic>
+
 using namespace lx;
 
 namespace {
@@ -39,6 +42,15 @@ QByteArray summary(sqlite3 *db)
         return QByteArray("error: ") + sqlite3_errmsg(db);
     return QByteArray::number(sqlite3_column_int64(s.get(), 0)) + ' ' + QByteArray::number(sqlite3_column_int64(s.get(), 1)) + ' '
            + QByteArray::number(sqlite3_column_int64(s.get(), 2));
+}
+
+/// The first line of PRAGMA integrity_check: "ok" for a sound file.
+QByteArray integrityOf(sqlite3 *db)
+{
+    lx::Statement check(db, "PRAGMA integrity_check");
+    if (!check.valid() || check.step() != SQLITE_ROW)
+        return QByteArray("error: ") + sqlite3_errmsg(db);
+    return reinterpret_cast<const char *>(sqlite3_column_text(check.get(), 0));
 }
 
 struct Outcome {
@@ -69,11 +81,7 @@ Outcome run(const QString &path, const char *vfs, const QList<QByteArray> &steps
             sqlite3_free(error);
         }
     }
-    {
-        lx::Statement check(db, "PRAGMA integrity_check");
-        if (check.valid() && check.step() == SQLITE_ROW)
-            out.integrity = reinterpret_cast<const char *>(sqlite3_column_text(check.get(), 0));
-    }
+    out.integrity = integrityOf(db);
     sqlite3_close(db);
     QFile file(path);
     if (file.open(QIODevice::ReadOnly))
@@ -88,6 +96,101 @@ QByteArray vfsOf(sqlite3 *db)
     if (sqlite3_file_control(db, "main", SQLITE_FCNTL_VFS_POINTER, &vfs) != SQLITE_OK || !vfs)
         return {};
     return vfs->zName;
+}
+
+/// A VFS in front of the default one whose main databases' writes can be made to fail with SQLITE_FULL (a
+/// full disk) from the n-th on, once or for good; it counts them and keeps the largest.
+class FaultyVfs {
+public:
+    static FaultyVfs &instance()
+    {
+        static FaultyVfs faulty;
+        return faulty;
+    }
+    sqlite3_vfs *vfs() { return &m_vfs; }
+    /// The write-behind VFS in front of this one.
+    const char *writeBehindName()
+    {
+        static sqlite3_vfs *const behind = lx::makeWriteBehindVfs(&m_vfs, "lx-write-behind-over-faults");
+        return behind ? behind->zName : nullptr;
+    }
+    /// From now on: writes counted from 1, the `failing`-th failing (0: none), and every one after it too
+    /// when `persistent`.
+    void arm(int failing, bool persistent)
+    {
+        m_writes = 0;
+        m_failing = failing;
+        m_persistent = persistent;
+        m_largest = 0;
+    }
+    int writes() const { return m_writes; }
+    int largestWrite() const { return m_largest; }
+
+private:
+    FaultyVfs()
+    {
+        m_real = sqlite3_vfs_find(nullptr);
+        m_vfs = *m_real;
+        m_vfs.zName = "lx-faulty";
+        m_vfs.xOpen = &open;
+        m_vfs.pNext = nullptr;
+        sqlite3_vfs_register(&m_vfs, 0);
+    }
+    static int open(sqlite3_vfs *, const char *name, sqlite3_file *file, int flags, int *outFlags)
+    {
+        FaultyVfs &self = instance();
+        const int rc = self.m_real->xOpen(self.m_real, name, file, flags, outFlags);
+        if (rc != SQLITE_OK || !file->pMethods || !(flags & SQLITE_OPEN_MAIN_DB))
+            return rc;
+        if (!self.m_realMethods) {
+            self.m_realMethods = file->pMethods;
+            self.m_methods = *file->pMethods;
+            self.m_methods.xWrite = &write;
+        }
+        file->pMethods = &self.m_methods;
+        return rc;
+    }
+    static int write(sqlite3_file *file, const void *data, int amount, sqlite3_int64 offset)
+    {
+        FaultyVfs &self = instance();
+        const int n = ++self.m_writes;
+        self.m_largest = std::max(self.m_largest.load(), amount);
+        if (self.m_failing > 0 && (n == self.m_failing || (self.m_persistent && n > self.m_failing)))
+            return SQLITE_FULL;
+        return self.m_realMethods->xWrite(file, data, amount, offset);
+    }
+
+    sqlite3_vfs *m_real = nullptr;
+    sqlite3_vfs m_vfs{};
+    const sqlite3_io_methods *m_realMethods = nullptr;
+    sqlite3_io_methods m_methods{};
+    std::atomic<int> m_writes = 0; // written by the write-behind thread, read by the test's
+    std::atomic<int> m_failing = 0;
+    std::atomic<bool> m_persistent = false;
+    std::atomic<int> m_largest = 0;
+};
+
+/// The transaction whose writes a fault lands in: many spills of an 8-page cache, a statement that reads
+/// spilled pages back (with a statement journal), a commit.
+const QList<QByteArray> &faultedTransaction()
+{
+    static const QList<QByteArray> steps{"BEGIN", insertRows(101, 6000), "UPDATE t SET v = v || 'more' WHERE k % 7 = 0",
+                                         "DELETE FROM t WHERE k % 11 = 0", "COMMIT"};
+    return steps;
+}
+
+/// A database at `path` through `vfs` with 100 rows committed, its cache 8 pages; nullptr if it failed.
+sqlite3 *committedHundred(const QByteArray &path, const char *vfs)
+{
+    sqlite3 *db = nullptr;
+    // The CHECK makes every statement one that may fail halfway, with a statement journal to undo it alone.
+    const QByteArray setup = "PRAGMA cache_size=8; CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT CHECK (length(v) > 0));" + insertRows(1, 100);
+    if (sqlite3_open_v2(path.constData(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, vfs) != SQLITE_OK
+        || sqlite3_exec(db, setup.constData(), nullptr, nullptr, nullptr) != SQLITE_OK) {
+        sqlite3_close(db);
+        return nullptr;
+    }
+    return db;
 }
 
 } // namespace
@@ -191,6 +294,105 @@ private slots:
         QVERIFY(syncs.syncs() > 0);
     }
 
+    void writesReachTheFileInRuns()
+    {
+        FaultyVfs &faulty = FaultyVfs::instance();
+        QVERIFY(faulty.writeBehindName());
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        faulty.arm(0, false);
+        sqlite3 *db = committedHundred(dir.filePath(QStringLiteral("runs.db")).toUtf8(), faulty.writeBehindName());
+        QVERIFY(db);
+        for (const QByteArray &step : faultedTransaction())
+            QCOMPARE(sqlite3_exec(db, step.constData(), nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(db);
+        // Consecutive pages of 4 KiB went to the file as one write: through the queue, not page by page.
+        QVERIFY2(faulty.largestWrite() > 4096, QByteArray::number(faulty.largestWrite()).constData());
+    }
+
+    /// A write that fails wherever it lands in a transaction (the first or last write of a statement that
+    /// spills, of one that reads spilled pages back with a statement journal, of the commit), once or for
+    /// good: the transaction fails whole, and the file holds what was committed before it, sound. The last
+    /// write of a statement fails only after it returned: the next statement's first read finds it. Without
+    /// a mount or the superuser: the failure comes from a VFS under this one.
+    void failedWriteEndsItsTransaction_data()
+    {
+        QTest::addColumn<int>("step");
+        QTest::addColumn<bool>("last");
+        QTest::addColumn<bool>("persistent");
+        const QList<QByteArray> names{"", "the insert", "the update", "the delete", "the commit"};
+        for (const bool persistent : {false, true}) {
+            for (int step = 1; step < names.size(); ++step) {
+                for (const bool last : {false, true}) {
+                    const QByteArray name = (last ? "last write of " : "first write of ") + names[step] + (persistent ? ", for good" : ", once");
+                    QTest::newRow(name.constData()) << step << last << persistent;
+                }
+            }
+        }
+    }
+
+    void failedWriteEndsItsTransaction()
+    {
+        QFETCH(int, step);
+        QFETCH(bool, last);
+        QFETCH(bool, persistent);
+        FaultyVfs &faulty = FaultyVfs::instance();
+        QVERIFY(faulty.writeBehindName());
+        faulty.arm(0, false);
+        const auto disarm = qScopeGuard([&] { faulty.arm(0, false); }); // for the next rows, whatever failed here
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        // A file control waits for the queue (and returns nothing of a failure): after each step, so that
+        // the writes are counted where their step ends, in both runs alike.
+        const auto stepAndDrain = [](sqlite3 *db, const QByteArray &sql) {
+            const int rc = sqlite3_exec(db, sql.constData(), nullptr, nullptr, nullptr);
+            int unused = 0;
+            sqlite3_file_control(db, "main", SQLITE_FCNTL_LOCKSTATE, &unused);
+            return rc;
+        };
+        // The same transaction without a fault: the writes under the queue at the end of each step.
+        sqlite3 *db = committedHundred(dir.filePath(QStringLiteral("count.db")).toUtf8(), faulty.writeBehindName());
+        QVERIFY(db);
+        faulty.arm(0, false);
+        QList<int> writesAfter;
+        for (const QByteArray &sql : faultedTransaction()) {
+            QCOMPARE(stepAndDrain(db, sql), SQLITE_OK);
+            writesAfter << faulty.writes();
+        }
+        sqlite3_close(db);
+        QVERIFY2(writesAfter[step] > writesAfter[step - 1], "the step writes nothing");
+
+        const QByteArray path = dir.filePath(QStringLiteral("faulted.db")).toUtf8();
+        db = committedHundred(path, faulty.writeBehindName());
+        QVERIFY(db);
+        const QByteArray before = summary(db);
+        faulty.arm(last ? writesAfter[step] : writesAfter[step - 1] + 1, persistent);
+        // As an import does: the first failure ends it.
+        int failed = SQLITE_OK;
+        for (const QByteArray &sql : faultedTransaction()) {
+            failed = stepAndDrain(db, sql);
+            if (failed != SQLITE_OK)
+                break;
+        }
+        QVERIFY2((failed & 0xff) == SQLITE_FULL || (failed & 0xff) == SQLITE_IOERR, sqlite3_errmsg(db));
+        // No transaction is left open: not one statement undone alone and the rest still to commit.
+        QCOMPARE(sqlite3_get_autocommit(db), 1);
+        // The disk has room again: the same connection writes (as an import then records its outcome), with
+        // no failure of the last transaction's writes returned a second time.
+        faulty.arm(0, false);
+        QCOMPARE(stepAndDrain(db, "INSERT INTO t VALUES (1000000, 'after the failure')"), SQLITE_OK);
+        const QByteArray after = summary(db);
+        QVERIFY2(after.startsWith("101 "), after.constData());
+        sqlite3_close(db);
+        QCOMPARE(sqlite3_open_v2(path.constData(), &db, SQLITE_OPEN_READWRITE, nullptr), SQLITE_OK);
+        QCOMPARE(summary(db), after);
+        QVERIFY(sqlite3_exec(db, "DELETE FROM t WHERE k = 1000000", nullptr, nullptr, nullptr) == SQLITE_OK);
+        QCOMPARE(summary(db), before);
+        const QByteArray integrity = integrityOf(db);
+        sqlite3_close(db);
+        QCOMPARE(integrity, QByteArray("ok"));
+    }
+
     void failedWriteFailsItsTransaction()
     {
         QTemporaryDir dir;
@@ -218,12 +420,7 @@ private slots:
         // Reopened, on the default VFS: the file is what was committed before, and sound.
         QCOMPARE(sqlite3_open_v2(path.constData(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
         QCOMPARE(summary(db), before);
-        QByteArray integrity;
-        {
-            lx::Statement check(db, "PRAGMA integrity_check");
-            if (check.valid() && check.step() == SQLITE_ROW)
-                integrity = reinterpret_cast<const char *>(sqlite3_column_text(check.get(), 0));
-        }
+        const QByteArray integrity = integrityOf(db);
         sqlite3_close(db);
         QCOMPARE(integrity, QByteArray("ok"));
     }
