@@ -29,6 +29,10 @@ constexpr std::size_t kRunBytes = 64 * 1024;
 /// of SQLite's page cache (store.cpp: 16 MiB) hands over at once.
 constexpr std::size_t kMostQueuedBytes = 32 << 20;
 
+/// Bytes queued before a sleeping writing thread is woken (a drain wakes it at once): waking it for every
+/// run was a system call and two switches of thread per 64 KiB.
+constexpr std::size_t kWakeBytes = 1 << 20;
+
 /// The pages of a run: consecutive bytes from `offset`.
 struct Run {
     sqlite3_int64 offset = 0;
@@ -91,6 +95,8 @@ public:
         if (!m_open.bytes.empty())
             handOver();
         std::unique_lock lock(m_mutex);
+        if (!m_queue.empty())
+            m_work.notify_one();
         m_done.wait(lock, [&] { return m_queue.empty() && !m_writing; });
     }
 
@@ -137,8 +143,10 @@ private:
             m_open.bytes = std::move(m_spare.back());
             m_spare.pop_back();
         }
+        const bool wake = m_idle && m_queuedBytes >= kWakeBytes;
         lock.unlock();
-        m_work.notify_one();
+        if (wake)
+            m_work.notify_one();
     }
 
     /// Keeps `rc` if it is the first failure not returned yet.
@@ -157,7 +165,11 @@ private:
     {
         std::unique_lock lock(m_mutex);
         for (;;) {
-            m_work.wait(lock, [&] { return m_stop || !m_queue.empty(); });
+            if (!m_stop && m_queue.empty()) {
+                m_idle = true;
+                m_work.wait(lock, [&] { return m_stop || !m_queue.empty(); });
+                m_idle = false;
+            }
             if (m_queue.empty())
                 return; // stopped, with nothing left: the file's close drained it
             Run run = std::move(m_queue.front());
@@ -186,6 +198,7 @@ private:
     std::vector<std::vector<char>> m_spare; ///< written runs' buffers, for the next runs
     std::size_t m_queuedBytes = 0;
     bool m_writing = false;
+    bool m_idle = false; ///< the thread waits for work
     bool m_stop = false;
     int m_error = SQLITE_OK;            ///< the first failure not returned yet
     std::atomic<bool> m_failed = false; ///< m_error is set
