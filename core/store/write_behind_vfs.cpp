@@ -9,8 +9,6 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
-#include <new>
-#include <system_error>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -33,6 +31,9 @@ constexpr std::size_t kMostQueuedBytes = 32 << 20;
 /// run was a system call and two switches of thread per 64 KiB.
 constexpr std::size_t kWakeBytes = 1 << 20;
 
+/// Written runs' buffers kept for the next runs.
+constexpr std::size_t kSpareRuns = 4;
+
 /// The pages of a run: consecutive bytes from `offset`.
 struct Run {
     sqlite3_int64 offset = 0;
@@ -46,7 +47,8 @@ struct Run {
 /// (takeFailure()): any other call may be one whose failure SQLite ignores or undoes alone.
 class WriteQueue {
 public:
-    explicit WriteQueue(sqlite3_file *under) : m_under(under) {}
+    /// Throws std::bad_alloc when there is no memory for it.
+    explicit WriteQueue(sqlite3_file *under) : m_under(under) { m_spare.reserve(kSpareRuns); }
 
     ~WriteQueue()
     {
@@ -128,17 +130,25 @@ private:
         if (!m_thread.joinable()) {
             try {
                 m_thread = std::thread([this] { writeQueued(); });
-            } catch (const std::system_error &) {
-                m_writeThrough = true;
-                const Run run = std::exchange(m_open, Run{});
-                keep(m_under->pMethods->xWrite(m_under, run.bytes.data(), static_cast<int>(run.bytes.size()), run.offset));
+            } catch (...) { // std::system_error, std::bad_alloc: nothing may cross SQLite
+                writeOpenRunHere();
                 return;
             }
         }
         std::unique_lock lock(m_mutex);
         m_done.wait(lock, [&] { return m_queuedBytes < kMostQueuedBytes || (m_queue.empty() && !m_writing); });
-        m_queuedBytes += m_open.bytes.size();
-        m_queue.push_back(std::exchange(m_open, Run{}));
+        try {
+            m_queue.push_back(std::move(m_open));
+        } catch (...) {
+            lock.unlock();
+            Run run = std::exchange(m_open, Run{});
+            drain(); // what was queued before it is written first
+            m_open = std::move(run);
+            writeOpenRunHere();
+            return;
+        }
+        m_queuedBytes += m_queue.back().bytes.size();
+        m_open = Run{};
         if (!m_spare.empty()) {
             m_open.bytes = std::move(m_spare.back());
             m_spare.pop_back();
@@ -147,6 +157,15 @@ private:
         lock.unlock();
         if (wake)
             m_work.notify_one();
+    }
+
+    /// Writes the open run on this thread, its failure kept as the thread's would be, and every write after
+    /// it too: where the thread or the queue cannot be had.
+    void writeOpenRunHere()
+    {
+        m_writeThrough = true;
+        const Run run = std::exchange(m_open, Run{});
+        keep(m_under->pMethods->xWrite(m_under, run.bytes.data(), static_cast<int>(run.bytes.size()), run.offset));
     }
 
     /// Keeps `rc` if it is the first failure not returned yet.
@@ -182,7 +201,7 @@ private:
             m_writing = false;
             m_queuedBytes -= run.bytes.size();
             run.bytes.clear();
-            if (m_spare.size() < 4)
+            if (m_spare.size() < kSpareRuns) // within what was reserved: no allocation on this thread
                 m_spare.push_back(std::move(run.bytes));
             m_done.notify_all();
         }
@@ -324,8 +343,10 @@ int fileControl(sqlite3_file *file, int op, void *arg)
             return methodsUnder(file).xFileControl(under(file), op, arg);
         break;
     case SQLITE_FCNTL_CHUNK_SIZE:
-    case SQLITE_FCNTL_MMAP_SIZE:
-        f.hintChangesTheFile = true;
+        f.hintChangesTheFile = f.hintChangesTheFile || *static_cast<const int *>(arg) > 0;
+        break;
+    case SQLITE_FCNTL_MMAP_SIZE: // sent with 0 by every open: only a mapping asked for counts
+        f.hintChangesTheFile = f.hintChangesTheFile || *static_cast<const sqlite3_int64 *>(arg) > 0;
         break;
     case SQLITE_FCNTL_CKPT_START:
         // A checkpoint of a write-ahead log without shared memory (exclusive locking) ends without a call
@@ -344,7 +365,12 @@ int fileControl(sqlite3_file *file, int op, void *arg)
 // The sector size and the device's characteristics are the file's fixed properties: asked at every
 // spill (before the journal is synced), never changed by a write, and read from fields no write touches.
 int sectorSize(sqlite3_file *file) { return methodsUnder(file).xSectorSize(under(file)); }
-int deviceCharacteristics(sqlite3_file *file) { return methodsUnder(file).xDeviceCharacteristics(under(file)); }
+// Never "batch atomic" (F2FS, in SQLite builds that use it): such a commit has no journal to undo a write
+// that fails after it returned.
+int deviceCharacteristics(sqlite3_file *file)
+{
+    return methodsUnder(file).xDeviceCharacteristics(under(file)) & ~SQLITE_IOCAP_BATCH_ATOMIC;
+}
 
 // A write-ahead log's shared memory and memory-mapped reads: passed on after the queue (the stores use a
 // rollback journal and no mapping, but a connection may ask for either).
@@ -353,32 +379,43 @@ int shmMap(sqlite3_file *file, int region, int size, int extend, void volatile *
     // A database in write-ahead-log mode is written only by checkpoints, whose end is marked in the shared
     // memory without a call on this file when nothing is synced: its writes go through at once.
     own(file).queue->writeThrough();
+    if (methodsUnder(file).iVersion < 2) // a file beneath swapped for one of fewer methods (macOS's lock proxy)
+        return SQLITE_IOERR_SHMMAP;
     return afterDrain(file, false, [&](sqlite3_file *u) { return u->pMethods->xShmMap(u, region, size, extend, out); });
 }
 
 int shmLock(sqlite3_file *file, int offset, int n, int flags)
 {
+    if (methodsUnder(file).iVersion < 2)
+        return SQLITE_IOERR_SHMLOCK;
     return afterDrainAlways(file, [&](sqlite3_file *u) { return u->pMethods->xShmLock(u, offset, n, flags); });
 }
 
 void shmBarrier(sqlite3_file *file)
 {
-    methodsUnder(file).xShmBarrier(under(file)); // writes go through in this mode (shmMap())
+    if (methodsUnder(file).iVersion >= 2)
+        methodsUnder(file).xShmBarrier(under(file)); // writes go through in this mode (shmMap())
 }
 
 int shmUnmap(sqlite3_file *file, int deleteFlag)
 {
+    if (methodsUnder(file).iVersion < 2)
+        return SQLITE_OK;
     return afterDrainAlways(file, [&](sqlite3_file *u) { return u->pMethods->xShmUnmap(u, deleteFlag); });
 }
 
 int fetch(sqlite3_file *file, sqlite3_int64 offset, int amount, void **out)
 {
     *out = nullptr;
+    if (methodsUnder(file).iVersion < 3)
+        return SQLITE_OK; // no mapping: SQLite reads the page instead
     return afterDrain(file, false, [&](sqlite3_file *u) { return u->pMethods->xFetch(u, offset, amount, out); });
 }
 
 int unfetch(sqlite3_file *file, sqlite3_int64 offset, void *page)
 {
+    if (methodsUnder(file).iVersion < 3)
+        return SQLITE_OK;
     return afterDrainAlways(file, [&](sqlite3_file *u) { return u->pMethods->xUnfetch(u, offset, page); });
 }
 
@@ -408,7 +445,12 @@ int openFile(sqlite3_vfs *vfs, const char *name, sqlite3_file *file, int flags, 
     }
     // A VFS of fewer methods (an older interface) has no shared memory or mapping to pass on, and where the
     // queue cannot be had the file is the VFS under's as it is.
-    f.queue = f.under->pMethods->iVersion >= 3 ? new (std::nothrow) WriteQueue(f.under) : nullptr;
+    f.queue = nullptr;
+    try {
+        if (f.under->pMethods->iVersion >= 3)
+            f.queue = new WriteQueue(f.under);
+    } catch (...) { // no memory for it: the file as it is, below
+    }
     if (!f.queue) {
         f.under->pMethods->xClose(f.under);
         return underVfs->xOpen(underVfs, name, file, flags, outFlags);
