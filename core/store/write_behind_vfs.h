@@ -13,7 +13,9 @@ struct sqlite3_vfs;
 ///
 /// What the connection sees is what it would see without it: every call other than a page write (a read,
 /// the file's size, a sync, a truncation, a lock or unlock, a file control) first waits until every
-/// queued write is in the file. Writes go in the order they came. So no read is ever served from the
+/// queued write is in the file, but for the few that neither read nor change the file: the sector size,
+/// the device's characteristics, and the size hint SQLite gives at every spill of its cache (unless a
+/// chunk size or a mapping makes the hint change the file). Writes go in the order they came. So no read is ever served from the
 /// queue, a sync covers every write before it, and another connection, which can only read after this one
 /// unlocks, finds every write there. A failed write is kept until a call that SQLite treats as the end of
 /// its transaction returns it: a write, a sync, FCNTL_SYNC (asked for before every commit ends), the size
