@@ -43,12 +43,16 @@ struct Run {
 };
 
 /// The writes of one main database not yet in its file, and the thread that puts them there. A write that
-/// fails is kept (failure()) until a call that SQLite treats as the end of its transaction returns it
+/// fails is kept (hasFailed()) until a call that SQLite treats as the end of its transaction returns it
 /// (takeFailure()): any other call may be one whose failure SQLite ignores or undoes alone.
 class WriteQueue {
 public:
     /// Throws std::bad_alloc when there is no memory for it.
-    explicit WriteQueue(sqlite3_file *under) : m_under(under) { m_spare.reserve(kSpareRuns); }
+    explicit WriteQueue(sqlite3_file *under)
+        : m_under(under)
+    {
+        m_spare.reserve(kSpareRuns);
+    }
 
     ~WriteQueue()
     {
@@ -141,14 +145,14 @@ private:
             m_queue.push_back(std::move(m_open));
         } catch (...) {
             lock.unlock();
-            Run run = std::exchange(m_open, Run{});
+            Run run = std::exchange(m_open, Run {});
             drain(); // what was queued before it is written first
             m_open = std::move(run);
             writeOpenRunHere();
             return;
         }
         m_queuedBytes += m_queue.back().bytes.size();
-        m_open = Run{};
+        m_open = Run {};
         if (!m_spare.empty()) {
             m_open.bytes = std::move(m_spare.back());
             m_spare.pop_back();
@@ -164,7 +168,7 @@ private:
     void writeOpenRunHere()
     {
         m_writeThrough = true;
-        const Run run = std::exchange(m_open, Run{});
+        const Run run = std::exchange(m_open, Run {});
         keep(m_under->pMethods->xWrite(m_under, run.bytes.data(), static_cast<int>(run.bytes.size()), run.offset));
     }
 
@@ -195,7 +199,8 @@ private:
             m_queue.pop_front();
             m_writing = true;
             lock.unlock();
-            const int rc = m_under->pMethods->xWrite(m_under, run.bytes.data(), static_cast<int>(run.bytes.size()), run.offset);
+            const int rc
+                = m_under->pMethods->xWrite(m_under, run.bytes.data(), static_cast<int>(run.bytes.size()), run.offset);
             keep(rc);
             lock.lock();
             m_writing = false;
@@ -208,7 +213,7 @@ private:
     }
 
     sqlite3_file *const m_under;
-    Run m_open;                  ///< the run being gathered: the connection's thread's alone
+    Run m_open; ///< the run being gathered: the connection's thread's alone
     bool m_writeThrough = false; ///< the connection's thread's alone
     std::mutex m_mutex;
     std::condition_variable m_work; ///< a run was queued, or the thread is to stop
@@ -219,7 +224,7 @@ private:
     bool m_writing = false;
     bool m_idle = false; ///< the thread waits for work
     bool m_stop = false;
-    int m_error = SQLITE_OK;            ///< the first failure not returned yet
+    int m_error = SQLITE_OK; ///< the first failure not returned yet
     std::atomic<bool> m_failed = false; ///< m_error is set
     std::thread m_thread;
 };
@@ -242,9 +247,18 @@ struct WriteBehindFile {
 
 constexpr std::size_t kUnderOffset = (sizeof(WriteBehindFile) + 15) / 16 * 16;
 
-WriteBehindFile &own(sqlite3_file *file) { return *reinterpret_cast<WriteBehindFile *>(file); }
-sqlite3_file *under(sqlite3_file *file) { return own(file).under; }
-const sqlite3_io_methods &methodsUnder(sqlite3_file *file) { return *under(file)->pMethods; }
+WriteBehindFile &own(sqlite3_file *file)
+{
+    return *reinterpret_cast<WriteBehindFile *>(file);
+}
+sqlite3_file *under(sqlite3_file *file)
+{
+    return own(file).under;
+}
+const sqlite3_io_methods &methodsUnder(sqlite3_file *file)
+{
+    return *under(file)->pMethods;
+}
 
 // How a kept failure is returned. SQLite ends the transaction on a failed write, sync or FCNTL_SYNC
 // (which it asks for before every commit ends, and at the end of a rollback), and on a failed size or
@@ -255,8 +269,7 @@ const sqlite3_io_methods &methodsUnder(sqlite3_file *file) { return *under(file)
 // unlock) leaves it for the next.
 
 /// Every queued write in the file first, then `call` on the file under it; a kept failure instead.
-template <typename Call>
-int afterDrain(sqlite3_file *file, bool endsTheTransaction, Call call)
+template<typename Call> int afterDrain(sqlite3_file *file, bool endsTheTransaction, Call call)
 {
     WriteQueue &queue = *own(file).queue;
     queue.drain();
@@ -266,8 +279,7 @@ int afterDrain(sqlite3_file *file, bool endsTheTransaction, Call call)
 }
 
 /// Every queued write in the file first, then `call`, whatever failed: for the calls that must happen.
-template <typename Call>
-int afterDrainAlways(sqlite3_file *file, Call call)
+template<typename Call> int afterDrainAlways(sqlite3_file *file, Call call)
 {
     own(file).queue->drain();
     return call(under(file));
@@ -364,7 +376,10 @@ int fileControl(sqlite3_file *file, int op, void *arg)
 
 // The sector size and the device's characteristics are the file's fixed properties: asked at every
 // spill (before the journal is synced), never changed by a write, and read from fields no write touches.
-int sectorSize(sqlite3_file *file) { return methodsUnder(file).xSectorSize(under(file)); }
+int sectorSize(sqlite3_file *file)
+{
+    return methodsUnder(file).xSectorSize(under(file));
+}
 // Never "batch atomic" (F2FS, in SQLite builds that use it): such a commit has no journal to undo a write
 // that fails after it returned.
 int deviceCharacteristics(sqlite3_file *file)
@@ -419,10 +434,25 @@ int unfetch(sqlite3_file *file, sqlite3_int64 offset, void *page)
     return afterDrainAlways(file, [&](sqlite3_file *u) { return u->pMethods->xUnfetch(u, offset, page); });
 }
 
-const sqlite3_io_methods kMethods = {3,           closeFile,   readFile,  writeFile,          truncateFile,
-                                     syncFile,    fileSize,    lockFile,  unlockFile,         checkReservedLock,
-                                     fileControl, sectorSize,  deviceCharacteristics, shmMap, shmLock,
-                                     shmBarrier,  shmUnmap,    fetch,     unfetch};
+const sqlite3_io_methods kMethods = { 3,
+                                      closeFile,
+                                      readFile,
+                                      writeFile,
+                                      truncateFile,
+                                      syncFile,
+                                      fileSize,
+                                      lockFile,
+                                      unlockFile,
+                                      checkReservedLock,
+                                      fileControl,
+                                      sectorSize,
+                                      deviceCharacteristics,
+                                      shmMap,
+                                      shmLock,
+                                      shmBarrier,
+                                      shmUnmap,
+                                      fetch,
+                                      unfetch };
 
 int openFile(sqlite3_vfs *vfs, const char *name, sqlite3_file *file, int flags, int *outFlags)
 {
@@ -445,7 +475,6 @@ int openFile(sqlite3_vfs *vfs, const char *name, sqlite3_file *file, int flags, 
     }
     // A VFS of fewer methods (an older interface) has no shared memory or mapping to pass on, and where the
     // queue cannot be had the file is the VFS under's as it is.
-    f.queue = nullptr;
     try {
         if (f.under->pMethods->iVersion >= 3)
             f.queue = new WriteQueue(f.under);
@@ -466,7 +495,7 @@ sqlite3_vfs *makeWriteBehindVfs(sqlite3_vfs *under, const char *name)
     if (!under)
         return nullptr;
     // Never freed: a VFS must outlive every connection opened with it.
-    auto *made = new WriteBehindVfs{*under, under};
+    auto *made = new WriteBehindVfs { *under, under };
     made->vfs.zName = name;
     made->vfs.szOsFile = static_cast<int>(kUnderOffset) + under->szOsFile;
     made->vfs.xOpen = openFile;

@@ -15,17 +15,16 @@ struct sqlite3_vfs;
 /// the file's size, a sync, a truncation, a lock or unlock, a file control) first waits until every
 /// queued write is in the file, but for the few that neither read nor change the file: the sector size,
 /// the device's characteristics, and the size hint SQLite gives at every spill of its cache (unless a
-/// chunk size or a mapping makes the hint change the file). Writes go in the order they came. So no read is ever served from the
-/// queue, a sync covers every write before it, and another connection, which can only read after this one
-/// unlocks, finds every write there. A failed write is kept until a call that SQLite treats as the end of
-/// its transaction returns it: a write, a sync, FCNTL_SYNC (asked for before every commit ends), the size
-/// or a truncation return it as it came (SQLITE_FULL: "database or disk is full"); a read, a lock or a
-/// mapping as an I/O error, since SQLite may undo one statement alone for SQLITE_FULL and go on; the
-/// other file controls and an unlock, whose results SQLite may ignore, leave it for the next. So the
-/// transaction is rolled back, as for a failed write at once. A crash loses at most the writes still
-/// queued: as if the process had stopped a moment earlier, which the rollback journal is made for.
-/// Journals and temporary files are the default VFS's own, untouched; a database in write-ahead-log mode
-/// (or at a checkpoint) writes through.
+/// chunk size or a mapping makes the hint change the file). Writes go in the order they came. So no read
+/// is ever served from the queue, a sync covers every write before it, and another connection, which can
+/// only read after this one unlocks, finds every write there. A failed write is kept until a call that
+/// SQLite treats as the end of its transaction returns it: a write, a sync, FCNTL_SYNC (asked for before
+/// every commit ends), the size or a truncation return it as it came (SQLITE_FULL: "database or disk is full"); a read,
+/// a lock or a mapping as an I/O error, since SQLite may undo one statement alone for SQLITE_FULL and go on; the other
+/// file controls and an unlock, whose results SQLite may ignore, leave it for the next. So the transaction is rolled
+/// back, as for a failed write at once. A crash loses at most the writes still queued: as if the process had stopped a
+/// moment earlier, which the rollback journal is made for. Journals and temporary files are the default VFS's own,
+/// untouched; a database in write-ahead-log mode (or at a checkpoint) writes through.
 
 namespace lx {
 

@@ -34,8 +34,9 @@ namespace {
 /// Rows of values from 100 to 3099 bytes: many pages, and overflow pages for the larger ones.
 QByteArray insertRows(int from, int to)
 {
-    return QByteArrayLiteral("WITH RECURSIVE c(i) AS (SELECT ") + QByteArray::number(from) + " UNION ALL SELECT i + 1 FROM c WHERE i < "
-           + QByteArray::number(to) + ") INSERT INTO t SELECT i, printf('%.*c', 100 + (i * 7919) % 3000, char(65 + i % 26)) FROM c;";
+    return QByteArrayLiteral("WITH RECURSIVE c(i) AS (SELECT ") + QByteArray::number(from)
+        + " UNION ALL SELECT i + 1 FROM c WHERE i < " + QByteArray::number(to)
+        + ") INSERT INTO t SELECT i, printf('%.*c', 100 + (i * 7919) % 3000, char(65 + i % 26)) FROM c;";
 }
 
 /// What a query of the table gives: rows, their keys' sum and their values' bytes.
@@ -44,8 +45,9 @@ QByteArray summary(sqlite3 *db)
     lx::Statement s(db, "SELECT count(*), coalesce(sum(k), 0), coalesce(sum(length(v)), 0) FROM t");
     if (!s.valid() || s.step() != SQLITE_ROW)
         return QByteArray("error: ") + sqlite3_errmsg(db);
-    return QByteArray::number(sqlite3_column_int64(s.get(), 0)) + ' ' + QByteArray::number(sqlite3_column_int64(s.get(), 1)) + ' '
-           + QByteArray::number(sqlite3_column_int64(s.get(), 2));
+    return QByteArray::number(sqlite3_column_int64(s.get(), 0)) + ' '
+        + QByteArray::number(sqlite3_column_int64(s.get(), 1)) + ' '
+        + QByteArray::number(sqlite3_column_int64(s.get(), 2));
 }
 
 /// The first line of PRAGMA integrity_check: "ok" for a sound file.
@@ -73,7 +75,7 @@ QByteArray reopened(const QByteArray &path)
 
 struct Outcome {
     QByteArray summaries; ///< the summary after each step, in order
-    QByteArray fileHash;  ///< of the database file once closed
+    QByteArray fileHash; ///< of the database file once closed
     QByteArray integrity;
 };
 
@@ -215,9 +217,9 @@ private:
     }
 
     sqlite3_vfs *m_real = nullptr;
-    sqlite3_vfs m_vfs{};
+    sqlite3_vfs m_vfs {};
     const sqlite3_io_methods *m_realMethods = nullptr;
-    sqlite3_io_methods m_methods{};
+    sqlite3_io_methods m_methods {};
     std::atomic<int> m_writes = 0; // written by the write-behind thread, read by the test's
     std::atomic<int> m_failing = 0;
     std::atomic<bool> m_persistent = false;
@@ -233,8 +235,9 @@ private:
 /// spilled pages back (with a statement journal), a commit.
 const QList<QByteArray> &faultedTransaction()
 {
-    static const QList<QByteArray> steps{"BEGIN", insertRows(101, 6000), "UPDATE t SET v = v || 'more' WHERE k % 7 = 0",
-                                         "DELETE FROM t WHERE k % 11 = 0", "COMMIT"};
+    static const QList<QByteArray> steps { "BEGIN", insertRows(101, 6000),
+                                           "UPDATE t SET v = v || 'more' WHERE k % 7 = 0",
+                                           "DELETE FROM t WHERE k % 11 = 0", "COMMIT" };
     return steps;
 }
 
@@ -245,7 +248,7 @@ sqlite3 *committedHundred(const QByteArray &path, const char *vfs, int cacheSize
     sqlite3 *db = nullptr;
     // The CHECK makes every statement one that may fail halfway, with a statement journal to undo it alone.
     const QByteArray setup = "PRAGMA cache_size=" + QByteArray::number(cacheSize)
-                             + "; CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT CHECK (length(v) > 0));" + insertRows(1, 100);
+        + "; CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT CHECK (length(v) > 0));" + insertRows(1, 100);
     if (sqlite3_open_v2(path.constData(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, vfs) != SQLITE_OK
         || sqlite3_exec(db, setup.constData(), nullptr, nullptr, nullptr) != SQLITE_OK) {
         sqlite3_close(db);
@@ -266,22 +269,48 @@ private slots:
     {
         QTest::addColumn<QList<QByteArray>>("steps");
         const QByteArray create = "CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT);";
-        QTest::newRow("inserts, a transaction each") << QList<QByteArray>{create, insertRows(1, 3000), "?", insertRows(3001, 6000), "?"};
-        QTest::newRow("one large transaction") << QList<QByteArray>{create, "BEGIN", insertRows(1, 20000), "COMMIT", "?"};
+        QTest::newRow("inserts, a transaction each")
+            << QList<QByteArray> { create, insertRows(1, 3000), "?", insertRows(3001, 6000), "?" };
+        QTest::newRow("one large transaction")
+            << QList<QByteArray> { create, "BEGIN", insertRows(1, 20000), "COMMIT", "?" };
         // A cache of 8 pages spills to the file all the time, and reads the spilled pages back.
         QTest::newRow("an 8-page cache: spills read back")
-            << QList<QByteArray>{"PRAGMA cache_size=8", create, "BEGIN", insertRows(1, 8000), "?",
-                                 "UPDATE t SET v = v || 'more' WHERE k % 3 = 0", "?", "DELETE FROM t WHERE k % 5 = 0", "?", "COMMIT", "?"};
-        QTest::newRow("rolled back after spills")
-            << QList<QByteArray>{"PRAGMA cache_size=8", create, insertRows(1, 2000), "BEGIN", insertRows(2001, 9000),
-                                 "UPDATE t SET v = 'x' WHERE k < 1000", "?", "ROLLBACK", "?"};
-        QTest::newRow("a VACUUM shrinks the file") << QList<QByteArray>{create, insertRows(1, 6000), "DELETE FROM t WHERE k > 1000", "VACUUM", "?"};
-        QTest::newRow("8 KiB pages") << QList<QByteArray>{"PRAGMA page_size=8192", create, insertRows(1, 6000), "?"};
+            << QList<QByteArray> { "PRAGMA cache_size=8",
+                                   create,
+                                   "BEGIN",
+                                   insertRows(1, 8000),
+                                   "?",
+                                   "UPDATE t SET v = v || 'more' WHERE k % 3 = 0",
+                                   "?",
+                                   "DELETE FROM t WHERE k % 5 = 0",
+                                   "?",
+                                   "COMMIT",
+                                   "?" };
+        QTest::newRow("rolled back after spills") << QList<QByteArray> { "PRAGMA cache_size=8",
+                                                                         create,
+                                                                         insertRows(1, 2000),
+                                                                         "BEGIN",
+                                                                         insertRows(2001, 9000),
+                                                                         "UPDATE t SET v = 'x' WHERE k < 1000",
+                                                                         "?",
+                                                                         "ROLLBACK",
+                                                                         "?" };
+        QTest::newRow("a VACUUM shrinks the file")
+            << QList<QByteArray> { create, insertRows(1, 6000), "DELETE FROM t WHERE k > 1000", "VACUUM", "?" };
+        QTest::newRow("8 KiB pages") << QList<QByteArray> { "PRAGMA page_size=8192", create, insertRows(1, 6000), "?" };
         QTest::newRow("journal in memory, no sync (a temporary store)")
-            << QList<QByteArray>{"PRAGMA journal_mode=MEMORY", "PRAGMA synchronous=OFF", "PRAGMA cache_size=8", create, "BEGIN",
-                                 insertRows(1, 6000), "COMMIT", "?"};
-        QTest::newRow("write-ahead log") << QList<QByteArray>{"PRAGMA journal_mode=WAL", create, insertRows(1, 4000), "?",
-                                                              "PRAGMA wal_checkpoint(TRUNCATE)", insertRows(4001, 5000), "?"};
+            << QList<QByteArray> { "PRAGMA journal_mode=MEMORY",
+                                   "PRAGMA synchronous=OFF",
+                                   "PRAGMA cache_size=8",
+                                   create,
+                                   "BEGIN",
+                                   insertRows(1, 6000),
+                                   "COMMIT",
+                                   "?" };
+        QTest::newRow("write-ahead log") << QList<QByteArray> {
+            "PRAGMA journal_mode=WAL", create, insertRows(1, 4000), "?", "PRAGMA wal_checkpoint(TRUNCATE)",
+            insertRows(4001, 5000),    "?"
+        };
     }
 
     void sameFileAsTheDefaultVfs()
@@ -304,9 +333,12 @@ private slots:
         QVERIFY(dir.isValid());
         const QByteArray path = dir.filePath(QStringLiteral("shared.db")).toUtf8();
         sqlite3 *writer = nullptr;
-        QCOMPARE(sqlite3_open_v2(path.constData(), &writer, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, writeBehindVfsName()), SQLITE_OK);
+        QCOMPARE(sqlite3_open_v2(path.constData(), &writer, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                                 writeBehindVfsName()),
+                 SQLITE_OK);
         QCOMPARE(vfsOf(writer), QByteArray(writeBehindVfsName()));
-        QCOMPARE(sqlite3_exec(writer, "CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT)", nullptr, nullptr, nullptr), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(writer, "CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT)", nullptr, nullptr, nullptr),
+                 SQLITE_OK);
         sqlite3 *reader = nullptr;
         QCOMPARE(sqlite3_open_v2(path.constData(), &reader, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
         for (int round = 0; round < 5; ++round) {
@@ -382,15 +414,16 @@ private slots:
         QTest::addColumn<int>("step");
         QTest::addColumn<bool>("last");
         QTest::addColumn<bool>("persistent");
-        const QList<QByteArray> names{"", "the insert", "the update", "the delete", "the commit"};
+        const QList<QByteArray> names { "", "the insert", "the update", "the delete", "the commit" };
         // An 8-page cache spills a few pages at a time; one of 4 MiB spills more than the 1 MiB that wakes
         // the writing thread, which then writes while the statement goes on.
-        for (const int cacheSize : {8, -4096}) {
-            for (const bool persistent : {false, true}) {
+        for (const int cacheSize : { 8, -4096 }) {
+            for (const bool persistent : { false, true }) {
                 for (int step = 1; step < names.size(); ++step) {
-                    for (const bool last : {false, true}) {
-                        const QByteArray name = (last ? "last write of " : "first write of ") + names[step] + (persistent ? ", for good" : ", once")
-                                                + (cacheSize > 0 ? ", 8-page cache" : ", 4 MiB cache");
+                    for (const bool last : { false, true }) {
+                        const QByteArray name = (last ? "last write of " : "first write of ") + names[step]
+                            + (persistent ? ", for good" : ", once")
+                            + (cacheSize > 0 ? ", 8-page cache" : ", 4 MiB cache");
                         QTest::newRow(name.constData()) << cacheSize << step << last << persistent;
                     }
                 }
@@ -419,7 +452,8 @@ private slots:
             return rc;
         };
         // The same transaction without a fault: the writes under the queue at the end of each step.
-        sqlite3 *db = committedHundred(dir.filePath(QStringLiteral("count.db")).toUtf8(), faulty.writeBehindName(), cacheSize);
+        sqlite3 *db
+            = committedHundred(dir.filePath(QStringLiteral("count.db")).toUtf8(), faulty.writeBehindName(), cacheSize);
         QVERIFY(db);
         faulty.arm(0, false);
         QList<int> writesAfter;
@@ -474,7 +508,8 @@ private slots:
         const auto releaseLater = qScopeGuard([&] { faulty.release(); });
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        sqlite3 *db = committedHundred(dir.filePath(QStringLiteral("held.db")).toUtf8(), faulty.writeBehindName(), -16384);
+        sqlite3 *db
+            = committedHundred(dir.filePath(QStringLiteral("held.db")).toUtf8(), faulty.writeBehindName(), -16384);
         QVERIFY(db);
         const QByteArray many = "BEGIN;" + insertRows(101, 3000);
         QCOMPARE(sqlite3_exec(db, many.constData(), nullptr, nullptr, nullptr), SQLITE_OK);
@@ -536,8 +571,11 @@ private slots:
         const auto unmountLater = qScopeGuard([&] { lxtest::unmount(disk); });
         const QByteArray path = QDir(disk).filePath(QStringLiteral("full.db")).toUtf8();
         sqlite3 *db = nullptr;
-        QCOMPARE(sqlite3_open_v2(path.constData(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, writeBehindVfsName()), SQLITE_OK);
-        QCOMPARE(sqlite3_exec(db, "CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT)", nullptr, nullptr, nullptr), SQLITE_OK);
+        QCOMPARE(
+            sqlite3_open_v2(path.constData(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, writeBehindVfsName()),
+            SQLITE_OK);
+        QCOMPARE(sqlite3_exec(db, "CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT)", nullptr, nullptr, nullptr),
+                 SQLITE_OK);
         const QByteArray some = insertRows(1, 100);
         QCOMPARE(sqlite3_exec(db, some.constData(), nullptr, nullptr, nullptr), SQLITE_OK);
         const QByteArray before = summary(db);
