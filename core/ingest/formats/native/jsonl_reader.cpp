@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ingest/formats/native/jsonl_reader.h"
 
-#include "ingest/line_reader.h"
 #include "ingest/formats/native/native_fields.h"
+#include "ingest/line_reader.h"
+#include "ingest/plain_integer.h"
 
 #include <simdjson.h>
 
@@ -203,6 +204,8 @@ private:
         }
         default: {
             std::int64_t number = 0;
+            if (readPlainInteger(value.raw_json_token(), number)) // the timestamps, without the digit loop
+                return m_builder.setInteger(kind, key, number);
             if (auto e = value.get_int64().get(number)) {
                 // 1.5e18, or an integer past int64: as a number, which says when a time is out of range.
                 double d = 0;
