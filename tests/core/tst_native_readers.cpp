@@ -73,6 +73,8 @@ private Q_SLOTS:
     void attributesKeptVerbatim();
     void keysInAnyOrderAndEscaped_data();
     void keysInAnyOrderAndEscaped();
+    void keysComparedWhole_data();
+    void keysComparedWhole();
     void tokenTimes_data();
     void tokenTimes();
     void absentIsNullNeverZero_data();
@@ -253,6 +255,39 @@ void TestNativeReaders::keysInAnyOrderAndEscaped()
     const int records = int(lines.count('\n'));
     IMPORT_CLEANLY(imported, m_dir, QStringLiteral("keys.jsonl"), lines, records);
     QCOMPARE(dump(imported.store->db(), "SELECT source_id, model, ttlt_ns, attributes FROM requests_readable ORDER BY id"), expected);
+}
+
+// A key at the place where the line before had one is compared in place with that one: a key that differs
+// from it in one byte (its first, its middle or its last) is its own, whatever its length, short of a word,
+// a word and over, or past simdjson's padding (64).
+void TestNativeReaders::keysComparedWhole_data()
+{
+    QTest::addColumn<QByteArray>("before"); // the first line's attribute key
+    QTest::addColumn<QByteArray>("after");  // the second line's, at the same place
+
+    for (int length : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 24, 63, 64, 65, 70}) {
+        QByteArray key;
+        for (int i = 0; i < length; ++i)
+            key += char('a' + i % 26);
+        for (int at : {0, length / 2, length - 1}) {
+            QByteArray other = key;
+            other[at] = 'Z';
+            QTest::addRow("%d bytes, byte %d differs", length, at) << key << other;
+        }
+    }
+}
+
+void TestNativeReaders::keysComparedWhole()
+{
+    QFETCH(QByteArray, before);
+    QFETCH(QByteArray, after);
+    const QByteArray lines = R"({"id":"r1","t_server_recv_ns":1700000000000000000,")" + before
+                             + R"(":1,"t_last_token_ns":1700000000000005000})" "\n"
+                               R"({"id":"r2","t_server_recv_ns":1700000000000000000,")"
+                             + after + R"(":2,"t_last_token_ns":1700000000000007000})" "\n";
+    IMPORT_CLEANLY(imported, m_dir, QStringLiteral("keys.jsonl"), lines, 2);
+    const QString expected = QStringLiteral("r1|{\"%1\":1}\nr2|{\"%2\":2}").arg(QString::fromLatin1(before), QString::fromLatin1(after));
+    QCOMPARE(dump(imported.store->db(), "SELECT source_id, attributes FROM requests_readable ORDER BY id"), expected);
 }
 
 void TestNativeReaders::tokenTimes_data()
