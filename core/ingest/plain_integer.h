@@ -2,6 +2,7 @@
 #pragma once
 
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
@@ -11,7 +12,8 @@
 /// are mostly nanosecond timestamps of 19 digits, and the parser's integer loop (one digit an iteration,
 /// each waiting for the one before) was a third of the parsing threads' own time at 10M requests. Anything
 /// that is not such an integer is left to the JSON parser, so that its value, and its error, stay the
-/// parser's own: tst_plain_integer compares both on every row.
+/// parser's own: tst_plain_integer compares the value of every token taken here with the parser's, and
+/// checks that the others are left.
 
 namespace lx {
 

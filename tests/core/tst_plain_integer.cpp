@@ -62,6 +62,8 @@ void TestPlainInteger::agreesWithTheParser_data()
     QTest::newRow("a letter among eight") << QByteArray("1234a678") << false << qint64(0);
     QTest::newRow("a colon among eight") << QByteArray("1234:678") << false << qint64(0);
     QTest::newRow("a slash among eight") << QByteArray("1234/678") << false << qint64(0);
+    QTest::newRow("a byte past ASCII among eight") << QByteArray("1234\xB5" "678") << false << qint64(0);
+    QTest::newRow("a byte past ASCII after eight") << QByteArray("12345678\xB9") << false << qint64(0);
     QTest::newRow("empty") << QByteArray("") << false << qint64(0);
 }
 
