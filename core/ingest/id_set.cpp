@@ -117,14 +117,14 @@ void IdSet::moveInto(Table &&table)
     }
 }
 
-bool IdSet::insert(std::string_view id, std::uint64_t hash)
+bool IdSet::insert(std::uint64_t hash, std::uint64_t idCheck)
 {
     const bool full = (m_size + 1) * 4 > m_slots.size() * 3;
     if (m_ahead && (full || m_ahead->ready.load(std::memory_order_acquire)))
         takeAhead();
     if ((m_size + 1) * 4 > m_slots.size() * 3)
         rehash(m_slots.empty() ? 1024 : m_slots.size() * 2);
-    const std::uint64_t check = idCheckHash(id) | 1;
+    const std::uint64_t check = idCheck | 1;
     const std::size_t mask = m_slots.size() - 1;
     std::size_t i = hash & mask;
     while (m_slots[i].check != 0) {

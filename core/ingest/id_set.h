@@ -23,6 +23,10 @@
 
 namespace lx {
 
+/// The second hash of an id, independent of FNV-1a (which reads a byte at a time): 8 bytes at a time, each
+/// word and the length mixed by splitmix64's finalizer.
+std::uint64_t idCheckHash(std::string_view id);
+
 class IdSet {
 public:
     IdSet();
@@ -31,7 +35,10 @@ public:
     IdSet &operator=(const IdSet &) = delete;
 
     /// Adds id with its precomputed hash; false when it was already there.
-    bool insert(std::string_view id, std::uint64_t hash);
+    bool insert(std::string_view id, std::uint64_t hash) { return insert(hash, idCheckHash(id)); }
+    /// As above, given both hashes (hashRequestId() and idCheckHash()), without the id's text: the parallel
+    /// parse takes them on the parser thread, which has the text in its cache (parallel_parse.cpp).
+    bool insert(std::uint64_t hash, std::uint64_t idCheck);
     std::size_t size() const { return m_size; }
     /// Asks the processor to fetch the slot where `hash` is looked up: called a few ids ahead of insert(),
     /// so that the misses of a batch overlap instead of coming one after the other (at 10M ids the table
@@ -81,9 +88,5 @@ private:
     std::size_t m_size = 0;
     std::unique_ptr<Ahead> m_ahead;
 };
-
-/// The second hash of an id, independent of FNV-1a (which reads a byte at a time): 8 bytes at a time, each
-/// word and the length mixed by splitmix64's finalizer.
-std::uint64_t idCheckHash(std::string_view id);
 
 } // namespace lx

@@ -30,6 +30,10 @@ struct Work {
     LineBlock block;
     Batch *batch = nullptr;
     std::vector<std::string_view> raws; ///< each accepted record's text, for a duplicate's excerpt
+    /// Each accepted record's idCheckHash(), taken by the parser, which has the id's text in its cache. The
+    /// in-order thread took it before, reading a text the other core had just written: taken here, an import
+    /// of 10M requests took 0.94x the time and 0.95x the CPU (6 paired runs).
+    std::vector<std::uint64_t> idChecks;
     std::uint64_t sequence = 0;
     bool inputTruncated = false;        ///< (with block.endsInput) the zstd stream was cut off
     bool parsed = false;
@@ -55,10 +59,14 @@ public:
 
     void accept(std::string_view raw) override
     {
-        m_batch.idHashes[m_batch.count] = sealAccepted(m_batch.records[m_batch.count]);
-        if (m_work.raws.size() <= m_batch.count)
+        RequestRecord &record = m_batch.records[m_batch.count];
+        m_batch.idHashes[m_batch.count] = sealAccepted(record);
+        if (m_work.raws.size() <= m_batch.count) {
             m_work.raws.resize(m_batch.count + 1);
+            m_work.idChecks.resize(m_batch.count + 1);
+        }
         m_work.raws[m_batch.count] = raw;
+        m_work.idChecks[m_batch.count] = idCheckHash(record.id);
         ++m_batch.count;
     }
 
@@ -301,7 +309,7 @@ private:
             if (i + kAhead < batch.count)
                 m_ids.prefetch(batch.idHashes[i + kAhead]);
             RequestRecord &record = batch.records[i];
-            if (!m_ids.insert(record.id, batch.idHashes[i])) {
+            if (!m_ids.insert(batch.idHashes[i], w.idChecks[i])) {
                 m_duplicates.push_back({record.sourceLine, duplicateIdReason(record.id), excerptOf(w.raws[i], kExcerptBytes)});
                 continue;
             }

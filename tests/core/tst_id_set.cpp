@@ -15,29 +15,38 @@ class TestIdSet : public QObject {
     Q_OBJECT
 
 private slots:
+    /// Each case twice: the id given with its FNV-1a (the single-threaded import), and given as both hashes,
+    /// the second taken beforehand as a parser thread takes it (the parallel parse).
     void firstTimeOnly_data()
     {
         QTest::addColumn<QByteArrayList>("ids");
         QTest::addColumn<QList<bool>>("inserted");
-        QTest::newRow("repeats") << QByteArrayList{"a", "b", "a", "b", "c"} << QList<bool>{true, true, false, false, true};
-        QTest::newRow("a byte apart at the end") << QByteArrayList{"chatcmpl-0123456789abcdef", "chatcmpl-0123456789abcdeg", "chatcmpl-0123456789abcdef"}
-                                                 << QList<bool>{true, true, false};
-        QTest::newRow("one word and its prefix") << QByteArrayList{"12345678", "1234567", "123456789", "12345678"}
-                                                 << QList<bool>{true, true, true, false};
-        QTest::newRow("trailing zero bytes are bytes") << QByteArrayList{QByteArray("x", 1), QByteArray("x\0", 2), QByteArray("x\0\0", 3), QByteArray("x\0", 2)}
-                                                       << QList<bool>{true, true, true, false};
-        QTest::newRow("case") << QByteArrayList{"req-1", "REQ-1", "req-1"} << QList<bool>{true, true, false};
+        QTest::addColumn<bool>("bothHashesGiven");
+        const auto add = [](const char *name, const QByteArrayList &ids, const QList<bool> &inserted) {
+            for (const bool both : {false, true})
+                QTest::addRow("%s%s", name, both ? ", both hashes given" : "") << ids << inserted << both;
+        };
+        add("repeats", {"a", "b", "a", "b", "c"}, {true, true, false, false, true});
+        add("a byte apart at the end", {"chatcmpl-0123456789abcdef", "chatcmpl-0123456789abcdeg", "chatcmpl-0123456789abcdef"},
+            {true, true, false});
+        add("one word and its prefix", {"12345678", "1234567", "123456789", "12345678"}, {true, true, true, false});
+        add("trailing zero bytes are bytes", {QByteArray("x", 1), QByteArray("x\0", 2), QByteArray("x\0\0", 3), QByteArray("x\0", 2)},
+            {true, true, true, false});
+        add("case", {"req-1", "REQ-1", "req-1"}, {true, true, false});
     }
 
     void firstTimeOnly()
     {
         QFETCH(QByteArrayList, ids);
         QFETCH(QList<bool>, inserted);
+        QFETCH(bool, bothHashesGiven);
         IdSet set;
         for (qsizetype i = 0; i < ids.size(); ++i) {
             const std::string_view id(ids[i].constData(), static_cast<std::size_t>(ids[i].size()));
-            QCOMPARE(set.insert(id, hashRequestId(id)), inserted[i]);
+            const bool added = bothHashesGiven ? set.insert(hashRequestId(id), idCheckHash(id)) : set.insert(id, hashRequestId(id));
+            QCOMPARE(added, inserted[i]);
         }
+        QCOMPARE(set.size(), static_cast<std::size_t>(inserted.count(true)));
     }
 
     /// Two different ids given the same FNV-1a (as two colliding ids would have) are both kept: the second
