@@ -23,16 +23,18 @@ private slots:
         QTest::addColumn<QList<bool>>("inserted");
         QTest::addColumn<bool>("bothHashesGiven");
         const auto add = [](const char *name, const QByteArrayList &ids, const QList<bool> &inserted) {
-            for (const bool both : {false, true})
+            for (const bool both : { false, true })
                 QTest::addRow("%s%s", name, both ? ", both hashes given" : "") << ids << inserted << both;
         };
-        add("repeats", {"a", "b", "a", "b", "c"}, {true, true, false, false, true});
-        add("a byte apart at the end", {"chatcmpl-0123456789abcdef", "chatcmpl-0123456789abcdeg", "chatcmpl-0123456789abcdef"},
-            {true, true, false});
-        add("one word and its prefix", {"12345678", "1234567", "123456789", "12345678"}, {true, true, true, false});
-        add("trailing zero bytes are bytes", {QByteArray("x", 1), QByteArray("x\0", 2), QByteArray("x\0\0", 3), QByteArray("x\0", 2)},
-            {true, true, true, false});
-        add("case", {"req-1", "REQ-1", "req-1"}, {true, true, false});
+        add("repeats", { "a", "b", "a", "b", "c" }, { true, true, false, false, true });
+        add("a byte apart at the end",
+            { "chatcmpl-0123456789abcdef", "chatcmpl-0123456789abcdeg", "chatcmpl-0123456789abcdef" },
+            { true, true, false });
+        add("one word and its prefix", { "12345678", "1234567", "123456789", "12345678" }, { true, true, true, false });
+        add("trailing zero bytes are bytes",
+            { QByteArray("x", 1), QByteArray("x\0", 2), QByteArray("x\0\0", 3), QByteArray("x\0", 2) },
+            { true, true, true, false });
+        add("case", { "req-1", "REQ-1", "req-1" }, { true, true, false });
     }
 
     void firstTimeOnly()
@@ -43,7 +45,8 @@ private slots:
         IdSet set;
         for (qsizetype i = 0; i < ids.size(); ++i) {
             const std::string_view id(ids[i].constData(), static_cast<std::size_t>(ids[i].size()));
-            const bool added = bothHashesGiven ? set.insert(hashRequestId(id), idCheckHash(id)) : set.insert(id, hashRequestId(id));
+            const bool added
+                = bothHashesGiven ? set.insert(hashRequestId(id), idCheckHash(id)) : set.insert(id, hashRequestId(id));
             QCOMPARE(added, inserted[i]);
         }
         QCOMPARE(set.size(), static_cast<std::size_t>(inserted.count(true)));
