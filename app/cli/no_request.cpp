@@ -14,6 +14,8 @@ std::string fileOutcome(const lx::FileImport &in)
     }
     if (in.outcome == lx::FileImport::Outcome::Unreadable)
         return "not imported";
+    if (in.outcome == lx::FileImport::Outcome::StoreError) // read, but rolled back: why, not "no record"
+        return in.message;
     if (in.failed())
         return "no record before the read stopped";
     return "no records";

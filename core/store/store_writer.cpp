@@ -261,6 +261,11 @@ bool StoreWriter::insertBatched(bool details, std::size_t count, const Bind &bin
         for (; i + insert.rows <= count; i += insert.rows) {
             for (std::size_t k = 0; k < insert.rows; ++k)
                 bind(*insert.statement, 1 + static_cast<int>(k) * columns, i + k);
+            // A label, an attribute set or a column chunk written while binding failed: SQLite may have
+            // rolled the whole transaction back (a full disk does), and a step now would write these rows
+            // outside it, with the failure's message lost to "row ids out of step".
+            if (!m_error.empty())
+                return false;
             if (!stepAndReset(insert.statement->statement()))
                 return false;
             // Whether the ids left to SQLite are the ones bindRowId() counted on (seen by each statement's
@@ -271,7 +276,7 @@ bool StoreWriter::insertBatched(bool details, std::size_t count, const Bind &bin
             }
         }
     }
-    return m_error.empty(); // a column chunk that could not be written
+    return true;
 }
 
 bool StoreWriter::insertRows(std::span<const RequestRecord> records, std::span<const std::uint64_t> idHashes, std::int64_t firstRowId,

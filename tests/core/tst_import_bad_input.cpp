@@ -7,6 +7,8 @@
 #include "store/store.h"
 #include "test_support.h"
 
+#include <sqlite3.h>
+
 #include <QDir>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
@@ -119,6 +121,8 @@ private Q_SLOTS:
     void sameIdInTwoFilesAccepted();
     void earlierFilesKept_data();
     void earlierFilesKept();
+    void fullStoreRollsTheFileBack_data();
+    void fullStoreRollsTheFileBack();
 
 private:
     QTemporaryDir m_dir;
@@ -343,6 +347,62 @@ void TestImportBadInput::earlierFilesKept()
              QStringLiteral("g1,g2,g3"));
     QCOMPARE(dump(store->db(), "SELECT accepted, outcome FROM import_runs WHERE id = 1"), QStringLiteral("3|complete"));
     QCOMPARE(dump(store->db(), "SELECT count(*) FROM requests"), QString::number(3 + files[1].accepted));
+}
+
+void TestImportBadInput::fullStoreRollsTheFileBack_data()
+{
+    QTest::addColumn<int>("maxPages");
+    QTest::addColumn<unsigned>("parsers");
+    // A page limit stands for a full disk (SQLite says SQLITE_FULL for both), reached at different places of
+    // the import: the rows, or an attribute set written while a batch is bound (each record's attributes
+    // here are a set of their own, about a kilobyte, so that most pages are theirs). The failure of such a
+    // side write once left the writer stepping its rows after SQLite had rolled the transaction back: they
+    // went in outside it, and the message said the row ids went out of step instead of the disk being full.
+    for (int pages : { 60, 90, 130, 200, 300, 450 }) {
+        for (unsigned parsers : { 1u, 2u })
+            QTest::newRow(qPrintable(QStringLiteral("%1 pages, %2 parser threads").arg(pages).arg(parsers)))
+                << pages << parsers;
+    }
+}
+
+void TestImportBadInput::fullStoreRollsTheFileBack()
+{
+    QFETCH(int, maxPages);
+    QFETCH(unsigned, parsers);
+
+    QByteArray big;
+    for (int i = 0; i < 3000; ++i) {
+        const QByteArray n = QByteArray::number(i);
+        big += R"({"id":"b)" + n + R"(","t_server_recv_ns":)" + QByteArray::number(1000 * i) + R"(,"t_last_token_ns":)"
+            + QByteArray::number(1000 * i + 500) + R"(,"note":")" + n + QByteArray(900, 'x') + "\"}\n";
+    }
+    const std::string first
+        = writeFile(m_dir, QStringLiteral("before-the-full-disk.jsonl"), good("g1") + good("g2") + good("g3"));
+    const std::string second = writeFile(m_dir, QStringLiteral("past-the-full-disk.jsonl"), big);
+    const QString storePath = m_dir.filePath(QStringLiteral("full-%1-%2.lxdb").arg(maxPages).arg(parsers));
+    std::string why;
+    const std::unique_ptr<lx::Store> store = lx::Store::open(storePath.toStdString(), &why);
+    QVERIFY2(store, why.c_str());
+    lx::ImportOptions options;
+    options.parserThreads = parsers;
+    const std::vector<lx::FileImport> before = lx::importFiles(*store, { first }, options);
+    QVERIFY2(before.size() == 1 && before[0].accepted == 3, before.empty() ? "" : describe(before[0]).constData());
+    const QByteArray limit = "PRAGMA max_page_count=" + QByteArray::number(maxPages);
+    QCOMPARE(sqlite3_exec(store->db(), limit.constData(), nullptr, nullptr, nullptr), SQLITE_OK);
+
+    const std::vector<lx::FileImport> files = lx::importFiles(*store, { second }, options);
+    QCOMPARE(files.size(), std::size_t(1));
+    const lx::FileImport &f = files[0];
+    QVERIFY2(f.outcome == lx::FileImport::Outcome::StoreError, describe(f).constData());
+    QVERIFY2(f.message.find("full") != std::string::npos && f.message.find("out of step") == std::string::npos,
+             describe(f).constData());
+    // Nothing of the file is in the store, and everything from before it still is.
+    QCOMPARE(dump(store->db(),
+                  "SELECT group_concat(source_id) FROM (SELECT source_id FROM request_details ORDER BY request_id)"),
+             QStringLiteral("g1,g2,g3"));
+    QCOMPARE(dump(store->db(), "SELECT count(*) FROM requests"), QStringLiteral("3"));
+    QCOMPARE(dump(store->db(), "SELECT count(*) FROM attribute_sets"), QStringLiteral("0"));
+    QCOMPARE(dump(store->db(), "PRAGMA integrity_check"), QStringLiteral("ok"));
 }
 
 QTEST_GUILESS_MAIN(TestImportBadInput)
