@@ -407,9 +407,11 @@ private:
             result.outcome = cancelled ? FileImport::Outcome::Cancelled
                              : writerFailed ? FileImport::Outcome::StoreError
                                             : FileImport::Outcome::ReadError;
-            result.message = cancelled ? (m_stream ? "cancelled: nothing of it was kept" : "cancelled: this file's records were not kept")
-                             : writerFailed ? "cannot write the store: " + writer.error()
-                                            : fatal + "; nothing of it was kept";
+            result.message = cancelled
+                ? (m_stream ? "cancelled: nothing of it was kept" : "cancelled: this file's records were not kept")
+                // The file named: which disk is full, also for the app's temporary store.
+                : writerFailed ? "cannot write the store " + m_store.fileName() + ": " + writer.error()
+                               : fatal + "; nothing of it was kept";
             result.accepted = 0;
             result.rejected = 0;
             if (!input) // a pull's rejections went with it; a file's first reasons still say what it held
