@@ -150,6 +150,8 @@ std::int64_t StoreWriter::labelId(const std::string &text)
         return kNotMeasured;
     if (const auto it = m_labels.find(text); it != m_labels.end())
         return it->second;
+    if (!m_error.empty()) // after a failed write SQLite may have ended the transaction: no INSERT outside it
+        return kNotMeasured;
     m_insertLabel->bindText(1, text);
     if (!stepAndReset(*m_insertLabel))
         return kNotMeasured;
