@@ -12,6 +12,7 @@
 #include "analysis/slo.h"
 #include "platform/utf8_path.h"
 
+#include <filesystem>
 #include <fstream>
 
 bool parseDiagnosisOption(CliArgs &args, DiagnosisRequest &request, std::string &error)
@@ -51,6 +52,19 @@ bool parseDiagnosisOption(CliArgs &args, DiagnosisRequest &request, std::string 
         return true;
     }
     return false;
+}
+
+std::string refuseOutputOverInput(const DiagnosisRequest &request, const std::vector<std::string> &inputs)
+{
+    if (request.outPath.empty())
+        return {};
+    for (const std::string &input : inputs) {
+        std::error_code ec;
+        if (input == request.outPath
+            || std::filesystem::equivalent(lx::utf8Path(input), lx::utf8Path(request.outPath), ec))
+            return "--out " + request.outPath + " is one of the inputs: the report would replace it";
+    }
+    return {};
 }
 
 namespace {

@@ -38,6 +38,10 @@ struct DiagnosisRequest {
 /// Consumes one of the options above when it is next; `error` says why its value is wrong.
 bool parseDiagnosisOption(CliArgs &args, DiagnosisRequest &request, std::string &error);
 
+/// Why --out cannot be written: it is one of the inputs (the same file by any path), which the report would
+/// replace; empty when it can.
+std::string refuseOutputOverInput(const DiagnosisRequest &request, const std::vector<std::string> &inputs);
+
 /// Analyses the store (one scan for the report and the load), finds the findings, evaluates the SLOs and
 /// writes the chosen form. \a sound, when given, is asked after the analysis and before anything is
 /// written (the store's deferred integrity check: OpenedInvestigation::sound()). Returns 0, 1 for a bad

@@ -282,6 +282,11 @@ void TestCli::exitStatus_data()
     QTest::newRow("--percentiles without a value") << split("report @fixture.jsonl --percentiles") << 1 << split("--percentiles value");
     QTest::newRow("report without input") << split("report --json") << 1 << split("no input");
     QTest::newRow("import without --db") << split("import @fixture.jsonl") << 1 << split("--db");
+    // The report once replaced its own input, the investigation lost, and said nothing (exit 0).
+    QTest::newRow("report --out an input")
+        << split("report --out @part1.jsonl @fixture.jsonl @part1.jsonl") << 1 << split("--out @part1.jsonl inputs");
+    QTest::newRow("report --out an input, md")
+        << split("report --format md --out @requests.lxdb @requests.lxdb") << 1 << split("--out @requests.lxdb inputs");
     QTest::newRow("a missing file") << split("report @missing.jsonl") << 2 << split("@missing.jsonl no such file");
     QTest::newRow("a missing file beside a good one") << split("report @fixture.jsonl @missing.jsonl") << 2 << split("@missing.jsonl no such file");
     QTest::newRow("a directory") << split("report --json @a-directory") << 2 << split("@a-directory directory");
