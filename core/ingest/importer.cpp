@@ -258,6 +258,13 @@ public:
     }
 
 private:
+    /// Why the file's records were not kept, the store named: which disk is full, also for the app's
+    /// temporary store, whose path the user never chose.
+    std::string cannotWrite(const std::string &why) const
+    {
+        return "cannot write the store " + m_store.fileName() + ": " + why;
+    }
+
     void importInto(FileImport &result, std::int64_t startedNs)
     {
         if (m_stream) {
@@ -320,7 +327,7 @@ private:
         // IMMEDIATE: the write lock from now to the commit is what tells others this import is alive (import_runs.h).
         if (result.runId == 0 || !m_store.exec("BEGIN IMMEDIATE", &why)) {
             result.outcome = FileImport::Outcome::StoreError;
-            result.message = "cannot write the store: " + m_store.lastError();
+            result.message = cannotWrite(m_store.lastError());
             return;
         }
         std::atomic<bool> writerFailed = false;
@@ -409,8 +416,7 @@ private:
                                             : FileImport::Outcome::ReadError;
             result.message = cancelled
                 ? (m_stream ? "cancelled: nothing of it was kept" : "cancelled: this file's records were not kept")
-                // The file named: which disk is full, also for the app's temporary store.
-                : writerFailed ? "cannot write the store " + m_store.fileName() + ": " + writer.error()
+                : writerFailed ? cannotWrite(writer.error())
                                : fatal + "; nothing of it was kept";
             result.accepted = 0;
             result.rejected = 0;
@@ -440,7 +446,7 @@ private:
             why = why.empty() ? m_store.lastError() : why;
             m_store.exec("ROLLBACK");
             result.outcome = FileImport::Outcome::StoreError;
-            result.message = "cannot write the store: " + why;
+            result.message = cannotWrite(why);
             result.accepted = 0;
             result.rejected = 0;
             result.notice.clear();
