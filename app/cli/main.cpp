@@ -80,7 +80,14 @@ int main(int argc, char **argv)
     // store behind in the temporary folder: caught here, the stack unwinds and it is removed.
     try {
         prepareConsole();
-        return runCommand(utf8Arguments(argc, argv));
+        const int status = runCommand(utf8Arguments(argc, argv));
+        // A report written to a full disk or a closed pipe is lost, not delivered: a script must not read
+        // an exit of 0 (the streams are buffered, so most failures show only at this flush).
+        if (!std::cout.flush()) {
+            std::cerr << "latency-explorer-cli: cannot write to standard output\n";
+            return 2;
+        }
+        return status;
     } catch (const std::bad_alloc &) {
         std::cerr << "latency-explorer-cli: out of memory\n";
     } catch (const std::exception &e) {

@@ -162,6 +162,8 @@ private Q_SLOTS:
     void exitStatus_data();
     void exitStatus();
     void truncatedInputStillReported();
+    void fullStandardOutput_data();
+    void fullStandardOutput();
     void jsonShape_data();
     void jsonShape();
     void handComputedValues_data();
@@ -325,6 +327,34 @@ void TestCli::exitStatus_data()
     QTest::newRow("plot of none") << split("plot --chart cdf --out @none.png @rejected.jsonl") << 2
                                   << QStringList{QStringLiteral("plot: ") + none, allRejected};
     QTest::newRow("plot of some") << split("plot --chart cdf --out @some.png @rejected.jsonl @fixture.jsonl") << 0 << QStringList();
+}
+
+void TestCli::fullStandardOutput_data()
+{
+    QTest::addColumn<QStringList>("args"); // @name is a file in the test directory
+    // Each once said nothing and exited 0 with its output lost (a script would read a truncated report).
+    QTest::newRow("report") << split("report @fixture.jsonl");
+    QTest::newRow("report --json") << split("report --json @fixture.jsonl");
+    QTest::newRow("compare") << split("compare @fixture.jsonl @fixture.jsonl");
+    QTest::newRow("--help") << split("--help");
+}
+
+void TestCli::fullStandardOutput()
+{
+    QFETCH(QStringList, args);
+    if (!QFileInfo::exists(QStringLiteral("/dev/full")))
+        QSKIP("no /dev/full, a device whose writes fail as on a full disk, on this system");
+    for (QString &arg : args) {
+        if (arg.startsWith(QLatin1Char('@')))
+            arg = path(arg.mid(1));
+    }
+    QProcess process;
+    process.setStandardOutputFile(QStringLiteral("/dev/full"));
+    process.start(cliPath(), args);
+    QVERIFY(process.waitForFinished(60000));
+    const QByteArray err = process.readAllStandardError();
+    QVERIFY2(process.exitStatus() == QProcess::NormalExit && process.exitCode() == 2, err.constData());
+    QVERIFY2(err.contains("cannot write to standard output"), err.constData());
 }
 
 void TestCli::exitStatus()
