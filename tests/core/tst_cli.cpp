@@ -176,6 +176,15 @@ private Q_SLOTS:
 
 private:
     QString path(const QString &name) const { return m_dir.filePath(name); }
+    /// The arguments with each @name made the path of that file in the test directory.
+    QStringList resolved(QStringList args) const
+    {
+        for (QString &arg : args) {
+            if (arg.startsWith(QLatin1Char('@')))
+                arg = path(arg.mid(1));
+        }
+        return args;
+    }
     QJsonObject reportJson(const QStringList &args, int expectedExit = 0);
 
     QTemporaryDir m_dir;
@@ -344,13 +353,9 @@ void TestCli::fullStandardOutput()
     QFETCH(QStringList, args);
     if (!QFileInfo::exists(QStringLiteral("/dev/full")))
         QSKIP("no /dev/full, a device whose writes fail as on a full disk, on this system");
-    for (QString &arg : args) {
-        if (arg.startsWith(QLatin1Char('@')))
-            arg = path(arg.mid(1));
-    }
     QProcess process;
     process.setStandardOutputFile(QStringLiteral("/dev/full"));
-    process.start(cliPath(), args);
+    process.start(cliPath(), resolved(args));
     QVERIFY(process.waitForFinished(60000));
     const QByteArray err = process.readAllStandardError();
     QVERIFY2(process.exitStatus() == QProcess::NormalExit && process.exitCode() == 2, err.constData());
@@ -364,17 +369,10 @@ void TestCli::exitStatus()
     QFETCH(QStringList, stderrWords);
     if (args.join(QLatin1Char(' ')).contains(QLatin1String(".zst")) && m_truncatedWholeLines < 0)
         QSKIP("the zstd command line tool is not installed");
-    const auto resolve = [this](QStringList list) {
-        for (QString &arg : list) {
-            if (arg.startsWith(QLatin1Char('@')))
-                arg = path(arg.mid(1));
-        }
-        return list;
-    };
-    const CliRun run = runCli(resolve(args));
+    const CliRun run = runCli(resolved(args));
     QVERIFY2(run.exitCode == exitCode, qPrintable(QStringLiteral("exit %1, expected %2; stderr: %3")
                                                       .arg(run.exitCode).arg(exitCode).arg(QString::fromUtf8(run.err))));
-    for (const QString &word : resolve(stderrWords))
+    for (const QString &word : resolved(stderrWords))
         QVERIFY2(QString::fromUtf8(run.err).contains(word, Qt::CaseInsensitive),
                  qPrintable(QStringLiteral("stderr lacks \"%1\": %2").arg(word, QString::fromUtf8(run.err))));
 }
