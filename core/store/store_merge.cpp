@@ -9,6 +9,7 @@
 #include "platform/utf8_path.h"
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 namespace lx {
@@ -25,6 +26,11 @@ std::int64_t scalar(Store &store, const char *sql)
 
 bool isSqliteFile(const std::string &path)
 {
+    // Only a regular file is opened to look: a pipe (`report <(zstdcat f)`) would lose what this read of it,
+    // and a FIFO's second open would wait for a writer that never comes.
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(utf8Path(path), ec))
+        return false;
     std::ifstream in(utf8Path(path), std::ios::binary);
     char header[16] = {};
     return in.read(header, sizeof header) && std::memcmp(header, "SQLite format 3", 16) == 0;

@@ -16,7 +16,8 @@ class Store;
 /// when `path` is not a readable investigation.
 bool mergeStore(Store &into, const std::string &path, std::string *error);
 
-/// True when the file starts with SQLite's header ("SQLite format 3").
+/// True when the file is a regular file that starts with SQLite's header ("SQLite format 3"); anything else
+/// (a pipe, a device) is not opened.
 bool isSqliteFile(const std::string &path);
 
 } // namespace lx
