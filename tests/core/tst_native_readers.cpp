@@ -411,6 +411,16 @@ void TestNativeReaders::csvForms_data()
         << QByteArray("id,note,t_server_recv_ns,t_last_token_ns\nr1,\"first\nsecond\",1,2\nr2,plain,3,4\n")
         << QByteArray("SELECT source_id, source_line, attributes FROM requests_readable ORDER BY id")
         << QStringLiteral("r1|2|{\"note\":\"first\\nsecond\"}\nr2|4|{\"note\":\"plain\"}");
+    // A quote inside an unquoted field is a character: one once opened a "quoted field" that took in
+    // every line after it, neither imported nor rejected.
+    QTest::newRow("a quote inside an unquoted field")
+        << QByteArray("id,note,t_server_recv_ns,t_last_token_ns\nr1,o\"k,1,2\nr2,5\" screen,3,4\nr3,plain,5,6\n")
+        << QByteArray("SELECT source_id, source_line, attributes FROM requests_readable ORDER BY id")
+        << QStringLiteral("r1|2|{\"note\":\"o\\\"k\"}\nr2|3|{\"note\":\"5\\\" screen\"}\nr3|4|{\"note\":\"plain\"}");
+    QTest::newRow("a line break in a quoted field, then a quote inside an unquoted one")
+        << QByteArray("id,note,t_server_recv_ns,t_last_token_ns\nr1,\"a \"\"b\"\"\nc\",1,2\nr2,x\"y,3,4\n")
+        << QByteArray("SELECT source_id, source_line FROM requests_readable ORDER BY id")
+        << QStringLiteral("r1|2\nr2|4");
     QTest::newRow("empty cells are absent")
         << QByteArray("id,t_server_recv_ns,t_preprocess_done_ns,t_sched_ns,t_first_token_ns,t_last_token_ns,route\nr1,10,,30,40,70,\n")
         << QByteArray("SELECT preprocess_ns, queue_ns, t_preprocess_done_ns, route, attributes FROM requests_readable")

@@ -12,10 +12,29 @@ namespace lx {
 
 namespace {
 
-/// True when the text so far leaves a quoted field open, i.e. the record continues on the next line.
-bool quoteOpen(std::string_view text)
+/// Whether a quoted field is open at the end of `text`, given whether one was at its start: the record
+/// then goes on at the next line. A quote opens a field only where the field starts, as splitCsvRecord()
+/// reads it; inside an unquoted field it is a character like any other. (Counting every quote took one
+/// stray quote in a row for an open field: each line after it joined the record, up to the next stray
+/// quote or the end of the file, and was neither imported nor rejected.)
+bool quoteOpenAfter(std::string_view text, bool open)
 {
-    return std::count(text.begin(), text.end(), '"') % 2 == 1;
+    bool fieldStart = !open;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (open) {
+            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"')
+                ++i; // a doubled quote: the field goes on
+            else if (c == '"')
+                open = false;
+        } else if (c == ',') {
+            fieldStart = true;
+        } else {
+            open = c == '"' && fieldStart;
+            fieldStart = false;
+        }
+    }
+    return open;
 }
 
 bool looksNumeric(std::string_view text)
@@ -78,13 +97,13 @@ private:
         m_overlong = false;
         if (!lines.next(record, firstLine))
             return false;
-        bool open = quoteOpen(record);
+        bool open = quoteOpenAfter(record, false);
         if (!open)
             return true;
         m_joined.assign(record);
         std::string_view more;
         std::int64_t moreLine = 0;
-        // The quotes of each new line only: counting the whole record again each time is quadratic.
+        // Each new line alone, from where the last one left: reading the whole record again is quadratic.
         while (open && lines.next(more, moreLine)) {
             if (m_joined.size() + 1 + more.size() > lines.maxLineBytes()) {
                 m_overlong = true;
@@ -93,7 +112,7 @@ private:
             }
             m_joined += '\n';
             m_joined.append(more);
-            open = open != quoteOpen(more);
+            open = quoteOpenAfter(more, true);
         }
         record = m_joined;
         return true;
