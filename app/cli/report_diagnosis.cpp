@@ -67,17 +67,29 @@ std::string refuseOutputOverInput(const DiagnosisRequest &request, const std::ve
     return {};
 }
 
+bool writeWholeFile(const std::string &path, const std::string &bytes)
+{
+    const std::string part = path + ".part";
+    std::error_code ec;
+    {
+        std::ofstream file(lx::utf8Path(part), std::ios::binary);
+        file << bytes;
+        if (file.flush() && (file.close(), !file.fail())) {
+            std::filesystem::rename(lx::utf8Path(part), lx::utf8Path(path), ec);
+            if (ec && std::filesystem::remove(lx::utf8Path(path), ec)) // a system whose rename keeps the target
+                std::filesystem::rename(lx::utf8Path(part), lx::utf8Path(path), ec);
+            if (!ec)
+                return true;
+        }
+    }
+    std::filesystem::remove(lx::utf8Path(part), ec);
+    return false;
+}
+
 namespace {
 
 const char *const kMaxWindowsText = "100,000"; // lx::kMaxProfileWindows, as the README's "Limits" writes it
 static_assert(lx::kMaxProfileWindows == 100'000);
-
-bool writeFile(const std::string &path, const std::string &bytes)
-{
-    std::ofstream file(lx::utf8Path(path), std::ios::binary);
-    file << bytes;
-    return static_cast<bool>(file.flush());
-}
 
 /// The path without its extension, for the chart files beside a Markdown report.
 std::string stem(const std::string &path)
@@ -150,12 +162,12 @@ int writeDiagnosedReport(const lx::Store &store, const lx::RequestFilter &filter
         out << text;
         return 0;
     }
-    if (!writeFile(request.outPath, text)) {
+    if (!writeWholeFile(request.outPath, text)) {
         err << request.outPath << ": cannot write the report\n";
         return 2;
     }
     for (const auto &[path, bytes] : figureFiles) {
-        if (!writeFile(path, bytes)) {
+        if (!writeWholeFile(path, bytes)) {
             err << path << ": cannot write the chart\n";
             return 2;
         }

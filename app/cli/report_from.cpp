@@ -7,8 +7,6 @@
 #include "source/clickhouse_pushdown.h"
 #include "store/store.h"
 
-#include <fstream>
-
 const char *const kReportFromUsage =
     "From a trace store (docs/CLICKHOUSE.md; the password from LX_CLICKHOUSE_PASSWORD):\n"
     "  --from URL             clickhouse://HOST[:PORT]/DB?table=T: report on a window of its spans, pulled into\n"
@@ -68,7 +66,7 @@ int pushDown(const ReportFromArgs &args, const ClickHouseSourceRequest &source, 
     const std::string text = diagnosis.format == "json" ? lx::source::pushDownToJson(result) : lx::source::pushDownToText(result);
     if (diagnosis.outPath.empty()) {
         out << text;
-    } else if (std::ofstream file(diagnosis.outPath, std::ios::binary); !(file << text)) {
+    } else if (!writeWholeFile(diagnosis.outPath, text)) {
         err << diagnosis.outPath << ": cannot write the report\n";
         return 2;
     }

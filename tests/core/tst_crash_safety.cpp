@@ -367,6 +367,11 @@ private slots:
             checkEarlierImportKept(*opened);
             QCOMPARE(QString::fromStdString(lx::listImportRuns(*opened).at(1).outcome), QStringLiteral("store-error"));
         }
+        const QString older = disk + QStringLiteral("/report.json"); // a report written before the disk filled
+        {
+            QFile file(older);
+            QVERIFY(file.open(QIODevice::WriteOnly) && file.write("older") == 5);
+        }
         // A new store on the full disk: refused, and no half-made file is left behind.
         QFile filler(disk + QStringLiteral("/filler"));
         QVERIFY(filler.open(QIODevice::WriteOnly));
@@ -382,6 +387,14 @@ private slots:
         // The earlier store still opens on the full disk.
         run = lxtest::runCli(cliPath(), {QStringLiteral("report"), store});
         QVERIFY2(run.exitCode == 0, run.err.constData());
+        // A report there once left a half-written file over the one before it, its bytes lost.
+        run = lxtest::runCli(
+            cliPath(), { QStringLiteral("report"), QStringLiteral("--json"), QStringLiteral("--out"), older, store });
+        QVERIFY2(run.exitCode == 2 && run.err.contains("cannot write the report"), run.err.constData());
+        QFile kept(older);
+        QVERIFY(kept.open(QIODevice::ReadOnly));
+        QCOMPARE(kept.readAll(), QByteArray("older"));
+        QVERIFY(!QFile::exists(older + QStringLiteral(".part")));
     }
 };
 
