@@ -176,7 +176,8 @@ int runWhatIfCommand(const std::vector<std::string> &arguments, std::ostream &ou
     }
     const lx::whatif::WhatIfOutcome outcome = lx::whatif::runWhatIf(*observed.store, *simulated, request);
     if (!outcome.refused.empty()) {
-        err << "whatif: " << request.observedName << ": " << outcome.refused << '\n';
+        err << "whatif: " << (outcome.storeUnwritten ? std::string() : request.observedName + ": ") << outcome.refused
+            << '\n';
         simulated.reset();
         if (!a.outPath.empty())
             std::filesystem::remove(a.outPath, ec); // made by this run: nothing of it is worth keeping

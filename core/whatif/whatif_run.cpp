@@ -143,7 +143,9 @@ WhatIfOutcome runWhatIf(const Store &observed, Store &out, const WhatIfRequest &
                                + ",\"changes\":" + changesJson(request.changes) + ",\"model\":" + outcome.fit.toJson() + "}";
     const std::string source = "whatif: " + (request.arrivals ? request.arrivalsName : request.observedName);
     if (!writeSimulatedStore(out, outcome.replayed.requests, source, marker, &error)) {
-        outcome.refused = error;
+        // The fault of the output, not of the investigation read: said of the store written, by its path.
+        outcome.refused = "cannot write the simulated investigation " + out.fileName() + ": " + error;
+        outcome.storeUnwritten = true;
         return outcome;
     }
     outcome.replayed.requests = {}; // in the store now: its memory goes before the analyses take theirs

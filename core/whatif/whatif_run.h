@@ -52,6 +52,7 @@ struct WhatIfOutcome {
     ReplayResult replayed;             ///< its requests are let go once written
     std::optional<Side> observed, predicted;
     std::string refused;               ///< why there is no prediction; empty when there is one
+    bool storeUnwritten = false; ///< refused because the simulated store could not be written (named in refused)
     bool cancelled = false;
 };
 

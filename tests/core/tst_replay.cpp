@@ -15,6 +15,8 @@
 #include "whatif/whatif_run.h"
 #include "../whatif/whatif_test_support.h"
 
+#include <sqlite3.h>
+
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -265,6 +267,33 @@ private slots:
         }
         QVERIFY(!dumps[0].isEmpty());
         QCOMPARE(dumps[1], dumps[0]);
+    }
+
+    void fullDiskIsTheOutputsFault()
+    {
+        // A simulated store that cannot be written: said of it, by its path. It was said of the investigation
+        // read ("whatif: trace.lxdb: database or disk is full"), whose disk was not the full one.
+        QTemporaryDir dir;
+        std::string text;
+        lx::sim::simulate(whatiftest::rampConfig(8, 0.3, 1.4, 3000, 29), [&](const lx::sim::SimRequest &r) {
+            lx::sim::appendRecord(text, lx::sim::TraceForm::Timestamps, r);
+        });
+        lxtest::Imported observed = lxtest::importPaths(
+            { lxtest::writeFile(dir, QStringLiteral("t.jsonl"), QByteArray::fromStdString(text)) });
+        QVERIFY2(observed.store, observed.error.c_str());
+        std::string why;
+        const std::string outPath = dir.filePath(QStringLiteral("simulated.lxdb")).toStdString();
+        auto out = Store::open(outPath, &why);
+        QVERIFY2(out, why.c_str());
+        QCOMPARE(sqlite3_exec(out->db(), "PRAGMA max_page_count=30", nullptr, nullptr, nullptr),
+                 SQLITE_OK); // a full disk
+        WhatIfRequest request;
+        request.observedName = "t.jsonl";
+        const WhatIfOutcome outcome = runWhatIf(*observed.store, *out, request);
+        QVERIFY(outcome.storeUnwritten);
+        QVERIFY2(outcome.refused.find("cannot write the simulated investigation " + outPath + ": ") == 0
+                     && outcome.refused.find("full") != std::string::npos,
+                 outcome.refused.c_str());
     }
 
     void runWhatIfForABackgroundJob()
