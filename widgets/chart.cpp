@@ -6,9 +6,11 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QContextMenuEvent>
+#include <QFile>
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
+#include <QSaveFile>
 #include <QSvgGenerator>
 #include <QToolTip>
 
@@ -30,19 +32,38 @@ QSize Chart::defaultExportSize() const
     return testAttribute(Qt::WA_WState_Created) && width() > 50 ? size() : QSize(1600, 900);
 }
 
+namespace {
+
+/// The bytes of a PDF that QCustomPlot wrote to `path`, when the file is whole (it ends with the trailer's
+/// %%EOF): QCustomPlot's savePdf() says nothing of a write that failed, as on a full disk.
+QByteArray wholePdf(const QString &path)
+{
+    QFile file(path);
+    const QByteArray bytes = file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    return bytes.trimmed().endsWith("%%EOF") ? bytes : QByteArray();
+}
+
+} // namespace
+
 bool Chart::exportTo(const QString &path, QSize size, QString *error)
 {
     if (size.isEmpty())
         size = defaultExportSize();
     const QString suffix = QFileInfo(path).suffix().toLower();
-    bool written = false;
-    if (suffix == QLatin1String("png")) {
-        written = savePng(path, size.width(), size.height());
-    } else if (suffix == QLatin1String("pdf")) {
-        written = savePdf(path, size.width(), size.height());
-    } else if (suffix == QLatin1String("svg")) {
+    if (suffix != QLatin1String("png") && suffix != QLatin1String("svg") && suffix != QLatin1String("pdf")) {
+        if (error)
+            *error = QStringLiteral("%1: unknown chart format \"%2\" (use .png, .svg or .pdf)").arg(path, suffix);
+        return false;
+    }
+    // Through a QSaveFile, which checks every write and replaces the file only once all of it is written:
+    // a full disk leaves no half chart, and the file there before stays as it was.
+    QSaveFile file(path);
+    bool written = file.open(QIODevice::WriteOnly);
+    if (written && suffix == QLatin1String("png")) {
+        written = toPixmap(size.width(), size.height()).save(&file, "PNG");
+    } else if (written && suffix == QLatin1String("svg")) {
         QSvgGenerator generator;
-        generator.setFileName(path);
+        generator.setOutputDevice(&file);
         generator.setSize(size);
         generator.setViewBox(QRect(QPoint(0, 0), size));
         generator.setTitle(QFileInfo(path).completeBaseName());
@@ -53,11 +74,14 @@ bool Chart::exportTo(const QString &path, QSize size, QString *error)
             toPainter(&painter, size.width(), size.height());
             written = painter.end();
         }
-    } else {
-        if (error)
-            *error = QStringLiteral("%1: unknown chart format \"%2\" (use .png, .svg or .pdf)").arg(path, suffix);
-        return false;
+    } else if (written) { // pdf: QCustomPlot writes it to a file of its own, checked here and copied
+        const QString part = path + QStringLiteral(".part");
+        written = savePdf(part, size.width(), size.height());
+        const QByteArray pdf = written ? wholePdf(part) : QByteArray();
+        QFile::remove(part);
+        written = !pdf.isEmpty() && file.write(pdf) == pdf.size();
     }
+    written = written && file.commit();
     if (!written && error)
         *error = QStringLiteral("%1: could not be written").arg(path);
     return written;

@@ -395,6 +395,16 @@ private slots:
         QVERIFY(kept.open(QIODevice::ReadOnly));
         QCOMPARE(kept.readAll(), QByteArray("older"));
         QVERIFY(!QFile::exists(older + QStringLiteral(".part")));
+        // A chart there: refused, nothing left. SVG and PDF were said to be written, 0 bytes on the disk.
+        for (const char *suffix : { "svg", "pdf", "png" }) {
+            const QString chart = disk + QStringLiteral("/chart.") + QLatin1String(suffix);
+            run = lxtest::runCli(cliPath(),
+                                 { QStringLiteral("plot"), QStringLiteral("--chart"), QStringLiteral("cdf"),
+                                   QStringLiteral("--out"), chart, store });
+            QVERIFY2(run.exitCode == 2 && run.err.contains("could not be written"),
+                     (QByteArray(suffix) + ' ' + run.err).constData());
+            QVERIFY2(QDir(disk).entryList({ QStringLiteral("chart*") }, QDir::Files).isEmpty(), suffix);
+        }
     }
 };
 
