@@ -4,6 +4,7 @@
 #include "chart_export_dialog.h"
 
 #include <QApplication>
+#include <QBuffer>
 #include <QClipboard>
 #include <QContextMenuEvent>
 #include <QFile>
@@ -60,7 +61,10 @@ bool Chart::exportTo(const QString &path, QSize size, QString *error)
     QSaveFile file(path);
     bool written = file.open(QIODevice::WriteOnly);
     if (written && suffix == QLatin1String("png")) {
-        written = toPixmap(size.width(), size.height()).save(&file, "PNG");
+        // Encoded in memory, then written: Qt's PNG writer leaks its row buffer when a write fails under it.
+        QBuffer png;
+        written = png.open(QIODevice::WriteOnly) && toPixmap(size.width(), size.height()).save(&png, "PNG")
+            && file.write(png.data()) == png.size();
     } else if (written && suffix == QLatin1String("svg")) {
         QSvgGenerator generator;
         generator.setOutputDevice(&file);
