@@ -12,8 +12,9 @@
 #include "analysis/slo.h"
 #include "platform/utf8_path.h"
 
+#include <QSaveFile>
+
 #include <filesystem>
-#include <fstream>
 
 bool parseDiagnosisOption(CliArgs &args, DiagnosisRequest &request, std::string &error)
 {
@@ -69,21 +70,11 @@ std::string refuseOutputOverInput(const DiagnosisRequest &request, const std::ve
 
 bool writeWholeFile(const std::string &path, const std::string &bytes)
 {
-    const std::string part = path + ".part";
-    std::error_code ec;
-    {
-        std::ofstream file(lx::utf8Path(part), std::ios::binary);
-        file << bytes;
-        if (file.flush() && (file.close(), !file.fail())) {
-            std::filesystem::rename(lx::utf8Path(part), lx::utf8Path(path), ec);
-            if (ec && std::filesystem::remove(lx::utf8Path(path), ec)) // a system whose rename keeps the target
-                std::filesystem::rename(lx::utf8Path(part), lx::utf8Path(path), ec);
-            if (!ec)
-                return true;
-        }
-    }
-    std::filesystem::remove(lx::utf8Path(part), ec);
-    return false;
+    // QSaveFile writes beside the file and renames it over once every write succeeded (as chart exports do).
+    QSaveFile file(QString::fromStdString(path));
+    return file.open(QIODevice::WriteOnly)
+        && file.write(bytes.data(), static_cast<qint64>(bytes.size())) == static_cast<qint64>(bytes.size())
+        && file.commit();
 }
 
 namespace {

@@ -42,8 +42,8 @@ bool parseDiagnosisOption(CliArgs &args, DiagnosisRequest &request, std::string 
 /// replace; empty when it can.
 std::string refuseOutputOverInput(const DiagnosisRequest &request, const std::vector<std::string> &inputs);
 
-/// Writes `bytes` as the file at `path`, whole or not at all: into PATH.part, renamed over `path` once all
-/// of it is written. A full disk leaves no half report, and an older file at `path` stays as it was.
+/// Writes `bytes` as the file at `path`, whole or not at all (QSaveFile): a full disk leaves no half report,
+/// and an older file at `path` stays as it was.
 bool writeWholeFile(const std::string &path, const std::string &bytes);
 
 /// Analyses the store (one scan for the report and the load), finds the findings, evaluates the SLOs and
