@@ -120,10 +120,6 @@ int checkClickHouseArgs(const ClickHouseImportArgs &args, const char *command, c
             << '\n' << usage;
         return 1;
     }
-    if (range.toNs <= range.fromNs) {
-        err << command << ": the time range " << args.timeRange << " is empty (its end is not after its start)\n";
-        return 1;
-    }
     if (args.services.empty()) {
         err << command << ": --service NAME is required with --from\n" << usage;
         return 1;

@@ -143,6 +143,11 @@ bool parseTimeRange(const std::string &text, RequestFilter &filter, std::string 
         }
         filter.toNs = value;
     }
+    // A reversed range selects nothing: said here, rather than answered with a report of no request.
+    if (!from.empty() && !to.empty() && filter.toNs <= filter.fromNs) {
+        *error = "the time range " + text + " is empty (its end is not after its start)";
+        return false;
+    }
     return true;
 }
 

@@ -174,6 +174,10 @@ private slots:
         QTest::newRow("ISO with fraction") << QStringLiteral("2023-11-14T22:13:20.5Z..") << true << qint64(T0 + 500 * MS);
         QTest::newRow("no dots") << QStringLiteral("100") << false << qint64(0);
         QTest::newRow("garbage") << QStringLiteral("yesterday..") << false << qint64(0);
+        QTest::newRow("reversed") << QStringLiteral("200..100") << false << qint64(0);
+        QTest::newRow("empty: end at start") << QStringLiteral("100..100") << false << qint64(0);
+        QTest::newRow("reversed ISO") << QStringLiteral("2023-11-14T22:13:21Z..2023-11-14T22:13:20Z") << false << qint64(0);
+        QTest::newRow("one ns wide") << QStringLiteral("100..101") << true << qint64(100);
     }
 
     void timeRangeText()

@@ -294,6 +294,11 @@ private slots:
                                       << QByteArray("--status takes ok or error, not 'fine'");
         QTest::newRow("compare has no --time-range") << QStringList{QStringLiteral("compare"), QStringLiteral("--time-range"), QStringLiteral("..1"), trace, trace}
                                                      << QByteArray("unknown option '--time-range'");
+        QTest::newRow("reversed --time-range") << QStringList{QStringLiteral("report"), QStringLiteral("--time-range"), QStringLiteral("2025-01-02T00:00:00Z..2025-01-01T00:00:00Z"), trace}
+                                               << QByteArray("--time-range: the time range 2025-01-02T00:00:00Z..2025-01-01T00:00:00Z is empty");
+        QTest::newRow("compare reversed range") << QStringList{QStringLiteral("compare"), QStringLiteral("--baseline-range"), QStringLiteral("5..5"),
+                                                               QStringLiteral("--incident-range"), QStringLiteral("1..2"), trace}
+                                                << QByteArray("--baseline-range: the time range 5..5 is empty");
         QTest::newRow("compare one range") << QStringList{QStringLiteral("compare"), QStringLiteral("--baseline-range"), QStringLiteral("..1"), trace}
                                            << QByteArray("give both --baseline-range and --incident-range");
     }
