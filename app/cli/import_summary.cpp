@@ -10,6 +10,10 @@ void printImportSummary(const std::vector<lx::FileImport> &imports, std::ostream
             err << in.path << ": not imported: " << in.message << '\n';
             continue;
         }
+        if (in.outcome == lx::FileImport::Outcome::AlreadyImported) {
+            out << in.path << ": " << in.message << '\n';
+            continue;
+        }
         out << in.path << ": " << in.accepted << " accepted, " << in.rejected << " rejected";
         if (!in.format.empty())
             out << " (" << in.format << (in.compressed ? ", zstd" : "") << ", " << lx::formatDuration(static_cast<double>(in.durationNs)) << ")";

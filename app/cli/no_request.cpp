@@ -26,7 +26,7 @@ std::string fileOutcome(const lx::FileImport &in)
 bool anyRequestImported(const std::vector<lx::FileImport> &imports)
 {
     for (const lx::FileImport &in : imports) {
-        if (in.accepted > 0)
+        if (in.accepted > 0 || in.outcome == lx::FileImport::Outcome::AlreadyImported)
             return true;
     }
     return false;

@@ -11,7 +11,7 @@
 /// script must not take an investigation of zero requests for a success. Rejected records alone are no
 /// failure as long as some input gave a request.
 
-/// True when some file gave at least one request.
+/// True when some file gave at least one request, or is in the investigation already (its requests are).
 bool anyRequestImported(const std::vector<lx::FileImport> &imports);
 
 /// "no request could be read from the inputs: a.jsonl: 12 records, all rejected (first: line 1: ...); b.lxdb:

@@ -61,7 +61,10 @@ ImportOutcomeText importOutcomeText(const std::vector<lx::FileImport> &imports)
     ImportOutcomeText text;
     for (const lx::FileImport &in : imports) {
         const QString path = QString::fromStdString(in.path);
-        if (in.outcome != lx::FileImport::Outcome::Complete)
+        if (in.outcome == lx::FileImport::Outcome::AlreadyImported) // no fault: told, as a remark is
+            text.notices << QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(),
+                                                         QString::fromStdString(in.message));
+        else if (in.outcome != lx::FileImport::Outcome::Complete)
             text.problems << QStringLiteral("%1: %2").arg(path, QString::fromStdString(in.message));
         if (!in.notice.empty())
             text.notices << QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(in.notice));

@@ -2,12 +2,17 @@
 #include "ingest/importer.h"
 
 #include "ingest/accept_rules.h"
+#include "ingest/already_imported.h"
 #include "ingest/batch_pipeline.h"
+#include "ingest/format_registry.h"
 #include "ingest/id_set.h"
 #include "ingest/input_file.h"
 #include "ingest/line_reader.h"
 #include "ingest/parallel_parse.h"
 #include "ingest/span_mapping.h"
+#include "model/text_util.h"
+#include "platform/freed_memory.h"
+#include "platform/utf8_path.h"
 #include "store/early_writeback.h"
 #include "store/holds_requests.h"
 #include "store/import_runs.h"
@@ -15,10 +20,6 @@
 #include "store/request_join.h"
 #include "store/store.h"
 #include "store/store_writer.h"
-#include "model/text_util.h"
-#include "ingest/format_registry.h"
-#include "platform/freed_memory.h"
-#include "platform/utf8_path.h"
 
 #include <algorithm>
 #include <atomic>
@@ -488,6 +489,8 @@ std::string_view outcomeName(FileImport::Outcome outcome)
     case FileImport::Outcome::Unreadable: return "unreadable";
     case FileImport::Outcome::Cancelled: return "cancelled";
     case FileImport::Outcome::StoreError: return "store-error";
+    case FileImport::Outcome::AlreadyImported:
+        return "already-imported";
     }
     return "unknown";
 }
@@ -506,6 +509,7 @@ std::vector<FileImport> importFiles(Store &store, const std::vector<std::string>
     std::string mappingError;
     const std::shared_ptr<const SpanMappings> mappings = loadSpanMappings(options.spanMapping, &mappingError);
     const bool hadRequests = store.heldRows() || holdsRequests(store);
+    const std::vector<ImportRun> runs = listImportRuns(store);
     bool cancelled = false;
     for (const std::string &path : paths) {
         if (!mappings) {
@@ -521,6 +525,18 @@ std::vector<FileImport> importFiles(Store &store, const std::vector<std::string>
             skipped.path = path;
             skipped.outcome = FileImport::Outcome::Cancelled;
             skipped.message = "cancelled before this file was read";
+            results.push_back(std::move(skipped));
+            continue;
+        }
+        if (std::string why = alreadyImported(path, runs, results); !why.empty()) {
+            FileImport skipped;
+            skipped.path = path;
+            skipped.outcome = FileImport::Outcome::AlreadyImported;
+            skipped.message = std::move(why);
+            std::error_code ec;
+            const auto size = std::filesystem::file_size(utf8Path(path), ec);
+            progress.bytesDone += ec ? 0 : size;
+            ++progress.file;
             results.push_back(std::move(skipped));
             continue;
         }

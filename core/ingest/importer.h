@@ -42,12 +42,13 @@ struct RejectionSample {
 /// What happened to one input file.
 struct FileImport {
     enum class Outcome {
-        Complete,   ///< every record read (some may have been rejected)
-        Truncated,  ///< the file was cut off: the records before the cut are kept
-        ReadError,  ///< a read or decompression error mid-file: the records before it are kept
+        Complete, ///< every record read (some may have been rejected)
+        Truncated, ///< the file was cut off: the records before the cut are kept
+        ReadError, ///< a read or decompression error mid-file: the records before it are kept
         Unreadable, ///< not opened or not a trace: nothing imported
-        Cancelled,  ///< the user cancelled: this file's records were rolled back
+        Cancelled, ///< the user cancelled: this file's records were rolled back
         StoreError, ///< the store could not be written (disk full, ...): this file's records were rolled back
+        AlreadyImported, ///< the same file is in the investigation already (already_imported.h): not read
     };
     std::string path;
     std::string format; ///< sniffed format, empty when unreadable
@@ -68,7 +69,10 @@ struct FileImport {
     bool joinCandidates = false;
 
     /// True when the input could not be read in full (the CLI's exit status 2).
-    bool failed() const { return outcome != Outcome::Complete && outcome != Outcome::Cancelled; }
+    bool failed() const
+    {
+        return outcome != Outcome::Complete && outcome != Outcome::Cancelled && outcome != Outcome::AlreadyImported;
+    }
 };
 
 struct ImportOptions {

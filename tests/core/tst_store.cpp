@@ -237,7 +237,8 @@ private slots:
         QVERIFY(store->isReadOnly());
         QCOMPARE(analyze(*store).total, qint64(20));
         QVERIFY(!store->exec("DELETE FROM requests")); // the connection itself refuses
-        QVERIFY(importFiles(*store, {trace}).front().failed());
+        const std::string another = writeFile(dir, QStringLiteral("u.jsonl"), sampleLines(5, "u"));
+        QVERIFY(importFiles(*store, { another }).front().failed());
         QCOMPARE(scalar(*store, "SELECT count(*) FROM requests"), qint64(20));
         QVERIFY(!Store::openReadOnly(dir.filePath(QStringLiteral("missing.lxdb")).toStdString(), &why));
         QVERIFY2(why.find("no such file") != std::string::npos, why.c_str());

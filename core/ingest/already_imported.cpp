@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ingest/already_imported.h"
+
+#include "platform/utf8_path.h"
+
+#include <filesystem>
+
+namespace lx {
+
+namespace {
+
+bool sameFile(const std::filesystem::path &a, const std::string &b)
+{
+    std::error_code ec;
+    return std::filesystem::equivalent(a, utf8Path(b), ec) && !ec;
+}
+
+} // namespace
+
+std::string alreadyImported(const std::string &path, const std::vector<ImportRun> &runs,
+                            const std::vector<FileImport> &earlier)
+{
+    const std::filesystem::path file = utf8Path(path);
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec))
+        return {};
+    for (const FileImport &before : earlier) {
+        if (before.outcome == FileImport::Outcome::Complete && before.accepted > 0 && sameFile(file, before.path))
+            return "given twice: imported once, as " + before.path;
+    }
+    const auto size = std::filesystem::file_size(file, ec);
+    if (ec)
+        return {};
+    // A file that grew since (a log still written to) is imported again: what it holds now is not what the
+    // investigation holds. The path as stored is resolved from here, where a relative one may name another
+    // file; the size as well must then match.
+    for (const ImportRun &run : runs) {
+        if (run.outcome == outcomeName(FileImport::Outcome::Complete) && run.accepted > 0
+            && run.bytes == static_cast<std::int64_t>(size) && sameFile(file, run.path))
+            return "already in this investigation (import " + std::to_string(run.id) + ", "
+                + std::to_string(run.accepted) + " requests): not imported again";
+    }
+    return {};
+}
+
+} // namespace lx
