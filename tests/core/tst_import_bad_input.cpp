@@ -93,6 +93,12 @@ std::string makeBadFile(const QTemporaryDir &dir, const QString &kind, qint64 *e
         return writeFile(dir, QStringLiteral("pretty.json"), "{\n  \"resourceSpans\": [\n    {\"scopeSpans\": []}\n  ]\n}\n");
     if (kind == QLatin1String("JSON array"))
         return writeFile(dir, QStringLiteral("array.json"), "[{\"id\": \"r1\", \"t_server_recv_ns\": 1}, {\"id\": \"r2\"}]\n");
+    if (kind == QLatin1String("csv column twice"))
+        return writeFile(dir, QStringLiteral("twice.csv"),
+                         "id,t_server_recv_ns,t_last_token_ns,t_server_recv_ns\nr1,100,200,150\n");
+    if (kind == QLatin1String("csv attribute twice"))
+        return writeFile(dir, QStringLiteral("twice-attr.csv"),
+                         "id,region,t_server_recv_ns,t_last_token_ns,region\nr1,eu,100,200,us\n");
     if (kind == QLatin1String("bad records"))
         return writeFile(dir, QStringLiteral("bad-records.jsonl"), "{\"id\":\n{\"id\":\"x\",\"t_sched_ns\":5,\"t_server_recv_ns\":9}\n");
     return {};
@@ -152,6 +158,12 @@ void TestImportBadInput::badRecord_data()
     row("boolean id", R"({"id":true,"t_server_recv_ns":1,"t_last_token_ns":5})", "id|boolean");
     row("array status", R"({"id":"r2","status":["ok"],"t_server_recv_ns":1,"t_last_token_ns":5})", "status|array");
     row("status other than ok or error", R"({"id":"r2","status":"timeout","t_server_recv_ns":1,"t_last_token_ns":5})", "status|timeout");
+    row("a stamp given twice", R"({"id":"r2","t_server_recv_ns":1,"t_last_token_ns":5,"t_server_recv_ns":2})",
+        "t_server_recv_ns|given twice");
+    row("a stamp given twice, once null",
+        R"({"id":"r2","t_server_recv_ns":1,"t_last_token_ns":5,"t_server_recv_ns":null})", "t_server_recv_ns|twice");
+    row("the id given twice", R"({"id":"r2","id":"r9","t_server_recv_ns":1,"t_last_token_ns":5})", "id is given twice");
+    row("a segment given twice", R"({"id":"r2","start_ns":1,"queue_ms":1,"e2e_ms":3,"queue_ms":2})", "queue_ms|twice");
     row("missing id", R"({"t_server_recv_ns":1,"t_last_token_ns":5})", "missing id");
     row("empty id", R"({"id":"","t_server_recv_ns":1,"t_last_token_ns":5})", "missing id");
     row("no timestamps", R"({"id":"r2","model":"m"})", "no timestamps");
@@ -245,6 +257,11 @@ void TestImportBadInput::badFile_data()
     // Were read as JSON lines (or CSV, for an array with commas), each line a malformed record.
     row("a pretty-printed JSON document", "pretty JSON", O::Unreadable, "JSON document|one request per line");
     row("a JSON array", "JSON array", O::Unreadable, "JSON document|array");
+    // Each record's value of the name would be one of two: the file is refused, its line and columns named.
+    row("a CSV header naming a column twice", "csv column twice", O::Unreadable,
+        "line 1|t_server_recv_ns twice|columns 2 and 4");
+    row("a CSV header naming an attribute twice", "csv attribute twice", O::Unreadable,
+        "line 1|region twice|columns 2 and 5");
 }
 
 void TestImportBadInput::badFile()

@@ -44,6 +44,20 @@ bool looksNumeric(std::string_view text)
     return !text.empty() && ec == std::errc() && end == text.data() + text.size();
 }
 
+/// "the header names t_sched_ns twice (columns 2 and 5): ..." for the first name the header repeats; empty
+/// when none is. A record's two values for one name cannot both be its value, and neither can be chosen.
+std::string repeatedColumn(const std::vector<std::string> &header)
+{
+    for (std::size_t later = 1; later < header.size(); ++later) {
+        for (std::size_t first = 0; first < later; ++first) {
+            if (header[first] == header[later])
+                return "the header names " + header[later] + " twice (columns " + std::to_string(first + 1) + " and "
+                    + std::to_string(later + 1) + "): which of the two a record means cannot be told";
+        }
+    }
+    return {};
+}
+
 class CsvReader final : public TraceReader {
 public:
     std::string read(LineReader &lines, ImportSink &sink) override
@@ -56,6 +70,8 @@ public:
         if (!splitCsvRecord(line, m_fields, m_scratch, &why))
             return "line 1: malformed header: " + why;
         m_header.assign(m_fields.begin(), m_fields.end());
+        if (std::string twice = repeatedColumn(m_header); !twice.empty())
+            return "line " + std::to_string(lineNumber) + ": " + twice;
         m_keys.clear();
         bool hasId = false;
         for (const std::string &name : m_header) {

@@ -168,6 +168,8 @@ private:
             record.attributesJson.append(raw.data(), raw.size());
             return {};
         }
+        if (!m_builder.firstTime(kind))
+            return NativeRecordBuilder::givenTwice(key);
         bool isNull = false;
         if (!value.is_null().get(isNull) && isNull)
             return {}; // null means absent

@@ -84,6 +84,25 @@ void NativeRecordBuilder::reset(RequestRecord &target)
     record = &target;
     durations.clear();
     hasStamp = hasDuration = hasId = false;
+    given = 0;
+}
+
+bool NativeRecordBuilder::firstTime(const NativeKey &key)
+{
+    // The eight stamps, the seven segments, then the other fields: 27 bits.
+    static_assert(static_cast<int>(NativeField::E2eMs) + kStampCount + kSegmentCount < 32);
+    const int bit = key.field == NativeField::Stamp ? key.index
+        : key.field == NativeField::SegmentMs       ? kStampCount + key.index
+                                                    : kStampCount + kSegmentCount + static_cast<int>(key.field);
+    const std::uint32_t mask = std::uint32_t { 1 } << bit;
+    const bool first = (given & mask) == 0;
+    given |= mask;
+    return first;
+}
+
+std::string NativeRecordBuilder::givenTwice(std::string_view name)
+{
+    return std::string(name) + " is given twice in the record: which of the two values is meant cannot be told";
 }
 
 std::string NativeRecordBuilder::setInteger(const NativeKey &key, std::string_view name, std::int64_t value)

@@ -41,8 +41,13 @@ struct NativeRecordBuilder {
     bool hasStamp = false;
     bool hasDuration = false;
     bool hasId = false;
+    std::uint32_t given = 0; ///< a bit per field (and per stamp, per segment) that the record gave
 
     void reset(RequestRecord &target);
+    /// True the first time the record gives this field, false the second (a JSON object with a key twice:
+    /// RFC 8259 leaves which value counts to the reader, and readers differ): rejected with givenTwice().
+    bool firstTime(const NativeKey &key);
+    static std::string givenTwice(std::string_view name);
     /// Sets a field from text (CSV cells, JSON strings of known fields); returns an error or empty.
     std::string setText(const NativeKey &key, std::string_view name, std::string_view text);
     std::string setInteger(const NativeKey &key, std::string_view name, std::int64_t value);
