@@ -4,18 +4,22 @@
 #include "cli_args.h"
 #include "clickhouse_import.h"
 #include "import_summary.h"
+#include "ingest/open_inputs.h"
+#include "interrupt_signal.h"
 #include "no_request.h"
 #include "store/request_join.h"
 #include "store/store.h"
-#include "interrupt_signal.h"
 #include "terminal_progress.h"
+
+#include <algorithm>
 
 namespace {
 
-constexpr const char *kImportUsage =
-    "Appends trace files (native JSONL or CSV, OTLP/JSON or OTLP/protobuf spans, benchmark outputs;\n"
-    "optionally zstd-compressed) to an investigation store, creating it if needed. Prints per file the\n"
-    "accepted and rejected records, the first reasons and the time taken.\n";
+constexpr const char *kImportUsage
+    = "Appends trace files (native JSONL or CSV, OTLP/JSON or OTLP/protobuf spans, benchmark outputs;\n"
+      "optionally zstd-compressed) to an investigation store, creating it if needed, and merges the\n"
+      "investigations (.lxdb) given. Prints per file the accepted and rejected records, the first reasons\n"
+      "and the time taken. A trace file the store holds already is not imported twice.\n";
 
 } // namespace
 
@@ -79,10 +83,19 @@ int runImportCommand(const std::vector<std::string> &arguments, std::ostream &ou
         return 2;
     }
     catchInterrupt();
-    lx::ImportOptions options;
+    // Investigations among the files are merged into the store, as the desktop adds them to an open one.
+    const lx::OpenPlan plan = lx::planOpenInputs(files, true);
+    lx::OpenOptions options;
     options.progress = terminalProgress(err);
     options.spanMapping = mapping;
-    const std::vector<lx::FileImport> imports = lx::importFiles(*store, files, options);
+    options.onMerge = [&out, &err](const lx::StoreMerge &merge) {
+        if (merge.merged)
+            out << merge.path << ": merged (an investigation)\n";
+        else
+            (merge.alreadyIn ? out : err) << merge.path << ": " << merge.error << '\n';
+    };
+    const lx::FillOutcome filled = lx::fillStore(*store, plan, options);
+    const std::vector<lx::FileImport> &imports = filled.imports;
     printImportSummary(imports, out, err);
     if (const lx::JoinSummary join = lx::readJoinSummary(*store); join.active)
         out << "joined client and server records: " << join.matched << " matched, " << join.clientOnly << " client only, "
@@ -91,10 +104,13 @@ int runImportCommand(const std::vector<std::string> &arguments, std::ostream &ou
         err << "import: cancelled; the files completed before it are kept in " << db << '\n';
         return 130;
     }
-    // What the store held before is no input of this import: the files must give a request.
-    if (!anyRequestImported(imports)) {
-        err << "import: " << noRequestReason({}, {}, imports) << '\n';
+    // What the store held before is no input of this import: the files must give a request (a store merged
+    // or in it already gives its own).
+    const bool anyStore = std::any_of(filled.merges.begin(), filled.merges.end(),
+                                      [](const lx::StoreMerge &m) { return m.merged || m.alreadyIn; });
+    if (!anyRequestImported(imports) && !anyStore) {
+        err << "import: " << noRequestReason({}, filled.merges, imports) << '\n';
         return 2;
     }
-    return anyInputFailed(imports) ? 2 : 0;
+    return filled.anyInputFailed() ? 2 : 0;
 }

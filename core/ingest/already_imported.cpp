@@ -43,4 +43,16 @@ std::string alreadyImported(const std::string &path, const std::vector<ImportRun
     return {};
 }
 
+std::string alreadyMerged(const std::string &path, const std::string &intoPath, const std::vector<StoreMerge> &earlier)
+{
+    const std::filesystem::path file = utf8Path(path);
+    if (!intoPath.empty() && sameFile(file, intoPath))
+        return "is this investigation itself: not merged into itself";
+    for (const StoreMerge &before : earlier) {
+        if (before.merged && sameFile(file, before.path))
+            return "given twice: merged once, as " + before.path;
+    }
+    return {};
+}
+
 } // namespace lx

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ingest/importer.h"
+#include "ingest/open_inputs.h"
 #include "store/import_runs.h"
 
 #include <string>
@@ -21,5 +22,9 @@ namespace lx {
 /// file that gave no request is read again: no figure counts it twice, and it still says why it gives none.
 std::string alreadyImported(const std::string &path, const std::vector<ImportRun> &runs,
                             const std::vector<FileImport> &earlier);
+
+/// The same for an investigation store merged into `intoPath` (the store receiving it; empty for a
+/// temporary one): why not, when it is that store itself or one of `earlier` merged already.
+std::string alreadyMerged(const std::string &path, const std::string &intoPath, const std::vector<StoreMerge> &earlier);
 
 } // namespace lx

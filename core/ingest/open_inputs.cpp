@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ingest/open_inputs.h"
 
-#include "store/store.h"
+#include "ingest/already_imported.h"
 #include "store/stamp_scan.h"
+#include "store/store.h"
 #include "store/store_merge.h"
 
 #include <algorithm>
@@ -41,7 +42,7 @@ std::unique_ptr<Store> openPlanTarget(const OpenPlan &plan, const OpenOptions &o
 
 bool FillOutcome::anyInputFailed() const
 {
-    return std::any_of(merges.begin(), merges.end(), [](const StoreMerge &m) { return !m.merged; })
+    return std::any_of(merges.begin(), merges.end(), [](const StoreMerge &m) { return !m.merged && !m.alreadyIn; })
         || std::any_of(imports.begin(), imports.end(), [](const FileImport &f) { return f.failed(); });
 }
 
@@ -51,7 +52,9 @@ FillOutcome fillStore(Store &store, const OpenPlan &plan, const OpenOptions &opt
     for (const std::string &path : plan.merges) {
         StoreMerge merge;
         merge.path = path;
-        merge.merged = mergeStore(store, path, &merge.error);
+        merge.error = alreadyMerged(path, store.fileName(), outcome.merges);
+        merge.alreadyIn = !merge.error.empty();
+        merge.merged = !merge.alreadyIn && mergeStore(store, path, &merge.error);
         if (options.onMerge)
             options.onMerge(merge);
         outcome.merges.push_back(std::move(merge));

@@ -45,7 +45,9 @@ OpenPlan planOpenInputs(const std::vector<std::string> &inputs, bool storeOpen =
 struct StoreMerge {
     std::string path;
     bool merged = false;
-    std::string error; ///< why it could not be merged
+    std::string error; ///< why it could not be merged, or why it was not (alreadyIn)
+    /// Not merged because the investigation holds it already (already_imported.h): no failure.
+    bool alreadyIn = false;
 };
 
 struct OpenOptions {

@@ -171,6 +171,8 @@ private Q_SLOTS:
     void handComputedCounts();
     void storeReportsLikeFiles_data();
     void storeReportsLikeFiles();
+    void investigationsAddedOnce_data();
+    void investigationsAddedOnce();
     void importSaysNoMappingClaimedTheSpans_data();
     void importSaysNoMappingClaimedTheSpans();
 
@@ -271,6 +273,51 @@ QJsonObject TestCli::reportJson(const QStringList &args, int expectedExit)
         return {};
     }
     return doc.object();
+}
+
+void TestCli::investigationsAddedOnce_data()
+{
+    QTest::addColumn<QStringList>("imports"); // `import --db @NAME.lxdb` commands, each as its arguments
+    QTest::addColumn<QString>("store"); // then reported on: its total
+    QTest::addColumn<qint64>("total");
+    QTest::addColumn<QString>("said"); // a part of the last import's output
+    // requests.lxdb: the six requests of fixture.jsonl; sparse.jsonl: one.
+    QTest::newRow("import merges an investigation")
+        << QStringList { QStringLiteral("import --db @m1.lxdb @requests.lxdb @sparse.jsonl") }
+        << QStringLiteral("@m1.lxdb") << qint64(7) << QStringLiteral("@requests.lxdb: merged");
+    // Were merged once each: twice the requests, every figure weighted as twice the traffic.
+    QTest::newRow("an investigation given twice")
+        << QStringList { QStringLiteral("import --db @m2.lxdb @requests.lxdb @requests.lxdb") }
+        << QStringLiteral("@m2.lxdb") << qint64(6) << QStringLiteral("given twice: merged once");
+    QTest::newRow("the investigation into itself")
+        << QStringList { QStringLiteral("import --db @m3.lxdb @sparse.jsonl"),
+                         QStringLiteral("import --db @m3.lxdb @m3.lxdb") }
+        << QStringLiteral("@m3.lxdb") << qint64(1) << QStringLiteral("is this investigation itself");
+    QTest::newRow("a file imported before")
+        << QStringList { QStringLiteral("import --db @m4.lxdb @sparse.jsonl"),
+                         QStringLiteral("import --db @m4.lxdb @sparse.jsonl") }
+        << QStringLiteral("@m4.lxdb") << qint64(1) << QStringLiteral("already in this investigation");
+    QTest::newRow("report of one investigation twice")
+        << QStringList() << QStringLiteral("@requests.lxdb @requests.lxdb") << qint64(6) << QString();
+}
+
+void TestCli::investigationsAddedOnce()
+{
+    QFETCH(QStringList, imports);
+    QFETCH(QString, store);
+    QFETCH(qint64, total);
+    QFETCH(QString, said);
+    CliRun last;
+    for (const QString &import : imports) {
+        last = runCli(resolved(import.split(QLatin1Char(' '))));
+        QVERIFY2(last.exitCode == 0, last.err.constData()); // nothing added twice is a failure
+    }
+    const QJsonObject report = reportJson(resolved(store.split(QLatin1Char(' '))));
+    QCOMPARE(report[QLatin1String("requests")].toObject()[QLatin1String("total")].toInteger(), total);
+    if (!said.isEmpty()) {
+        const QString output = QString::fromUtf8(last.out + last.err);
+        QVERIFY2(output.contains(resolved({ said }).front()), qPrintable(output));
+    }
 }
 
 void TestCli::exitStatus_data()
