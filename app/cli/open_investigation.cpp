@@ -67,6 +67,10 @@ OpenedInvestigation openInvestigation(const std::vector<std::string> &inputs, co
         }
     }
     opened.inputFailed = result.filled.anyInputFailed();
+    for (const lx::StoreMerge &merge : result.filled.merges) {
+        if (!merge.merged && !merge.alreadyIn)
+            opened.unmerged.push_back({ merge.path, "lxdb", 0, 0, "unreadable", merge.error });
+    }
     // A store that holds requests is an input that gave some, as is a file with one accepted record.
     if (!anyRequestImported(result.filled.imports) && !lx::holdsRequests(*result.store)) {
         err << command << ": "

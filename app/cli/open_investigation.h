@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "analysis/analysis.h"
 #include "store/integrity_check.h"
 #include "store/store.h"
 #include "store/store_writer.h"
@@ -23,6 +24,9 @@ struct OpenedInvestigation {
     /// A store read as it is, opened with its integrity check deferred: the check running beside the command.
     std::unique_ptr<lx::BackgroundIntegrityCheck> integrity;
     std::string storePath;            ///< that store's path, for the message when the check fails
+    /// The stores among the inputs that could not be merged, as a report lists its inputs (outcome
+    /// "unreadable", the reason as the message).
+    std::vector<lx::InputSummary> unmerged;
 
     /// Waits for the deferred check, if any: true when there was none or the file is sound; else writes
     /// `<store>: the store is damaged (...)` to \a err, and the command exits 2 without its output.

@@ -127,6 +127,7 @@ int runReportCommand(const std::vector<std::string> &arguments, std::ostream &ou
     const OpenedInvestigation opened = openInvestigation(request.inputs, request.mapping, "report", err, true, throwAway);
     if (!opened.store)
         return opened.exitStatus;
+    request.diagnosis.unmerged = opened.unmerged;
     if (const int status = writeDiagnosedReport(*opened.store, request.filter.filter, request.options, request.diagnosis, out, err,
                                                 [&opened, &err] { return opened.sound(err); }))
         return status;

@@ -110,9 +110,10 @@ int writeDiagnosedReport(const lx::Store &store, const lx::RequestFilter &filter
     diagnosisOptions.slos = targets;
     diagnosisOptions.windowNs = request.windowNs;
     diagnosisOptions.bucketBy = request.bucketBy;
-    const lx::Diagnosis diagnosis = lx::diagnose(store, filter, diagnosisOptions);
+    lx::Diagnosis diagnosis = lx::diagnose(store, filter, diagnosisOptions);
     if (sound && !sound())
         return 2; // what was read of a damaged file is not said
+    diagnosis.report.inputs.insert(diagnosis.report.inputs.begin(), request.unmerged.begin(), request.unmerged.end());
     const lx::Report &report = diagnosis.report;
     const lx::LoadAnalysis &load = diagnosis.load;
     const std::vector<lx::Finding> &findings = diagnosis.findings;

@@ -33,6 +33,9 @@ struct DiagnosisRequest {
     lx::LoadKey bucketBy = lx::LoadKey::ArrivalRate;
     std::string format = "text"; ///< text, json, md or html
     std::string outPath;
+    /// The stores given that could not be merged: listed first among the report's inputs, which otherwise
+    /// are the store's import runs and would not name them.
+    std::vector<lx::InputSummary> unmerged;
 };
 
 /// Consumes one of the options above when it is next; `error` says why its value is wrong.

@@ -171,6 +171,7 @@ private Q_SLOTS:
     void handComputedCounts();
     void storeReportsLikeFiles_data();
     void storeReportsLikeFiles();
+    void unmergedStoreListedInInputs();
     void investigationsAddedOnce_data();
     void investigationsAddedOnce();
     void importSaysNoMappingClaimedTheSpans_data();
@@ -273,6 +274,24 @@ QJsonObject TestCli::reportJson(const QStringList &args, int expectedExit)
         return {};
     }
     return doc.object();
+}
+
+void TestCli::unmergedStoreListedInInputs()
+{
+    // SQLite's header and nothing of a database after it: a store by its first bytes, not mergeable.
+    QVERIFY(
+        writeFile(path(QStringLiteral("broken.lxdb")), QByteArray("SQLite format 3\0", 16) + QByteArray(4080, '\x55')));
+    const QJsonObject report
+        = reportJson({ path(QStringLiteral("broken.lxdb")), path(QStringLiteral("fixture.jsonl")) }, 2);
+    const QJsonArray inputs = report[QLatin1String("inputs")].toArray();
+    // The store was missing from the inputs: a script read a report of one input, without the one that failed.
+    QCOMPARE(inputs.size(), 2);
+    const QJsonObject broken = inputs[0].toObject();
+    QCOMPARE(broken[QLatin1String("path")].toString(), path(QStringLiteral("broken.lxdb")));
+    QCOMPARE(broken[QLatin1String("outcome")].toString(), QStringLiteral("unreadable"));
+    QVERIFY(!broken[QLatin1String("message")].toString().isEmpty());
+    QCOMPARE(inputs[1].toObject()[QLatin1String("path")].toString(), path(QStringLiteral("fixture.jsonl")));
+    QCOMPARE(report[QLatin1String("requests")].toObject()[QLatin1String("total")].toInteger(), 6);
 }
 
 void TestCli::investigationsAddedOnce_data()
