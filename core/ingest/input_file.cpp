@@ -89,7 +89,10 @@ std::size_t InputFile::read(char *buffer, std::size_t size)
         }
         return readRaw(buffer, size);
     }
-    ZSTD_outBuffer out{buffer, size, 0};
+    // At most a block's output a call: zstd hands out nothing of a call that fails, so that with a larger
+    // window the blocks decoded before a damaged one would be lost with it (and with them, in a small file,
+    // every record). A window of its own output size still decodes straight into the buffer.
+    ZSTD_outBuffer out { buffer, std::min(size, ZSTD_DStreamOutSize()), 0 };
     while (out.pos == 0 && m_error.empty()) {
         if (m_compressedPos == m_compressedEnd && !m_eof) {
             m_compressedPos = 0;
@@ -101,8 +104,12 @@ std::size_t InputFile::read(char *buffer, std::size_t size)
         const std::size_t ret = ZSTD_decompressStream(m_dctx, &out, &in);
         m_compressedPos = in.pos;
         if (ZSTD_isError(ret)) {
-            m_error = std::string("zstd: ") + ZSTD_getErrorName(ret);
-            return out.pos;
+            // Where: the damaged block starts at or after the input this call was given.
+            const std::uint64_t from = m_fileBytesRead - (m_compressedEnd - inBefore);
+            m_error = std::string("zstd: ") + ZSTD_getErrorName(ret) + " at or after compressed byte "
+                + std::to_string(from) + " of the file, after " + std::to_string(m_decodedBytes)
+                + " bytes decoded whole";
+            return 0;
         }
         // A call that consumed nothing and produced nothing says nothing about the frame: at the end of a
         // complete file zstd still answers with the size hint of a next frame's header.
@@ -114,6 +121,7 @@ std::size_t InputFile::read(char *buffer, std::size_t size)
             return 0;
         }
     }
+    m_decodedBytes += out.pos;
     return out.pos;
 }
 

@@ -59,6 +59,7 @@ private:
     std::string m_error;
     std::uint64_t m_fileBytesRead = 0;
     std::uint64_t m_fileSize = 0;
+    std::uint64_t m_decodedBytes = 0; ///< of a compressed file, handed out so far
 };
 
 } // namespace lx

@@ -36,9 +36,8 @@ QByteArray csvBetween(const char *header, const char *bad)
     return QByteArray(header) + "\nr1,100,200\n" + bad + "\nr3,100,200\n";
 }
 
-/// A thousand records of which the compressed form is cut in half, with the number of whole lines
-/// that the zstd tool itself recovers from the cut file: the records the importer must keep.
-QByteArray truncatedZst(qint64 *wholeLines, bool *ok)
+/// A thousand records, compressed with a checksum, their stream spread over many blocks by random hex noise.
+QByteArray noisyZst(bool *ok)
 {
     QRandomGenerator random(7);
     QByteArray text;
@@ -50,11 +49,36 @@ QByteArray truncatedZst(qint64 *wholeLines, bool *ok)
         text += R"({"id":"r)" + QByteArray::number(i) + R"(","t_server_recv_ns":)" + QByteArray::number(1000 * i)
                 + R"(,"t_last_token_ns":)" + QByteArray::number(1000 * i + 500) + R"(,"noise":")" + noise + "\"}\n";
     }
-    const QByteArray compressed = zstd({QStringLiteral("-q"), QStringLiteral("-c")}, text, ok);
+    return zstd({ QStringLiteral("-q"), QStringLiteral("-c"), QStringLiteral("--check") }, text, ok);
+}
+
+/// The whole lines that the zstd tool itself writes out of a damaged stream before it stops on the damage:
+/// the records the importer must keep.
+qint64 wholeLinesRecovered(const QByteArray &damaged, bool *ok)
+{
+    const QByteArray recovered
+        = *ok ? zstd({ QStringLiteral("-q"), QStringLiteral("-d"), QStringLiteral("-c") }, damaged, ok) : QByteArray();
+    return recovered.count('\n');
+}
+
+/// noisyZst() cut in half, with the lines to keep.
+QByteArray truncatedZst(qint64 *wholeLines, bool *ok)
+{
+    const QByteArray compressed = noisyZst(ok);
     const QByteArray cut = compressed.left(compressed.size() / 2);
-    const QByteArray recovered = *ok ? zstd({QStringLiteral("-q"), QStringLiteral("-d"), QStringLiteral("-c")}, cut, ok) : QByteArray();
-    *wholeLines = recovered.count('\n');
+    *wholeLines = wholeLinesRecovered(cut, ok);
     return cut;
+}
+
+/// noisyZst() with bytes overwritten past its middle, with the lines to keep.
+QByteArray damagedZst(qint64 *wholeLines, bool *ok)
+{
+    QByteArray compressed = noisyZst(ok);
+    if (!*ok)
+        return {};
+    compressed.replace(compressed.size() / 2, 8, QByteArray(8, '\xff'));
+    *wholeLines = wholeLinesRecovered(compressed, ok);
+    return compressed;
 }
 
 /// Makes the bad file of a kind; *expectedBefore is the records it still holds before the problem.
@@ -88,6 +112,12 @@ std::string makeBadFile(const QTemporaryDir &dir, const QString &kind, qint64 *e
         bool ok = false;
         const QByteArray cut = truncatedZst(expectedBefore, &ok);
         return ok ? writeFile(dir, QStringLiteral("cut.jsonl.zst"), cut) : std::string();
+    }
+    if (kind == QLatin1String("damaged zstd")) {
+        *needsZstd = true;
+        bool ok = false;
+        const QByteArray damaged = damagedZst(expectedBefore, &ok);
+        return ok ? writeFile(dir, QStringLiteral("damaged.jsonl.zst"), damaged) : std::string();
     }
     if (kind == QLatin1String("pretty JSON"))
         return writeFile(dir, QStringLiteral("pretty.json"), "{\n  \"resourceSpans\": [\n    {\"scopeSpans\": []}\n  ]\n}\n");
@@ -254,6 +284,8 @@ void TestImportBadInput::badFile_data()
     row("a file that does not exist", "missing", O::Unreadable, "no such file");
     row("a directory", "directory", O::Unreadable, "directory");
     row("a truncated .zst", "truncated", O::Truncated, "truncated|kept");
+    // The blocks before the damage were lost with it: the records of a file this small, all of them.
+    row("a .zst damaged in its middle", "damaged zstd", O::ReadError, "zstd|compressed byte|kept");
     // Were read as JSON lines (or CSV, for an array with commas), each line a malformed record.
     row("a pretty-printed JSON document", "pretty JSON", O::Unreadable, "JSON document|one request per line");
     row("a JSON array", "JSON array", O::Unreadable, "JSON document|array");
