@@ -194,7 +194,7 @@ int runClickHouseImport(const ClickHouseImportArgs &args, std::ostream &out, std
     if (const int status = countBeforePull(source, "import", err))
         return status;
     std::string why;
-    std::unique_ptr<lx::Store> store = lx::Store::open(args.db, &why);
+    std::unique_ptr<lx::Store> store = lx::Store::openWritable(args.db, &why);
     if (!store) {
         err << args.db << ": " << why << '\n';
         return 2;

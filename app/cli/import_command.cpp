@@ -77,7 +77,7 @@ int runImportCommand(const std::vector<std::string> &arguments, std::ostream &ou
         return 2;
     }
     std::string why;
-    std::unique_ptr<lx::Store> store = lx::Store::open(db, &why);
+    std::unique_ptr<lx::Store> store = lx::Store::openWritable(db, &why);
     if (!store) {
         err << db << ": " << why << '\n';
         return 2;

@@ -169,9 +169,10 @@ int runWhatIfCommand(const std::vector<std::string> &arguments, std::ostream &ou
     }
 
     std::string why;
-    std::unique_ptr<lx::Store> simulated = a.outPath.empty() ? lx::Store::openTemporary(&why) : lx::Store::open(a.outPath, &why);
+    std::unique_ptr<lx::Store> simulated
+        = a.outPath.empty() ? lx::Store::openTemporary(&why) : lx::Store::openWritable(a.outPath, &why);
     if (!simulated) {
-        err << "whatif: " << why << '\n';
+        err << "whatif: " << (a.outPath.empty() ? std::string() : a.outPath + ": ") << why << '\n';
         return 2;
     }
     const lx::whatif::WhatIfOutcome outcome = lx::whatif::runWhatIf(*observed.store, *simulated, request);

@@ -520,6 +520,16 @@ std::vector<FileImport> importFiles(Store &store, const std::vector<std::string>
             results.push_back(std::move(refused));
             continue;
         }
+        if (!store.isWritable()) {
+            FileImport refused;
+            refused.path = path;
+            refused.outcome = FileImport::Outcome::StoreError;
+            refused.message = "cannot write the store " + store.fileName()
+                + ": it is read-only (a read-only file system,"
+                  " or no permission to write it): nothing imported";
+            results.push_back(std::move(refused));
+            continue;
+        }
         if (cancelled) {
             FileImport skipped;
             skipped.path = path;
@@ -560,7 +570,7 @@ std::vector<FileImport> importFiles(Store &store, const std::vector<std::string>
     const bool nothingToJoin = !hadRequests && std::none_of(results.begin(), results.end(), [](const FileImport &f) {
         return f.joinCandidates;
     });
-    if (options.joinClientServer && !cancelled && !results.empty() && !nothingToJoin) {
+    if (options.joinClientServer && !cancelled && !results.empty() && !nothingToJoin && store.isWritable()) {
         std::string why;
         const auto joining = [&] {
             if (options.progress) {

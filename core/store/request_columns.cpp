@@ -244,7 +244,7 @@ bool dropRequestColumns(sqlite3 *db, std::string *error)
 
 bool ensureRequestColumns(Store &store, std::string *error)
 {
-    if (store.heldRows() || store.isReadOnly())
+    if (store.heldRows() || !store.isWritable())
         return true;
     sqlite3 *db = store.db();
     const RowIdRange range = requestIdRange(db);

@@ -23,6 +23,21 @@ namespace {
 constexpr int kBusyTimeoutMs = 30000;
 }
 
+bool Store::isWritable() const
+{
+    return !m_readOnly && m_db && sqlite3_db_readonly(m_db, "main") == 0;
+}
+
+std::unique_ptr<Store> Store::openWritable(const std::string &path, std::string *error)
+{
+    std::unique_ptr<Store> store = open(path, error);
+    if (store && !store->isWritable()) {
+        *error = "cannot be written: it is read-only (a read-only file system, or no permission to write it)";
+        return nullptr;
+    }
+    return store;
+}
+
 std::unique_ptr<Store> Store::open(const std::string &path, std::string *error)
 {
     return openPath(path, false, Mode::Create, error);

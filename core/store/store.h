@@ -36,6 +36,9 @@ public:
     /// created is removed again when it fails. Imports that a dead process left `running` are marked
     /// interrupted (import_runs.h).
     static std::unique_ptr<Store> open(const std::string &path, std::string *error);
+    /// open(), refusing a store that SQLite could only open to read (isWritable()): what a command that
+    /// writes into it needs, rather than one "cannot write" a file and a join.
+    static std::unique_ptr<Store> openWritable(const std::string &path, std::string *error);
     /// Opens an investigation that must exist already (a background job's own connection): never creates one.
     static std::unique_ptr<Store> openExisting(const std::string &path, std::string *error);
     /// Opens an investigation to read only (report, compare, plot, a merge's source): the file is opened
@@ -61,6 +64,9 @@ public:
     bool isDisposable() const { return m_disposable; }
     /// Opened with openReadOnly(): every write fails.
     bool isReadOnly() const { return m_readOnly; }
+    /// Whether the file can be written: not opened read-only, and not fallen back to reading by SQLite, which
+    /// open() lets it do (a store on a read-only file system, or without write permission, is still shown).
+    bool isWritable() const;
     /// Read-only: the import runs found `running` at open with no process importing (import_runs.h).
     const std::vector<std::int64_t> &deadRuns() const { return m_deadRuns; }
 

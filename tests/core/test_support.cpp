@@ -221,4 +221,16 @@ void unmount(const QString &path)
     umount.waitForFinished(30000);
 }
 
+ScratchDisk::ScratchDisk(const QString &options)
+    : m_path(m_dir.filePath(QStringLiteral("disk")))
+{
+    m_mounted = QDir().mkpath(m_path) && mountTmpfs(m_path, options);
+}
+
+ScratchDisk::~ScratchDisk()
+{
+    if (m_mounted)
+        unmount(m_path);
+}
+
 } // namespace lxtest

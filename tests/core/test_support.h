@@ -8,6 +8,7 @@
 #include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
+#include <QTemporaryDir>
 
 #include <memory>
 #include <optional>
@@ -19,7 +20,6 @@
 #include "filter/request_filter.h"
 #include "store/store.h"
 
-class QTemporaryDir;
 struct sqlite3;
 
 namespace lxtest {
@@ -95,5 +95,24 @@ bool mountTmpfs(const QString &path, const QString &options);
 
 /// Unmounts what mountTmpfs() mounted on `path`.
 void unmount(const QString &path);
+
+/// A tmpfs mounted on a folder of its own for one test (a full or a read-only disk), unmounted when it goes.
+/// Where none can be mounted, mounted() is false and the test skips.
+class ScratchDisk {
+public:
+    explicit ScratchDisk(const QString &options);
+    ~ScratchDisk();
+    ScratchDisk(const ScratchDisk &) = delete;
+    ScratchDisk &operator=(const ScratchDisk &) = delete;
+    bool mounted() const { return m_mounted; }
+    QString path() const { return m_path; }
+    /// Mounts it again with `options` ("remount,ro", "remount,rw").
+    bool remount(const QString &options) { return mountTmpfs(m_path, options); }
+
+private:
+    QTemporaryDir m_dir;
+    QString m_path;
+    bool m_mounted = false;
+};
 
 } // namespace lxtest

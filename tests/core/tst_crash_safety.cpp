@@ -337,15 +337,10 @@ private slots:
 
     void fullDisk()
     {
-        QTemporaryDir dir;
-        const QString disk = dir.filePath(QStringLiteral("disk"));
-        QVERIFY(QDir().mkpath(disk));
-        if (!lxtest::mountTmpfs(disk, QStringLiteral("size=2m")))
+        lxtest::ScratchDisk scratch(QStringLiteral("size=2m"));
+        if (!scratch.mounted())
             QSKIP("a small tmpfs cannot be mounted here (it needs the superuser)");
-        struct Unmount {
-            QString path;
-            ~Unmount() { lxtest::unmount(path); }
-        } unmountLater{disk};
+        const QString disk = scratch.path();
 
         const QString store = disk + QStringLiteral("/s.lxdb");
         QVERIFY(QFile::copy(m_base, store));

@@ -155,6 +155,7 @@ private Q_SLOTS:
     void badFile_data();
     void badFile();
     void sameIdInTwoFilesAccepted();
+    void readOnlyStoreSaidOnce();
     void earlierFilesKept_data();
     void earlierFilesKept();
     void fullStoreRollsTheFileBack_data();
@@ -337,6 +338,50 @@ void TestImportBadInput::badFile()
     } else {
         QCOMPARE(f.rejected, qint64(0));
     }
+}
+
+/// A store SQLite can only read (a read-only mount: the superuser writes through permissions) is refused
+/// once, by name, before anything is read. It was opened, each file failed to write, and the join again.
+void TestImportBadInput::readOnlyStoreSaidOnce()
+{
+    lxtest::ScratchDisk disk(QStringLiteral("size=4m"));
+    if (!disk.mounted())
+        QSKIP("no file system can be mounted here (it takes the superuser)");
+    const std::string store = pathOf(disk.path() + QStringLiteral("/inv.lxdb"));
+    const std::string first = writeFile(m_dir, QStringLiteral("ro-first.jsonl"), good("r1") + good("r2"));
+    const std::string more = writeFile(m_dir, QStringLiteral("ro-more.jsonl"), good("r5"));
+    std::string why;
+    {
+        auto writable = lx::Store::open(store, &why);
+        QVERIFY2(writable, why.c_str());
+        QVERIFY(writable->isWritable());
+        QCOMPARE(lx::importFiles(*writable, { first }).front().accepted, qint64(2));
+    }
+    QVERIFY(disk.remount(QStringLiteral("remount,ro")));
+
+    // Still shown (the desktop opens a store on a read-only disk), but known to be read-only.
+    auto readable = lx::Store::open(store, &why);
+    QVERIFY2(readable, why.c_str());
+    QVERIFY(!readable->isWritable());
+    const std::vector<lx::FileImport> files = lx::importFiles(*readable, { more, first });
+    QCOMPARE(files.size(), std::size_t(2));
+    for (const lx::FileImport &f : files) {
+        QVERIFY2(f.outcome == lx::FileImport::Outcome::StoreError, describe(f).constData());
+        QVERIFY2(f.message.find("read-only") != std::string::npos && f.message.find(store) != std::string::npos,
+                 f.message.c_str());
+        QVERIFY2(f.message.find("join") == std::string::npos, f.message.c_str());
+    }
+    QCOMPARE(dump(readable->db(), "SELECT count(*) FROM requests"), QStringLiteral("2"));
+    readable.reset();
+    QVERIFY(!lx::Store::openWritable(store, &why));
+    QVERIFY2(why.find("read-only") != std::string::npos, why.c_str());
+
+    const lxtest::CliRun run = lxtest::runCli(QStringLiteral(LX_CLI_PATH),
+                                              { QStringLiteral("import"), QStringLiteral("--db"),
+                                                QString::fromStdString(store), QString::fromStdString(more) });
+    QCOMPARE(run.exitCode, 2);
+    QCOMPARE(run.err.count("cannot"), qsizetype(1)); // said once: not for each file, nor for the join
+    QVERIFY2(run.err.startsWith(QByteArray::fromStdString(store + ": cannot be written")), run.err.constData());
 }
 
 void TestImportBadInput::sameIdInTwoFilesAccepted()

@@ -14,7 +14,6 @@
 #include "test_support.h"
 
 #include <QDir>
-#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -281,24 +280,21 @@ private slots:
     /// permissions) opens for writing as it did before the migration existed, read as it is.
     void olderStoreOnAReadOnlyDisk()
     {
-        QTemporaryDir dir;
-        const QString disk = dir.filePath(QStringLiteral("disk"));
-        QVERIFY(QDir().mkpath(disk));
-        if (!lxtest::mountTmpfs(disk, QStringLiteral("size=4m")))
+        lxtest::ScratchDisk disk(QStringLiteral("size=4m"));
+        if (!disk.mounted())
             QSKIP("no file system can be mounted here (it takes the superuser)");
-        const auto unmount = qScopeGuard([&] { lxtest::unmount(disk); });
-        QTemporaryDir inside(disk + QStringLiteral("/XXXXXX"));
+        QTemporaryDir inside(disk.path() + QStringLiteral("/XXXXXX"));
         const std::string path = lxtest::importedStoreFile(inside, QStringLiteral("old.lxdb"), records(40));
         std::string why;
         const std::map<std::string, Stamps> details = detailStamps(*Store::openReadOnly(path, &why));
         QVERIFY(lxtest::downgradeStore(path, 2));
-        QVERIFY(lxtest::mountTmpfs(disk, QStringLiteral("remount,ro")));
+        QVERIFY(disk.remount(QStringLiteral("remount,ro")));
         auto store = Store::open(path, &why);
         QVERIFY2(store, why.c_str());
         QCOMPARE(detailStamps(*store), details);
         QCOMPARE(scalar(*store, "SELECT value FROM meta WHERE key = 'schema_version'"), qint64(2));
         store.reset();
-        QVERIFY(lxtest::mountTmpfs(disk, QStringLiteral("remount,rw"))); // so that the folder can go
+        QVERIFY(disk.remount(QStringLiteral("remount,rw"))); // so that the folder inside can go
     }
 
     /// A merge brings the stamps of a store of either layout.
