@@ -7,6 +7,7 @@
 #include "ingest/open_inputs.h"
 #include "interrupt_signal.h"
 #include "no_request.h"
+#include "store/holds_requests.h"
 #include "store/request_join.h"
 #include "store/store.h"
 #include "terminal_progress.h"
@@ -104,11 +105,11 @@ int runImportCommand(const std::vector<std::string> &arguments, std::ostream &ou
         err << "import: cancelled; the files completed before it are kept in " << db << '\n';
         return 130;
     }
-    // What the store held before is no input of this import: the files must give a request (a store merged
-    // or in it already gives its own).
+    // What the store held before is no input of this import: the files must give a request, or a store
+    // merged (or in it already) its own, and the investigation must hold some.
     const bool anyStore = std::any_of(filled.merges.begin(), filled.merges.end(),
                                       [](const lx::StoreMerge &m) { return m.merged || m.alreadyIn; });
-    if (!anyRequestImported(imports) && !anyStore) {
+    if ((!anyRequestImported(imports) && !anyStore) || !lx::holdsRequests(*store)) {
         err << "import: " << noRequestReason({}, filled.merges, imports) << '\n';
         return 2;
     }

@@ -161,7 +161,7 @@ void Investigation::startWriting(const lx::OpenPlan &plan, bool afterSummary)
             lx::OpenOptions options;
             options.spanMapping = mapping;
             options.onMerge = [&outcome](const lx::StoreMerge &merge) {
-                if (!merge.merged)
+                if (!merge.merged && !merge.alreadyIn) // one given twice is merged once: nothing went wrong
                     outcome.errors << QString::fromStdString(merge.path + ": " + merge.error);
             };
             ImportProgressPost progress(self, started);

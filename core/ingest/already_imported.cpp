@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ingest/already_imported.h"
 
+#include "platform/file_identity.h"
 #include "platform/utf8_path.h"
 
 #include <filesystem>
@@ -31,12 +32,15 @@ std::string alreadyImported(const std::string &path, const std::vector<ImportRun
     const auto size = std::filesystem::file_size(file, ec);
     if (ec)
         return {};
-    // A file that grew since (a log still written to) is imported again: what it holds now is not what the
-    // investigation holds. The path as stored is resolved from here, where a relative one may name another
-    // file; the size as well must then match.
+    // A file written or moved into place since its import began (a log still written to, a benchmark run
+    // again into the same name) is imported again: what it holds now is not what the investigation holds.
+    // The store keeps the path, not the file: the one it names now must be as large, and unchanged since.
+    const std::optional<std::int64_t> changed = lastChangedNs(path);
+    if (!changed)
+        return {};
     for (const ImportRun &run : runs) {
         if (run.outcome == outcomeName(FileImport::Outcome::Complete) && run.accepted > 0
-            && run.bytes == static_cast<std::int64_t>(size) && sameFile(file, run.path))
+            && run.bytes == static_cast<std::int64_t>(size) && *changed < run.startedNs && sameFile(file, run.path))
             return "already in this investigation (import " + std::to_string(run.id) + ", "
                 + std::to_string(run.accepted) + " requests): not imported again";
     }

@@ -12,14 +12,16 @@
 /// A file an investigation holds already is not imported into it again: its requests would be counted
 /// twice, every percentile weighted as if the incident had twice the traffic, and nothing in the figures
 /// would say so. The same file is the same file system object (std::filesystem::equivalent: a link, a
-/// relative and an absolute path of it are one file), read in full before at the size it has now.
+/// relative and an absolute path of it are one file), read in full before, at the size it has now, and not
+/// written or moved since that read began.
 
 namespace lx {
 
 /// Why the import should not read `path`: the file is one of `runs` (the store's import_runs) imported
-/// complete at its present size, or one of `earlier` (this import's files so far) read complete, and gave
-/// requests. Empty when it is not, or when it is no regular file (a pipe is read once whatever its name). A
-/// file that gave no request is read again: no figure counts it twice, and it still says why it gives none.
+/// complete at its present size and unchanged since that import began, or one of `earlier` (this import's files so far)
+/// read complete, and gave requests. Empty when it is not, or when it is no regular file (a pipe is read once whatever
+/// its name). A file that gave no request is read again: no figure counts it twice, and it still says why it gives
+/// none.
 std::string alreadyImported(const std::string &path, const std::vector<ImportRun> &runs,
                             const std::vector<FileImport> &earlier);
 

@@ -567,9 +567,12 @@ std::vector<FileImport> importFiles(Store &store, const std::vector<std::string>
     // index by id only when there are client and server records to join.
     // A store that held no request before, given none the join may take, has nothing to join: the join's
     // two probes would each scan every row for the side they do not find (7% of an import of 1M requests).
-    const bool nothingToJoin = !hadRequests && std::none_of(results.begin(), results.end(), [](const FileImport &f) {
-        return f.joinCandidates;
-    });
+    // Nor has an import that added no request (its files in the store already, or giving none): the store's
+    // records were joined when they came.
+    const bool nothingToJoin
+        = (!hadRequests
+           && std::none_of(results.begin(), results.end(), [](const FileImport &f) { return f.joinCandidates; }))
+        || std::none_of(results.begin(), results.end(), [](const FileImport &f) { return f.accepted > 0; });
     if (options.joinClientServer && !cancelled && !results.empty() && !nothingToJoin && store.isWritable()) {
         std::string why;
         const auto joining = [&] {

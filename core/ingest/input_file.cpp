@@ -104,10 +104,9 @@ std::size_t InputFile::read(char *buffer, std::size_t size)
         const std::size_t ret = ZSTD_decompressStream(m_dctx, &out, &in);
         m_compressedPos = in.pos;
         if (ZSTD_isError(ret)) {
-            // Where: the damaged block starts at or after the input this call was given.
-            const std::uint64_t from = m_fileBytesRead - (m_compressedEnd - inBefore);
-            m_error = std::string("zstd: ") + ZSTD_getErrorName(ret) + " at or after compressed byte "
-                + std::to_string(from) + " of the file, after " + std::to_string(m_decodedBytes)
+            // Where, within a block: zstd may have taken the start of the damaged block in an earlier call.
+            m_error = std::string("zstd: ") + ZSTD_getErrorName(ret) + " before compressed byte "
+                + std::to_string(m_fileBytesRead) + " of the file, after " + std::to_string(m_decodedBytes)
                 + " bytes decoded whole";
             return 0;
         }

@@ -3,6 +3,7 @@
 
 #include "platform/utf8_path.h"
 
+#include <algorithm>
 #include <cstdint>
 
 #if defined(_WIN32)
@@ -18,40 +19,91 @@ namespace lx {
 std::optional<std::string> fileIdentity(const std::string &utf8Path)
 {
     const std::wstring wide = lx::utf8Path(utf8Path).wstring();
-    HANDLE file = ::CreateFileW(wide.c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr, OPEN_EXISTING,
-                                FILE_FLAG_BACKUP_SEMANTICS, nullptr);
+    HANDLE file = ::CreateFileW(wide.c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                                OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
     if (file == INVALID_HANDLE_VALUE)
         return std::nullopt;
-    BY_HANDLE_FILE_INFORMATION info{};
-    FILE_BASIC_INFO basic{};
-    const bool ok = ::GetFileInformationByHandle(file, &info) && ::GetFileInformationByHandleEx(file, FileBasicInfo, &basic, sizeof basic);
+    BY_HANDLE_FILE_INFORMATION info {};
+    FILE_BASIC_INFO basic {};
+    const bool ok = ::GetFileInformationByHandle(file, &info)
+        && ::GetFileInformationByHandleEx(file, FileBasicInfo, &basic, sizeof basic);
     ::CloseHandle(file);
     if (!ok)
         return std::nullopt;
     const auto join = [](DWORD high, DWORD low) { return (static_cast<std::uint64_t>(high) << 32) | low; };
-    return std::to_string(info.dwVolumeSerialNumber) + ':' + std::to_string(join(info.nFileIndexHigh, info.nFileIndexLow)) + ':'
-           + std::to_string(join(info.nFileSizeHigh, info.nFileSizeLow)) + ':'
-           + std::to_string(join(info.ftLastWriteTime.dwHighDateTime, info.ftLastWriteTime.dwLowDateTime)) + ':'
-           + std::to_string(basic.ChangeTime.QuadPart);
+    return std::to_string(info.dwVolumeSerialNumber) + ':'
+        + std::to_string(join(info.nFileIndexHigh, info.nFileIndexLow)) + ':'
+        + std::to_string(join(info.nFileSizeHigh, info.nFileSizeLow)) + ':'
+        + std::to_string(join(info.ftLastWriteTime.dwHighDateTime, info.ftLastWriteTime.dwLowDateTime)) + ':'
+        + std::to_string(basic.ChangeTime.QuadPart);
+}
+
+std::optional<std::int64_t> lastChangedNs(const std::string &utf8Path)
+{
+    const std::wstring wide = lx::utf8Path(utf8Path).wstring();
+    HANDLE file = ::CreateFileW(wide.c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                                OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
+    if (file == INVALID_HANDLE_VALUE)
+        return std::nullopt;
+    FILE_BASIC_INFO basic {};
+    const bool ok = ::GetFileInformationByHandleEx(file, FileBasicInfo, &basic, sizeof basic);
+    ::CloseHandle(file);
+    if (!ok)
+        return std::nullopt;
+    // 100 ns ticks since 1601-01-01.
+    constexpr std::int64_t kTicksTo1970 = 116444736000000000;
+    const std::int64_t ticks = std::max(basic.LastWriteTime.QuadPart, basic.ChangeTime.QuadPart);
+    return (ticks - kTicksTo1970) * 100;
 }
 
 #else // Linux, macOS
 
-std::optional<std::string> fileIdentity(const std::string &utf8Path)
+namespace {
+
+/// The file's stat and its modification and change times in ns since the Unix epoch.
+struct StatTimes {
+    struct stat st { };
+    std::int64_t modifiedNs = 0;
+    std::int64_t changedNs = 0;
+};
+
+std::optional<StatTimes> statTimes(const std::string &utf8Path)
 {
-    struct stat st {};
-    if (::stat(utf8Path.c_str(), &st) != 0)
+    StatTimes t;
+    if (::stat(utf8Path.c_str(), &t.st) != 0)
         return std::nullopt;
 #if defined(__APPLE__)
-    const struct timespec modified = st.st_mtimespec, changed = st.st_ctimespec;
+    const struct timespec modified = t.st.st_mtimespec, changed = t.st.st_ctimespec;
 #else
-    const struct timespec modified = st.st_mtim, changed = st.st_ctim;
+    const struct timespec modified = t.st.st_mtim, changed = t.st.st_ctim;
 #endif
-    const auto ns = [](const struct timespec &t) {
-        return static_cast<std::int64_t>(t.tv_sec) * 1'000'000'000 + static_cast<std::int64_t>(t.tv_nsec);
+    const auto ns = [](const struct timespec &time) {
+        return static_cast<std::int64_t>(time.tv_sec) * 1'000'000'000 + static_cast<std::int64_t>(time.tv_nsec);
     };
-    return std::to_string(static_cast<std::uint64_t>(st.st_dev)) + ':' + std::to_string(static_cast<std::uint64_t>(st.st_ino)) + ':'
-           + std::to_string(static_cast<std::int64_t>(st.st_size)) + ':' + std::to_string(ns(modified)) + ':' + std::to_string(ns(changed));
+    t.modifiedNs = ns(modified);
+    t.changedNs = ns(changed);
+    return t;
+}
+
+} // namespace
+
+std::optional<std::string> fileIdentity(const std::string &utf8Path)
+{
+    const std::optional<StatTimes> t = statTimes(utf8Path);
+    if (!t)
+        return std::nullopt;
+    return std::to_string(static_cast<std::uint64_t>(t->st.st_dev)) + ':'
+        + std::to_string(static_cast<std::uint64_t>(t->st.st_ino)) + ':'
+        + std::to_string(static_cast<std::int64_t>(t->st.st_size)) + ':' + std::to_string(t->modifiedNs) + ':'
+        + std::to_string(t->changedNs);
+}
+
+std::optional<std::int64_t> lastChangedNs(const std::string &utf8Path)
+{
+    const std::optional<StatTimes> t = statTimes(utf8Path);
+    if (!t)
+        return std::nullopt;
+    return std::max(t->modifiedNs, t->changedNs);
 }
 
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -14,5 +15,9 @@ namespace lx {
 
 /// The identity of the file at \a utf8Path as one line of text; nullopt when it cannot be queried.
 std::optional<std::string> fileIdentity(const std::string &utf8Path);
+
+/// When the file at \a utf8Path was last written or changed (renamed into place, its attributes set), in ns
+/// since the Unix epoch: the later of its modification and change times. Nullopt when it cannot be queried.
+std::optional<std::int64_t> lastChangedNs(const std::string &utf8Path);
 
 } // namespace lx

@@ -70,10 +70,11 @@ std::vector<ImportRun> listImportRuns(const Store &store)
     std::vector<ImportRun> runs;
     // The true counts only of the runs a killed import left: each is a scan of every row of `requests`,
     // which every report paid for every run when they were columns of this SELECT.
-    Statement rows(store.db(),
-                   "SELECT id, path, format, accepted, rejected, outcome, coalesce(message, ''), coalesce(bytes, 0) "
-                   "FROM import_runs"
-                   " ORDER BY id");
+    Statement rows(
+        store.db(),
+        "SELECT id, path, format, accepted, rejected, outcome, coalesce(message, ''), coalesce(bytes, 0), started_ns "
+        "FROM import_runs"
+        " ORDER BY id");
     Statement counts(store.db(), std::string("SELECT ") + kTrueCounts + ", " + kTrueRejections
                                      + " FROM import_runs WHERE id = ?");
     const std::vector<std::int64_t> &dead = store.deadRuns();
@@ -88,6 +89,7 @@ std::vector<ImportRun> listImportRuns(const Store &store)
         run.outcome = columnText(q, 5);
         run.message = columnText(q, 6);
         run.bytes = sqlite3_column_int64(q, 7);
+        run.startedNs = sqlite3_column_int64(q, 8);
         if (run.outcome == "running" && std::find(dead.begin(), dead.end(), run.id) != dead.end()) {
             // Read-only: the store is left as it is, and the list says what markInterruptedRuns() would write.
             run.outcome = kInterrupted;

@@ -44,7 +44,7 @@ std::int64_t insertImportRun(Store &store, const ImportRun &run);
 /// store refused the write (Store::lastError() says why).
 bool finishImportRun(Store &store, const ImportRun &run);
 
-/// Every file imported, in import order, with path, format, bytes, counts, outcome and message. On a read-only
+/// Every file imported, in import order, with path, format, start, bytes, counts, outcome and message. On a read-only
 /// store a run that no live process was importing at open is listed `interrupted`, with the rows it left.
 std::vector<ImportRun> listImportRuns(const Store &store);
 

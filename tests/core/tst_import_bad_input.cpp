@@ -309,6 +309,8 @@ void TestImportBadInput::badFile()
     if (needsZstd && path.empty())
         QSKIP("the zstd command line tool is not installed");
     QVERIFY(!path.empty());
+    if (kind == QLatin1String("damaged zstd"))
+        QVERIFY2(before > 0, "the zstd tool keeps no record before the damage: the fixture tests nothing");
     std::string why;
     const std::unique_ptr<lx::Store> store = lx::Store::openTemporary(&why);
     QVERIFY2(store, why.c_str());

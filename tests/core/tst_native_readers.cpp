@@ -433,6 +433,10 @@ void TestNativeReaders::csvForms_data()
                       "r1,error,m,/v1/chat,12,3,0,10,30\n")
         << QByteArray("SELECT status, model, route, input_tokens, output_tokens, tpot_ns FROM requests_readable")
         << QStringLiteral("1|m|/v1/chat|12|3|10");
+    // A spreadsheet's trailing columns have no name: two of them are no column named twice.
+    QTest::newRow("unnamed trailing columns")
+        << QByteArray("id,t_server_recv_ns,t_last_token_ns,,\nr1,100,200,,\n")
+        << QByteArray("SELECT source_id, ttlt_ns FROM requests_readable") << QStringLiteral("r1|100");
     QTest::newRow("quoted numbers") << QByteArray("id,t_server_recv_ns,t_last_token_ns\n\"r1\",\"100\",\"250\"\n")
         << QByteArray("SELECT source_id, ttlt_ns FROM requests_readable") << QStringLiteral("r1|150");
 }

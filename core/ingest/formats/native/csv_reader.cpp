@@ -50,7 +50,7 @@ std::string repeatedColumn(const std::vector<std::string> &header)
 {
     for (std::size_t later = 1; later < header.size(); ++later) {
         for (std::size_t first = 0; first < later; ++first) {
-            if (header[first] == header[later])
+            if (!header[later].empty() && header[first] == header[later]) // empty: a spreadsheet's trailing columns
                 return "the header names " + header[later] + " twice (columns " + std::to_string(first + 1) + " and "
                     + std::to_string(later + 1) + "): which of the two a record means cannot be told";
         }
