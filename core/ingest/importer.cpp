@@ -2,8 +2,8 @@
 #include "ingest/importer.h"
 
 #include "ingest/accept_rules.h"
-#include "ingest/already_imported.h"
 #include "ingest/batch_pipeline.h"
+#include "ingest/file_refusal.h"
 #include "ingest/format_registry.h"
 #include "ingest/id_set.h"
 #include "ingest/input_file.h"
@@ -509,45 +509,18 @@ std::vector<FileImport> importFiles(Store &store, const std::vector<std::string>
     std::string mappingError;
     const std::shared_ptr<const SpanMappings> mappings = loadSpanMappings(options.spanMapping, &mappingError);
     const bool hadRequests = store.heldRows() || holdsRequests(store);
-    const std::vector<ImportRun> runs = listImportRuns(store);
-    bool cancelled = false;
+    ImportState state;
+    state.mappingError = mappings ? nullptr : &mappingError;
+    state.runs = listImportRuns(store);
     for (const std::string &path : paths) {
-        if (!mappings) {
-            FileImport refused;
-            refused.path = path;
-            refused.outcome = FileImport::Outcome::Unreadable;
-            refused.message = mappingError;
-            results.push_back(std::move(refused));
-            continue;
-        }
-        if (!store.isWritable()) {
-            FileImport refused;
-            refused.path = path;
-            refused.outcome = FileImport::Outcome::StoreError;
-            refused.message = "cannot write the store " + store.fileName()
-                + ": it is read-only (a read-only file system,"
-                  " or no permission to write it): nothing imported";
-            results.push_back(std::move(refused));
-            continue;
-        }
-        if (cancelled) {
-            FileImport skipped;
-            skipped.path = path;
-            skipped.outcome = FileImport::Outcome::Cancelled;
-            skipped.message = "cancelled before this file was read";
-            results.push_back(std::move(skipped));
-            continue;
-        }
-        if (std::string why = alreadyImported(path, runs, results); !why.empty()) {
-            FileImport skipped;
-            skipped.path = path;
-            skipped.outcome = FileImport::Outcome::AlreadyImported;
-            skipped.message = std::move(why);
-            std::error_code ec;
-            const auto size = std::filesystem::file_size(utf8Path(path), ec);
-            progress.bytesDone += ec ? 0 : size;
-            ++progress.file;
-            results.push_back(std::move(skipped));
+        if (std::optional<FileImport> refused = refusedBeforeReading(path, store, state, results)) {
+            if (refused->outcome == FileImport::Outcome::AlreadyImported) { // read before: its bytes count as done
+                std::error_code ec;
+                const auto size = std::filesystem::file_size(utf8Path(path), ec);
+                progress.bytesDone += ec ? 0 : size;
+                ++progress.file;
+            }
+            results.push_back(std::move(*refused));
             continue;
         }
         // One file into a store with no request yet may be held in memory (ImportOptions::holdRows); several
@@ -560,7 +533,7 @@ std::vector<FileImport> importFiles(Store &store, const std::vector<std::string>
         progress.bytesDone += results.back().bytes;
         progress.records += results.back().accepted + results.back().rejected;
         ++progress.file;
-        cancelled = results.back().outcome == FileImport::Outcome::Cancelled;
+        state.cancelled = results.back().outcome == FileImport::Outcome::Cancelled;
     }
     // No index is built here: look-ups by id or time call Store::ensureIndexes() when they first need one,
     // so that an import is not made to wait for an index that a report never uses. The join builds the
@@ -573,7 +546,7 @@ std::vector<FileImport> importFiles(Store &store, const std::vector<std::string>
         = (!hadRequests
            && std::none_of(results.begin(), results.end(), [](const FileImport &f) { return f.joinCandidates; }))
         || std::none_of(results.begin(), results.end(), [](const FileImport &f) { return f.accepted > 0; });
-    if (options.joinClientServer && !cancelled && !results.empty() && !nothingToJoin && store.isWritable()) {
+    if (options.joinClientServer && !state.cancelled && !results.empty() && !nothingToJoin && store.isWritable()) {
         std::string why;
         const auto joining = [&] {
             if (options.progress) {
