@@ -16,40 +16,53 @@ namespace lx {
 
 #if defined(_WIN32)
 
-std::optional<std::string> fileIdentity(const std::string &utf8Path)
+namespace {
+
+struct FileInfo {
+    BY_HANDLE_FILE_INFORMATION byHandle {};
+    FILE_BASIC_INFO basic {}; // the change time, which BY_HANDLE_FILE_INFORMATION does not give
+};
+
+/// Both records of a file, read through a handle that asks no access (a file another program holds open
+/// is read too) and opens a directory as well.
+std::optional<FileInfo> readFileInfo(const std::string &utf8Path)
 {
     const std::wstring wide = lx::utf8Path(utf8Path).wstring();
     HANDLE file = ::CreateFileW(wide.c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
                                 OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
     if (file == INVALID_HANDLE_VALUE)
         return std::nullopt;
-    BY_HANDLE_FILE_INFORMATION info {};
-    FILE_BASIC_INFO basic {};
-    const bool ok = ::GetFileInformationByHandle(file, &info)
-        && ::GetFileInformationByHandleEx(file, FileBasicInfo, &basic, sizeof basic);
+    FileInfo info;
+    const bool ok = ::GetFileInformationByHandle(file, &info.byHandle)
+        && ::GetFileInformationByHandleEx(file, FileBasicInfo, &info.basic, sizeof info.basic);
     ::CloseHandle(file);
     if (!ok)
         return std::nullopt;
+    return info;
+}
+
+} // namespace
+
+std::optional<std::string> fileIdentity(const std::string &utf8Path)
+{
+    const std::optional<FileInfo> read = readFileInfo(utf8Path);
+    if (!read)
+        return std::nullopt;
+    const BY_HANDLE_FILE_INFORMATION &info = read->byHandle;
     const auto join = [](DWORD high, DWORD low) { return (static_cast<std::uint64_t>(high) << 32) | low; };
     return std::to_string(info.dwVolumeSerialNumber) + ':'
         + std::to_string(join(info.nFileIndexHigh, info.nFileIndexLow)) + ':'
         + std::to_string(join(info.nFileSizeHigh, info.nFileSizeLow)) + ':'
         + std::to_string(join(info.ftLastWriteTime.dwHighDateTime, info.ftLastWriteTime.dwLowDateTime)) + ':'
-        + std::to_string(basic.ChangeTime.QuadPart);
+        + std::to_string(read->basic.ChangeTime.QuadPart);
 }
 
 std::optional<std::int64_t> lastChangedNs(const std::string &utf8Path)
 {
-    const std::wstring wide = lx::utf8Path(utf8Path).wstring();
-    HANDLE file = ::CreateFileW(wide.c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
-                                OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
-    if (file == INVALID_HANDLE_VALUE)
+    const std::optional<FileInfo> read = readFileInfo(utf8Path);
+    if (!read)
         return std::nullopt;
-    FILE_BASIC_INFO basic {};
-    const bool ok = ::GetFileInformationByHandleEx(file, FileBasicInfo, &basic, sizeof basic);
-    ::CloseHandle(file);
-    if (!ok)
-        return std::nullopt;
+    const FILE_BASIC_INFO &basic = read->basic;
     // 100 ns ticks since 1601-01-01.
     constexpr std::int64_t kTicksTo1970 = 116444736000000000;
     const std::int64_t ticks = std::max(basic.LastWriteTime.QuadPart, basic.ChangeTime.QuadPart);
