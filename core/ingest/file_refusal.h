@@ -18,7 +18,7 @@ namespace lx {
 
 class Store;
 
-/// What an import knows before it reads its files.
+/// What an import knows of its files before it reads the next one.
 struct ImportState {
     const std::string *mappingError = nullptr; ///< why the span mapping could not be loaded; null when it was
     bool cancelled = false; ///< a file before this one was cancelled

@@ -478,6 +478,14 @@ void keepRequestColumns(Store &store, std::span<FileImport> results)
         results.back().message += (results.back().message.empty() ? "" : "; ") + why;
 }
 
+/// The size of the file at `path`, 0 when it has none to give (gone, a pipe): for the progress's bytes.
+std::uintmax_t fileSizeOrZero(const std::string &path)
+{
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(utf8Path(path), ec);
+    return ec ? 0 : size;
+}
+
 } // namespace
 
 std::string_view outcomeName(FileImport::Outcome outcome)
@@ -500,11 +508,8 @@ std::vector<FileImport> importFiles(Store &store, const std::vector<std::string>
     const FreedMemoryKept kept; // batches and blocks reused, not faulted in afresh, until the last file's end
     ImportProgress progress;
     progress.files = paths.size();
-    for (const std::string &path : paths) {
-        std::error_code ec;
-        const auto size = std::filesystem::file_size(utf8Path(path), ec);
-        progress.bytesTotal += ec ? 0 : size;
-    }
+    for (const std::string &path : paths)
+        progress.bytesTotal += fileSizeOrZero(path);
     std::vector<FileImport> results;
     std::string mappingError;
     const std::shared_ptr<const SpanMappings> mappings = loadSpanMappings(options.spanMapping, &mappingError);
@@ -515,9 +520,7 @@ std::vector<FileImport> importFiles(Store &store, const std::vector<std::string>
     for (const std::string &path : paths) {
         if (std::optional<FileImport> refused = refusedBeforeReading(path, store, state, results)) {
             if (refused->outcome == FileImport::Outcome::AlreadyImported) { // read before: its bytes count as done
-                std::error_code ec;
-                const auto size = std::filesystem::file_size(utf8Path(path), ec);
-                progress.bytesDone += ec ? 0 : size;
+                progress.bytesDone += fileSizeOrZero(path);
                 ++progress.file;
             }
             results.push_back(std::move(*refused));
