@@ -54,7 +54,7 @@ FillOutcome fillStore(Store &store, const OpenPlan &plan, const OpenOptions &opt
         merge.path = path;
         merge.error = alreadyMerged(path, store.fileName(), outcome.merges);
         merge.alreadyIn = !merge.error.empty();
-        merge.merged = !merge.alreadyIn && mergeStore(store, path, &merge.error);
+        merge.merged = !merge.alreadyIn && mergeStore(store, path, &merge.error, &merge.alreadyIn);
         if (options.onMerge)
             options.onMerge(merge);
         outcome.merges.push_back(std::move(merge));

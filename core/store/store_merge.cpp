@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "store/store_merge.h"
 
+#include "platform/utf8_path.h"
+#include "store/import_runs.h"
 #include "store/packed_stamps.h"
 #include "store/request_join.h"
 #include "store/sqlite_util.h"
 #include "store/stamp_scan.h"
 #include "store/store.h"
-#include "platform/utf8_path.h"
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -20,6 +22,38 @@ std::int64_t scalar(Store &store, const char *sql)
 {
     Statement stmt(store.db(), sql);
     return stmt.valid() && stmt.step() == SQLITE_ROW ? sqlite3_column_int64(stmt.get(), 0) : 0;
+}
+
+/// Two rows of one import: a merge copies a run's path, start and counts as they are (only its id moves).
+bool sameRun(const ImportRun &a, const ImportRun &b)
+{
+    return a.startedNs == b.startedNs && a.path == b.path && a.format == b.format && a.bytes == b.bytes
+        && a.accepted == b.accepted && a.rejected == b.rejected;
+}
+
+/// Why `into` must not take the runs of `source` (empty when it may): it holds some or all of them already,
+/// and their requests would be counted twice, every percentile weighted as if the incident had that traffic
+/// twice. `*all` says whether it holds every one.
+std::string runsHeldAlready(const Store &into, const Store &source, bool *all)
+{
+    const std::vector<ImportRun> held = listImportRuns(into);
+    const std::vector<ImportRun> brought = listImportRuns(source);
+    std::vector<const ImportRun *> twice;
+    for (const ImportRun &run : brought) {
+        if (std::any_of(held.begin(), held.end(), [&](const ImportRun &h) { return sameRun(h, run); }))
+            twice.push_back(&run);
+    }
+    *all = !brought.empty() && twice.size() == brought.size();
+    if (twice.empty())
+        return {};
+    const ImportRun &first = *twice.front();
+    const std::string which = first.path + ", " + std::to_string(first.accepted) + " requests";
+    if (*all)
+        return "already in this investigation (merged before): its " + std::to_string(brought.size())
+            + (brought.size() == 1 ? " import (" : " imports (the first: ") + which + "), not merged again";
+    return "not merged: this investigation holds " + std::to_string(twice.size()) + " of its "
+        + std::to_string(brought.size()) + " imports already (the first: " + which
+        + "), whose requests would be counted twice; import its other files instead";
 }
 
 } // namespace
@@ -36,7 +70,7 @@ bool isSqliteFile(const std::string &path)
     return in.read(header, sizeof header) && std::memcmp(header, "SQLite format 3", 16) == 0;
 }
 
-bool mergeStore(Store &into, const std::string &path, std::string *error)
+bool mergeStore(Store &into, const std::string &path, std::string *error, bool *alreadyIn)
 {
     {
         // Open it on its own first, read-only: that checks it is an investigation of this schema version and
@@ -50,6 +84,14 @@ bool mergeStore(Store &into, const std::string &path, std::string *error)
             *error = isSimulatedInvestigation(*source)
                 ? "a simulated investigation (a what-if replay) is not merged into another: open it on its own"
                 : "the investigation is simulated (a what-if replay): no other store is merged into it";
+            return false;
+        }
+        bool all = false;
+        std::string held = runsHeldAlready(into, *source, &all);
+        if (!held.empty()) {
+            *error = std::move(held);
+            if (alreadyIn)
+                *alreadyIn = all;
             return false;
         }
     }

@@ -260,6 +260,67 @@ private slots:
         QCOMPARE(requestCount(*store), qint64(20 + 30 + 10));
     }
 
+    /// A store whose imports the investigation holds already is not merged again, whichever call brings
+    /// it: its requests would be counted twice. One that holds only some of them is refused whole.
+    void aStoreMergedBeforeIsNotMergedAgain_data()
+    {
+        QTest::addColumn<QString>("before"); // how the investigation (a temporary store) got its requests
+        QTest::addColumn<QString>("mergedNext"); // "a": a.lxdb again; "copy": a copy of the investigation;
+                                                 // "grown": a store of a.lxdb merged plus t.jsonl
+        QTest::addColumn<bool>("alreadyIn"); // not merged, and no failure
+        QTest::addColumn<QString>("said");
+        QTest::addColumn<qint64>("requestsAfter");
+        QTest::newRow("merged in an earlier call")
+            << QStringLiteral("a") << QStringLiteral("a") << true
+            << QStringLiteral("already in this investigation (merged before)") << 30LL;
+        QTest::newRow("a copy of the investigation itself") << QStringLiteral("a t") << QStringLiteral("copy") << true
+                                                            << QStringLiteral("its 2 imports (the first: ") << 40LL;
+        QTest::newRow("one holding some of its imports: refused whole")
+            << QStringLiteral("a") << QStringLiteral("grown") << false
+            << QStringLiteral("this investigation holds 1 of its 2 imports already") << 30LL;
+        QTest::newRow("another store: merged")
+            << QStringLiteral("a") << QStringLiteral("b") << false << QString() << 50LL;
+    }
+
+    void aStoreMergedBeforeIsNotMergedAgain()
+    {
+        QFETCH(QString, before);
+        QFETCH(QString, mergedNext);
+        QFETCH(bool, alreadyIn);
+        QFETCH(QString, said);
+        QFETCH(qint64, requestsAfter);
+        const Fixtures files;
+        std::string why;
+        auto store = Store::openTemporary(&why);
+        QVERIFY2(store, why.c_str());
+        std::vector<std::string> first;
+        for (const QString &name : names(qPrintable(before)))
+            first.push_back(
+                files.path(name + (name == QStringLiteral("t") ? QStringLiteral(".jsonl") : QStringLiteral(".lxdb"))));
+        QVERIFY(!fillStore(*store, planOpenInputs(first, true), {}).anyInputFailed());
+        std::string next = files.path(mergedNext + QStringLiteral(".lxdb"));
+        if (mergedNext == QStringLiteral("copy")) {
+            QVERIFY2(store->saveAs(next, &why), why.c_str());
+        } else if (mergedNext == QStringLiteral("grown")) {
+            auto grown = Store::open(next, &why);
+            QVERIFY2(grown, why.c_str());
+            QVERIFY(
+                !fillStore(*grown, planOpenInputs(files.paths(names("a.lxdb t.jsonl")), true), {}).anyInputFailed());
+        }
+        const qint64 requestsBefore = requestCount(*store);
+        const FillOutcome filled = fillStore(*store, planOpenInputs({ next }, true), {});
+        QCOMPARE(filled.merges.size(), std::size_t(1));
+        const StoreMerge &merge = filled.merges.front();
+        const bool refused = !said.isEmpty();
+        QCOMPARE(merge.merged, !refused);
+        QCOMPARE(merge.alreadyIn, alreadyIn);
+        QCOMPARE(filled.anyInputFailed(), refused && !alreadyIn);
+        QVERIFY2(QString::fromStdString(merge.error).contains(said), merge.error.c_str());
+        QCOMPARE(requestCount(*store), requestsAfter);
+        if (refused)
+            QCOMPARE(requestCount(*store), requestsBefore); // nothing of it came in
+    }
+
     /// A what-if replay (meta `simulated`) is a prediction: observed requests never go into it, and it goes
     /// into nothing, in either direction of a merge.
     void aSimulatedInvestigationIsNeverMixed_data()
