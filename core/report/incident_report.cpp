@@ -88,10 +88,23 @@ Table bucketTable(const LoadAnalysis &load)
     return t;
 }
 
+/// The files the figures come from, as the text report lists them: whoever reads the report later can
+/// tell which dump it describes, and whether every file of it was read whole.
+Table inputsTable(const Report &r)
+{
+    Table t { { "file", "format", "accepted", "rejected", "outcome" } };
+    for (const InputSummary &in : r.inputs)
+        t.push_back({ in.path, in.format.empty() ? "?" : in.format, std::to_string(in.accepted),
+                      std::to_string(in.rejected), in.message.empty() ? in.outcome : in.outcome + ": " + in.message });
+    return t;
+}
+
 std::string summaryLine(const Report &r)
 {
     std::string out = std::to_string(r.total) + " requests (" + std::to_string(r.ok) + " ok, " + std::to_string(r.error)
                       + " error)";
+    if (r.rejected > 0)
+        out += ", " + std::to_string(r.rejected) + " records rejected at import";
     if (r.firstStartNs != kNotMeasured)
         out += " from " + formatTimestamp(r.firstStartNs, 0) + " to " + formatTimestamp(r.lastStartNs, 0);
     out += ". e2e p95 " + duration(percentileOf(r, r.e2e.stat, 95)) + ", mean " + duration(r.e2e.stat.meanNs) + ".";
@@ -265,6 +278,8 @@ std::string incidentReportMarkdown(const IncidentReport &input, const std::strin
             out += "![" + input.figures[i].title + "](" + name + ")\n\n";
         }
     }
+    if (!r.inputs.empty())
+        out += "\n## Inputs\n\n" + markdownTable(inputsTable(r));
     return out;
 }
 
@@ -319,6 +334,8 @@ std::string incidentReportHtml(const IncidentReport &input)
             out += " src=\"data:" + html(f.mime) + ";base64," + base64(f.bytes) + "\"></figure>\n";
         }
     }
+    if (!r.inputs.empty())
+        out += "<h2>Inputs</h2>\n" + htmlTable(inputsTable(r));
     out += "<p class=\"muted\">Made by Latency Explorer.</p>\n</body>\n</html>\n";
     return out;
 }

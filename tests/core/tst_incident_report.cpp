@@ -148,6 +148,45 @@ private slots:
         QVERIFY(html.contains(QLatin1String("\"></figure>")));
     }
 
+    /// Which files the figures come from, and whether each was read whole, as the text report says it:
+    /// in both formats, user text escaped; no section for a report without inputs.
+    void listsItsInputs_data()
+    {
+        QTest::addColumn<bool>("html");
+        QTest::addColumn<bool>("withInputs");
+        QTest::addColumn<QStringList>("expected"); // present in the output; with no inputs, absent
+        const QStringList mdParts { QStringLiteral("## Inputs"),
+                                    QStringLiteral("| a.jsonl.zst | jsonl | 900 | 2 | complete |"),
+                                    QStringLiteral("| b\\|c.csv | ? | 100 | 0 | truncated: cut at byte 512 |"),
+                                    QStringLiteral("2 records rejected at import") };
+        const QStringList htmlParts { QStringLiteral("<h2>Inputs</h2>"), QStringLiteral("<td>a.jsonl.zst</td>"),
+                                      QStringLiteral("<td class=\"num\">truncated: cut at byte 512 &lt;here&gt;</td>"),
+                                      QStringLiteral("2 records rejected at import") };
+        QTest::newRow("markdown") << false << true << mdParts;
+        QTest::newRow("html") << true << true << htmlParts;
+        QTest::newRow("markdown, no inputs: no section")
+            << false << false << QStringList { QStringLiteral("## Inputs") };
+        QTest::newRow("html, no inputs: no section")
+            << true << false << QStringList { QStringLiteral("<h2>Inputs</h2>") };
+    }
+    void listsItsInputs()
+    {
+        QFETCH(bool, html);
+        QFETCH(bool, withInputs);
+        QFETCH(QStringList, expected);
+        Fixture f;
+        if (withInputs) {
+            f.report.rejected = 2;
+            f.report.inputs = { { "a.jsonl.zst", "jsonl", 900, 2, "complete", "" },
+                                { html ? "b.csv" : "b|c.csv", "", 100, 0, "truncated",
+                                  html ? "cut at byte 512 <here>" : "cut at byte 512" } };
+        }
+        const QString out
+            = QString::fromStdString(html ? incidentReportHtml(f.input) : incidentReportMarkdown(f.input, {}));
+        for (const QString &part : expected)
+            QVERIFY2(out.contains(part) == withInputs, qPrintable(part));
+    }
+
     void markdownFigures_data()
     {
         QTest::addColumn<QString>("base");
