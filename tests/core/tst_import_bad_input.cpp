@@ -194,6 +194,11 @@ void TestImportBadInput::badRecord_data()
     row("a stamp given twice, once null",
         R"({"id":"r2","t_server_recv_ns":1,"t_last_token_ns":5,"t_server_recv_ns":null})", "t_server_recv_ns|twice");
     row("the id given twice", R"({"id":"r2","id":"r9","t_server_recv_ns":1,"t_last_token_ns":5})", "id is given twice");
+    row("an attribute given twice",
+        R"({"id":"r2","region":"eu","t_server_recv_ns":1,"t_last_token_ns":5,"region":"us"})", "region is given twice");
+    row("an attribute given twice, once escaped",
+        R"({"id":"r2","re\u0067ion":"eu","t_server_recv_ns":1,"t_last_token_ns":5,"region":"us"})",
+        "region is given twice");
     row("a segment given twice", R"({"id":"r2","start_ns":1,"queue_ms":1,"e2e_ms":3,"queue_ms":2})", "queue_ms|twice");
     row("missing id", R"({"t_server_recv_ns":1,"t_last_token_ns":5})", "missing id");
     row("empty id", R"({"id":"","t_server_recv_ns":1,"t_last_token_ns":5})", "missing id");

@@ -7,6 +7,7 @@
 
 #include <simdjson.h>
 
+#include <utility>
 #include <vector>
 
 namespace lx {
@@ -88,6 +89,7 @@ private:
     std::string parseLine(std::string_view line, std::size_t capacity, RequestRecord &record)
     {
         m_builder.reset(record);
+        m_attributeKeys.clear();
         sj::document doc;
         if (auto e = m_parser.iterate(line.data(), line.size(), capacity).get(doc))
             return std::string("malformed JSON: ") + simdjson::error_message(e);
@@ -164,6 +166,14 @@ private:
             std::string_view raw;
             if (auto e = rawJson(value).get(raw))
                 return std::string("malformed JSON: ") + simdjson::error_message(e);
+            // A key given twice would make an object of two keys alike, whose value each reader of it picks
+            // as it likes: refused, as a field of the format given twice is. Lines hold few attributes.
+            const std::string_view attributes = record.attributesJson;
+            for (const auto &[at, size] : m_attributeKeys) {
+                if (attributes.substr(at, size) == known.asJson)
+                    return NativeRecordBuilder::givenTwice(key);
+            }
+            m_attributeKeys.emplace_back(attributes.size() + 1, known.asJson.size()); // after the '{' or ','
             appendQuotedJsonKey(record.attributesJson, known.asJson);
             record.attributesJson.append(raw.data(), raw.size());
             return {};
@@ -239,6 +249,8 @@ private:
     std::vector<KnownKey> m_keys;     ///< by place in the line: the keys the last lines had there
     KnownKey m_pastTheKnownPlaces;    ///< a key past them, read afresh each time
     std::string m_keyError;
+    /// The attribute keys of the line so far, as places in its attributesJson: {offset, size}.
+    std::vector<std::pair<std::size_t, std::size_t>> m_attributeKeys;
 };
 
 } // namespace
