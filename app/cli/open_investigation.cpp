@@ -77,7 +77,9 @@ OpenedInvestigation openInvestigation(const std::vector<std::string> &inputs, co
             << noRequestReason(plan.target == lx::OpenPlan::Target::ResumeStore ? plan.resumePath : std::string(),
                                result.filled.merges, result.filled.imports)
             << '\n';
-        opened.inputFailed = true;
+        // Nothing to say of no request: no table of zeros, no file at --out that reads like a report.
+        opened.exitStatus = 2;
+        return opened;
     }
     opened.store = std::move(result.store);
     return opened;

@@ -18,9 +18,8 @@
 
 struct OpenedInvestigation {
     std::unique_ptr<lx::Store> store; ///< null when it could not be opened (exitStatus says why)
-    bool inputFailed = false;         ///< an input could not be read or was cut off, or no input gave a request:
-                                      ///< exit 2 after the output
-    int exitStatus = 0;               ///< with no store: 2 unreadable, 130 cancelled
+    bool inputFailed = false; ///< an input could not be read or was cut off: exit 2 after the output
+    int exitStatus = 0; ///< with no store: 2 unreadable or no input gave a request, 130 cancelled
     /// A store read as it is, opened with its integrity check deferred: the check running beside the command.
     std::unique_ptr<lx::BackgroundIntegrityCheck> integrity;
     std::string storePath;            ///< that store's path, for the message when the check fails

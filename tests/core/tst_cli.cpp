@@ -162,6 +162,8 @@ private Q_SLOTS:
     void exitStatus_data();
     void exitStatus();
     void truncatedInputStillReported();
+    void noRequestNoOutput_data();
+    void noRequestNoOutput();
     void fullStandardOutput_data();
     void fullStandardOutput();
     void jsonShape_data();
@@ -460,6 +462,35 @@ void TestCli::truncatedInputStillReported()
     // The records before the cut are in the statistics.
     QCOMPARE(report[QLatin1String("requests")][QLatin1String("total")].toInteger(), m_truncatedWholeLines);
     QCOMPARE(report[QLatin1String("e2e")][QLatin1String("count")].toInteger(), m_truncatedWholeLines);
+}
+
+void TestCli::noRequestNoOutput_data()
+{
+    QTest::addColumn<QStringList>("args"); // @name is a file in the test directory
+    QTest::addColumn<QString>("out"); // the file --out names, never written; empty: none
+    // Each once printed a table of zeros (or wrote a whole incident report of none) after the error.
+    QTest::newRow("report of a missing file") << split("report @missing.jsonl") << QString();
+    QTest::newRow("report --json of rejected records") << split("report --json @rejected.jsonl") << QString();
+    QTest::newRow("report --format html --out, a missing file")
+        << split("report --format html --out @none.html @missing.jsonl") << QStringLiteral("none.html");
+    QTest::newRow("report --format md --out, a store of none")
+        << split("report --format md --out @none.md @empty.lxdb") << QStringLiteral("none.md");
+    QTest::newRow("plot of none") << split("plot --chart cdf --out @none.png @rejected.jsonl")
+                                  << QStringLiteral("none.png");
+    QTest::newRow("compare with a side of none") << split("compare @fixture.jsonl @rejected.jsonl") << QString();
+}
+
+void TestCli::noRequestNoOutput()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, out);
+    const CliRun run = runCli(resolved(args));
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.out.isEmpty(), run.out.left(300).constData());
+    QVERIFY2(run.err.contains("no request could be read") || run.err.contains("holds no requests"),
+             run.err.constData());
+    if (!out.isEmpty())
+        QVERIFY2(!QFileInfo::exists(path(out)), qPrintable(out));
 }
 
 void TestCli::jsonShape_data()
