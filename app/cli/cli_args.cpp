@@ -33,6 +33,19 @@ bool CliArgs::option(const char *name, std::string &value)
     return true;
 }
 
+bool CliArgs::single(const char *name, std::string &value)
+{
+    const std::size_t at = m_pos;
+    if (!option(name, value))
+        return false;
+    const auto [given, first] = m_singles.emplace(name, value);
+    if (first)
+        return true;
+    m_pos = at; // left unconsumed: the command stops at it and says why
+    m_error = std::string(name) + " is given twice ('" + given->second + "', then '" + value + "'): give it once";
+    return false;
+}
+
 bool CliArgs::positional(std::string &value)
 {
     if (atEnd() || (m_args[m_pos].size() > 1 && m_args[m_pos][0] == '-'))

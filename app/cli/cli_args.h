@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <locale>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -23,6 +24,9 @@ public:
     /// True when the next argument is `name` followed by a value (both consumed); an error when the
     /// value is missing.
     bool option(const char *name, std::string &value);
+    /// The same for an option that takes one value: given a second time, an error that names both values
+    /// (the last would otherwise win without a word, and a script run into the wrong store).
+    bool single(const char *name, std::string &value);
     /// The next argument if it is not an option (consumed).
     bool positional(std::string &value);
 
@@ -33,6 +37,7 @@ public:
 private:
     std::vector<std::string> m_args;
     std::size_t m_pos = 0;
+    std::map<std::string, std::string, std::less<>> m_singles; ///< the single options given, with their value
     std::string m_error;
 };
 

@@ -46,7 +46,7 @@ std::string parseCompareArgs(const std::vector<std::string> &arguments, CompareR
             request.json = true;
         } else if (args.flag("--include-errors")) {
             request.options.includeErrors = true;
-        } else if (args.option("--mapping", value)) {
+        } else if (args.single("--mapping", value)) {
             request.mapping = value;
         } else if (args.option("--percentiles", value)) {
             auto list = lx::parsePercentileList(value, &why);

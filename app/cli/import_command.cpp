@@ -39,9 +39,9 @@ int runImportCommand(const std::vector<std::string> &arguments, std::ostream &ou
             out << usage;
             return 0;
         }
-        if (args.option("--db", value)) {
+        if (args.single("--db", value)) {
             db = value;
-        } else if (args.option("--mapping", value)) {
+        } else if (args.single("--mapping", value)) {
             mapping = value;
         } else if (std::string why; parseClickHouseOption(args, pull, true, why)) {
             if (!why.empty()) {

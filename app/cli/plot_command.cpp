@@ -66,7 +66,7 @@ std::string parsePlotArgs(const std::vector<std::string> &arguments, PlotRequest
             if (!chartKindFromName(QString::fromStdString(value)))
                 return "--chart takes waterfall, cdf, dominant or load, not '" + value + "'";
             request.chart = QString::fromStdString(value);
-        } else if (args.option("--out", value)) {
+        } else if (args.single("--out", value)) {
             request.out = QString::fromStdString(value);
             const QString suffix = QFileInfo(request.out).suffix().toLower();
             if (suffix != QLatin1String("png") && suffix != QLatin1String("svg") && suffix != QLatin1String("pdf"))
@@ -77,7 +77,7 @@ std::string parsePlotArgs(const std::vector<std::string> &arguments, PlotRequest
         } else if (args.option("--size", value)) {
             if (!parseSize(value, request.size))
                 return "--size takes WIDTHxHEIGHT in pixels, each 100 to 16000, not '" + value + "'";
-        } else if (args.option("--mapping", value)) {
+        } else if (args.single("--mapping", value)) {
             request.mapping = value;
         } else if (args.positional(value)) {
             request.inputs.push_back(value);

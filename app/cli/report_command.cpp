@@ -47,8 +47,11 @@ std::string parseReportArgs(const std::vector<std::string> &arguments, ReportReq
             return {};
         }
         if (args.flag("--json")) {
+            if (request.diagnosis.formatGiven && request.diagnosis.format != "json")
+                return "--json and --format " + request.diagnosis.format + " ask for two formats: give one";
             request.json = true;
             request.diagnosis.format = "json";
+            request.diagnosis.formatGiven = true;
         } else if (args.flag("--include-errors")) {
             request.options.includeErrors = true;
         } else if (args.option("--percentiles", value)) {
@@ -66,7 +69,7 @@ std::string parseReportArgs(const std::vector<std::string> &arguments, ReportReq
         } else if (parseFilterOption(args, request.filter, why)) {
             if (!why.empty())
                 return why;
-        } else if (args.option("--mapping", value)) {
+        } else if (args.single("--mapping", value)) {
             request.mapping = value;
         } else if (parseDiagnosisOption(args, request.diagnosis, why)) {
             if (!why.empty())

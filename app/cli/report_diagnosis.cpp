@@ -42,13 +42,16 @@ bool parseDiagnosisOption(CliArgs &args, DiagnosisRequest &request, std::string 
         request.bucketBy = value == "rate" ? lx::LoadKey::ArrivalRate : lx::LoadKey::InFlight;
         return true;
     }
-    if (args.option("--format", value)) {
+    if (args.single("--format", value)) {
         if (value != "text" && value != "json" && value != "md" && value != "html")
             error = "--format takes text, json, md or html, not '" + value + "'";
+        else if (request.formatGiven && request.format != value)
+            error = "--json and --format " + value + " ask for two formats: give one";
         request.format = value;
+        request.formatGiven = true;
         return true;
     }
-    if (args.option("--out", value)) {
+    if (args.single("--out", value)) {
         request.outPath = value;
         return true;
     }

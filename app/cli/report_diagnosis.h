@@ -32,6 +32,7 @@ struct DiagnosisRequest {
     std::string windowText; ///< --window as it was written, for the notice when it is widened
     lx::LoadKey bucketBy = lx::LoadKey::ArrivalRate;
     std::string format = "text"; ///< text, json, md or html
+    bool formatGiven = false; ///< by --format or --json: the other may not say otherwise
     std::string outPath;
     /// The stores given that could not be merged: listed first among the report's inputs, which otherwise
     /// are the store's import runs and would not name them.

@@ -105,7 +105,7 @@ std::string parseWhatIfArgs(const std::vector<std::string> &arguments, WhatIfArg
             a.changes.seed = *s;
         } else if (args.option("--slo", value)) {
             a.slos.push_back(value);
-        } else if (args.option("--out", value)) {
+        } else if (args.single("--out", value)) {
             a.outPath = value;
         } else if (std::string why; parseFilterOption(args, a.filter, why)) {
             if (!why.empty())

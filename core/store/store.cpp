@@ -158,8 +158,12 @@ bool Store::openConnection(Mode mode, std::string *error)
                                              : SQLITE_OPEN_READWRITE | (mode == Mode::Create ? SQLITE_OPEN_CREATE : 0);
     const auto fail = [&](int rc) {
         *error = "cannot open the store: " + std::string(m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc));
-        if (mode != Mode::Create && !std::filesystem::exists(utf8Path(m_fileName)))
+        std::error_code ec;
+        if (mode != Mode::Create && !std::filesystem::exists(utf8Path(m_fileName), ec))
             *error = "cannot open the store: no such file";
+        else if (std::filesystem::is_directory(utf8Path(m_fileName), ec))
+            *error
+                = "cannot open the store: it is a folder; name the store's file in it (a new name makes a new store)";
         return false;
     };
     // A connection that writes has its page writes done beside it (write_behind_vfs.h).

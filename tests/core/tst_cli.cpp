@@ -369,6 +369,21 @@ void TestCli::exitStatus_data()
     QTest::newRow("--percentiles without a value") << split("report @fixture.jsonl --percentiles") << 1 << split("--percentiles value");
     QTest::newRow("report without input") << split("report --json") << 1 << split("no input");
     QTest::newRow("import without --db") << split("import @fixture.jsonl") << 1 << split("--db");
+    // Each once took the last value without a word: a script's import went into the second store only.
+    QTest::newRow("--db given twice") << split("import --db @one.lxdb --db @two.lxdb @fixture.jsonl") << 1
+                                      << QStringList { QStringLiteral("--db is given twice") };
+    QTest::newRow("--out given twice") << split("report --out @x.md --out @y.md @fixture.jsonl") << 1
+                                       << QStringList { QStringLiteral("--out is given twice") };
+    QTest::newRow("--json, then --format md")
+        << split("report --json --format md @fixture.jsonl") << 1
+        << QStringList { QStringLiteral("--json and --format md ask for two formats") };
+    QTest::newRow("--format md, then --json")
+        << split("report --format md --json @fixture.jsonl") << 1
+        << QStringList { QStringLiteral("--json and --format md ask for two formats") };
+    QTest::newRow("--format json and --json agree")
+        << split("report --format json --json @fixture.jsonl") << 0 << QStringList();
+    QTest::newRow("--db a folder") << split("import --db @a-directory @fixture.jsonl") << 2
+                                   << QStringList { QStringLiteral("it is a folder") };
     // The report once replaced its own input, the investigation lost, and said nothing (exit 0).
     QTest::newRow("report --out an input")
         << split("report --out @part1.jsonl @fixture.jsonl @part1.jsonl") << 1 << split("--out @part1.jsonl inputs");
