@@ -73,6 +73,11 @@ OpenedInvestigation openInvestigation(const std::vector<std::string> &inputs, co
     }
     // A store that holds requests is an input that gave some, as is a file with one accepted record.
     if (!anyRequestImported(result.filled.imports) && !lx::holdsRequests(*result.store)) {
+        // A damaged store may read as one without requests: its check, running beside, says which.
+        if (!opened.sound(err)) {
+            opened.exitStatus = 2;
+            return opened;
+        }
         err << command << ": "
             << noRequestReason(plan.target == lx::OpenPlan::Target::ResumeStore ? plan.resumePath : std::string(),
                                result.filled.merges, result.filled.imports)
