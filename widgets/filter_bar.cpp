@@ -191,6 +191,14 @@ void FilterBar::apply()
     if (m_useTo->isChecked())
         filter.toNs = editorNs(m_to);
     m_filter = filter;
+    QStringList words;
+    if (const QString expression = m_expression->text().trimmed(); !expression.isEmpty())
+        words << expression;
+    if (m_useFrom->isChecked() || m_useTo->isChecked())
+        words << tr("start %1..%2")
+                     .arg(m_useFrom->isChecked() ? m_from->text() : QString(),
+                          m_useTo->isChecked() ? m_to->text() : QString());
+    m_statement = words.join(QStringLiteral(", "));
     if (!m_restoring) {
         const State now = state();
         if (m_historyAt < 0 || m_history[m_historyAt] != now) {

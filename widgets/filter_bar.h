@@ -22,6 +22,9 @@ public:
     /// The filter as it stands; meaningful when valid().
     lx::RequestFilter filter() const { return m_filter; }
     bool valid() const { return m_valid; }
+    /// The filter in force as the user set it, in words: the expression, then the time range as the editors
+    /// show it ("start 2025-01-01 12:01:00 UTC.."); empty for none. What a report of it states.
+    QString statement() const { return m_statement; }
     QString errorText() const;
     QLineEdit *expressionEdit() const { return m_expression; }
     void setExpression(const QString &text);
@@ -66,6 +69,7 @@ private:
         bool operator==(const State &) const = default;
     };
     State state() const;
+    QString m_statement; ///< statement(), made as the filter is applied
     void restore(const State &state);
     void validate();
     void apply();

@@ -112,6 +112,7 @@ int runReportCommand(const std::vector<std::string> &arguments, std::ostream &ou
     }
     if (!compileFilterOptions(request.filter, "report", err))
         return 2;
+    request.diagnosis.filterText = givenText(request.filter);
     if (!request.from.pull.from.empty())
         return runReportFrom(request.from, request.filter, request.mapping, request.options, request.diagnosis, out, err);
 

@@ -117,6 +117,7 @@ int writeDiagnosedReport(const lx::Store &store, const lx::RequestFilter &filter
     if (sound && !sound())
         return 2; // what was read of a damaged file is not said
     diagnosis.report.inputs.insert(diagnosis.report.inputs.begin(), request.unmerged.begin(), request.unmerged.end());
+    diagnosis.report.filter = request.filterText;
     const lx::Report &report = diagnosis.report;
     const lx::LoadAnalysis &load = diagnosis.load;
     const std::vector<lx::Finding> &findings = diagnosis.findings;

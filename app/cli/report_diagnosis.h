@@ -37,6 +37,7 @@ struct DiagnosisRequest {
     /// The stores given that could not be merged: listed first among the report's inputs, which otherwise
     /// are the store's import runs and would not name them.
     std::vector<lx::InputSummary> unmerged;
+    std::string filterText; ///< the filter options as given (givenText()), which the report states
 };
 
 /// Consumes one of the options above when it is next; `error` says why its value is wrong.

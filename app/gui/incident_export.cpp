@@ -34,8 +34,9 @@ IncidentExport::IncidentExport(QObject *parent)
 {
 }
 
-bool IncidentExport::start(const std::string &storeFile, const lx::RequestFilter &filter, const QStringList &sloTargets,
-                           const QString &path, QString *error)
+bool IncidentExport::start(const std::string &storeFile, const lx::RequestFilter &filter,
+                           const QString &filterStatement, const QStringList &sloTargets, const QString &path,
+                           QString *error)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (running()) {
@@ -52,9 +53,11 @@ bool IncidentExport::start(const std::string &storeFile, const lx::RequestFilter
         if (auto target = lx::parseSlo(text.toStdString(), &why))
             options.slos.push_back(std::move(*target));
     }
-    const auto compute = [filter, options](const lx::Store &store, const std::atomic<bool> &) {
+    const auto compute = [filter, options, statement = filterStatement.toStdString()](const lx::Store &store,
+                                                                                      const std::atomic<bool> &) {
         auto computed = std::make_shared<Computed>();
         computed->diagnosis = lx::diagnose(store, filter, options);
+        computed->diagnosis.report.filter = statement;
         for (ChartKind kind : reportChartKinds())
             computed->charts.push_back(computeChartData(kind, store, filter));
         return computed;

@@ -20,8 +20,9 @@ public:
     explicit IncidentExport(QObject *parent = nullptr);
 
     /// Starts writing `path`; false (with the reason) when one is running or the suffix is not .html/.md.
-    bool start(const std::string &storeFile, const lx::RequestFilter &filter, const QStringList &sloTargets,
-               const QString &path, QString *error);
+    /// `filterStatement` is the filter in words (FilterBar::statement()), which the report states.
+    bool start(const std::string &storeFile, const lx::RequestFilter &filter, const QString &filterStatement,
+               const QStringList &sloTargets, const QString &path, QString *error);
     bool running() const { return m_job.running(); }
 
 signals:

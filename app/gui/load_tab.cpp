@@ -33,15 +33,6 @@ QWidget *titled(const QString &title, QWidget *content, QWidget *parent)
     return box;
 }
 
-/// The filter in words for the what-if's output: the expression, and the time range when one is set.
-QString filterWords(const FilterBar &bar, const lx::RequestFilter &filter)
-{
-    QString words = bar.expressionEdit()->text().trimmed();
-    if (lx::isMeasured(filter.fromNs) || lx::isMeasured(filter.toNs))
-        words += (words.isEmpty() ? QString() : QStringLiteral(", ")) + QObject::tr("within the time range");
-    return words;
-}
-
 } // namespace
 
 LoadTab::LoadTab(Investigation *investigation, FilterBar *filterBar, QWidget *parent)
@@ -145,7 +136,7 @@ void LoadTab::invalidate()
     // "What if" fits its model on the written store alone: it is asked for, and waits.
     m_whatIf->setStoreFile(readable ? m_investigation->store()->fileName() : std::string());
     m_whatIf->setWindowWidth(m_load->windowWidth());
-    m_whatIf->setFilter(m_investigation->filter(), filterWords(*m_filterBar, m_investigation->filter()));
+    m_whatIf->setFilter(m_investigation->filter(), m_filterBar->statement());
     if (source.empty()) {
         m_data.reset();
         m_load->setData(nullptr);

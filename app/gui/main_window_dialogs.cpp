@@ -5,6 +5,7 @@
 
 #include "application.h"
 #include "chart_tabs.h"
+#include "filter_bar.h"
 #include "incident_export.h"
 #include "investigation.h"
 #include "load_tab.h"
@@ -101,7 +102,7 @@ void MainWindow::exportReportDialog()
         return;
     QString error;
     if (!m_incidentExport->start(m_investigation->store()->fileName(), m_investigation->filter(),
-                                 m_charts->loadTab()->sloPanel()->targets(), path, &error)) {
+                                 m_filterBar->statement(), m_charts->loadTab()->sloPanel()->targets(), path, &error)) {
         QMessageBox::warning(this, tr("Export the incident report"), error);
         return;
     }

@@ -76,6 +76,9 @@ struct Report {
     std::array<std::int64_t, kSegmentCount> dominantCounts{};
     std::int64_t dominantTotal = 0; ///< requests in the statistics whose dominant segment is known
     std::vector<InputSummary> inputs;
+    /// The filter as its caller states it (the options or the expression as given), empty for none: every
+    /// format says it, since figures of a subset read as the whole investigation's otherwise.
+    std::string filter;
 
     double dominantShare(int segment) const
     {

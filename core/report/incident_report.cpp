@@ -103,11 +103,14 @@ std::string summaryLine(const Report &r)
 {
     std::string out = std::to_string(r.total) + " requests (" + std::to_string(r.ok) + " ok, " + std::to_string(r.error)
                       + " error)";
-    if (r.rejected > 0)
-        out += ", " + std::to_string(r.rejected) + " records rejected at import";
+    if (!r.filter.empty())
+        out += " kept by the filter " + r.filter + (r.firstStartNs != kNotMeasured ? "," : "");
     if (r.firstStartNs != kNotMeasured)
         out += " from " + formatTimestamp(r.firstStartNs, 0) + " to " + formatTimestamp(r.lastStartNs, 0);
-    out += ". e2e p95 " + duration(percentileOf(r, r.e2e.stat, 95)) + ", mean " + duration(r.e2e.stat.meanNs) + ".";
+    out += ".";
+    if (r.rejected > 0)
+        out += " " + std::to_string(r.rejected) + " records were rejected at import.";
+    out += " e2e p95 " + duration(percentileOf(r, r.e2e.stat, 95)) + ", mean " + duration(r.e2e.stat.meanNs) + ".";
     std::string dominant; // as the text report says it: by share, a rare segment never "0%"
     for (const Segment s : dominantSegmentsByShare(r))
         dominant += (dominant.empty() ? "" : ", ") + std::string(segmentName(s)) + " "

@@ -158,9 +158,14 @@ std::string statisticsTable(const Report &report)
 std::string reportToJson(const Report &report)
 {
     const auto &p = report.percentiles;
-    std::string out = "{\n  \"requests\": {\"total\": " + std::to_string(report.total) + ", \"ok\": " + std::to_string(report.ok)
-                      + ", \"error\": " + std::to_string(report.error) + ", \"rejected\": " + std::to_string(report.rejected)
-                      + ", \"clock_skew\": " + std::to_string(report.clockSkew) + "},\n  \"segments\": {";
+    std::string out = "{\n  \"requests\": {\"total\": " + std::to_string(report.total)
+        + ", \"ok\": " + std::to_string(report.ok) + ", \"error\": " + std::to_string(report.error) + ", \"rejected\": "
+        + std::to_string(report.rejected) + ", \"clock_skew\": " + std::to_string(report.clockSkew);
+    if (!report.filter.empty()) {
+        out += ", \"filter\": ";
+        appendJsonString(out, report.filter);
+    }
+    out += "},\n  \"segments\": {";
     for (int s = 0; s < kSegmentCount; ++s) {
         out += s ? ",\n    \"" : "\n    \"";
         out += std::string(segmentName(static_cast<Segment>(s))) + "\": " + statisticJson(report.segments[s], p);
@@ -185,6 +190,8 @@ std::string reportToText(const Report &report)
                       + std::to_string(report.error) + " error), " + std::to_string(report.rejected) + " rejected at import";
     if (report.clockSkew > 0)
         out += ", " + std::to_string(report.clockSkew) + " with clock skew";
+    if (!report.filter.empty())
+        out += "\nFilter: " + report.filter + " (the counts and statistics are of the requests it keeps)";
     out += "\nLatency statistics over the ok requests; \"-\" means not measured.\n\n";
 
     out += statisticsTable(report);

@@ -164,6 +164,8 @@ private Q_SLOTS:
     void truncatedInputStillReported();
     void noRequestNoOutput_data();
     void noRequestNoOutput();
+    void reportStatesItsFilter_data();
+    void reportStatesItsFilter();
     void fullStandardOutput_data();
     void fullStandardOutput();
     void jsonShape_data();
@@ -506,6 +508,39 @@ void TestCli::noRequestNoOutput()
              run.err.constData());
     if (!out.isEmpty())
         QVERIFY2(!QFileInfo::exists(path(out)), qPrintable(out));
+}
+
+void TestCli::reportStatesItsFilter_data()
+{
+    QTest::addColumn<QStringList>("args"); // @name is a file in the test directory
+    QTest::addColumn<QString>("text"); // what states the filter
+    QTest::addColumn<bool>("stated"); // in standard output, or (no filter) nowhere in it
+    // Figures of a subset once read as the whole investigation's, in every format.
+    const QString textLine = QStringLiteral("\nFilter: ");
+    const QString jsonKey = QStringLiteral("\"clock_skew\": 0, \"filter\""); // findings have filters of their own
+    QTest::newRow("text") << split("report --status ok @fixture.jsonl")
+                          << QStringLiteral(
+                                 "\nFilter: --status ok (the counts and statistics are of the requests it keeps)")
+                          << true;
+    QTest::newRow("json") << split("report --json --status ok @fixture.jsonl")
+                          << QStringLiteral("\"filter\": \"--status ok\"}") << true;
+    QTest::newRow("markdown") << split("report --format md --status ok @fixture.jsonl")
+                              << QStringLiteral("kept by the filter --status ok") << true;
+    QTest::newRow("text, no filter") << split("report @fixture.jsonl") << textLine << false;
+    QTest::newRow("json, no filter") << split("report --json @fixture.jsonl") << jsonKey << false;
+    QTest::newRow("markdown, no filter") << split("report --format md @fixture.jsonl")
+                                         << QStringLiteral("kept by the filter") << false;
+}
+
+void TestCli::reportStatesItsFilter()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, text);
+    QFETCH(bool, stated);
+    const CliRun run = runCli(resolved(args));
+    QCOMPARE(run.exitCode, 0);
+    const QString out = QString::fromUtf8(run.out);
+    QVERIFY2(out.contains(text) == stated, qPrintable(out.left(400)));
 }
 
 void TestCli::jsonShape_data()

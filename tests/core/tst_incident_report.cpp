@@ -158,10 +158,10 @@ private slots:
         const QStringList mdParts { QStringLiteral("## Inputs"),
                                     QStringLiteral("| a.jsonl.zst | jsonl | 900 | 2 | complete |"),
                                     QStringLiteral("| b\\|c.csv | ? | 100 | 0 | truncated: cut at byte 512 |"),
-                                    QStringLiteral("2 records rejected at import") };
+                                    QStringLiteral("2 records were rejected at import.") };
         const QStringList htmlParts { QStringLiteral("<h2>Inputs</h2>"), QStringLiteral("<td>a.jsonl.zst</td>"),
                                       QStringLiteral("<td class=\"num\">truncated: cut at byte 512 &lt;here&gt;</td>"),
-                                      QStringLiteral("2 records rejected at import") };
+                                      QStringLiteral("2 records were rejected at import.") };
         QTest::newRow("markdown") << false << true << mdParts;
         QTest::newRow("html") << true << true << htmlParts;
         QTest::newRow("markdown, no inputs: no section")

@@ -214,7 +214,9 @@ private slots:
         const auto requests = [](const QStringList &filter) {
             const Run run = cli(QStringList{QStringLiteral("report"), QStringLiteral("--json")} + filter
                                 + QStringList{sample("rising_load.jsonl")});
-            return std::make_pair(run.exitCode, QJsonDocument::fromJson(run.out).object()[QLatin1String("requests")].toObject());
+            QJsonObject counts = QJsonDocument::fromJson(run.out).object()[QLatin1String("requests")].toObject();
+            const QString stated = counts.take(QLatin1String("filter")).toString(); // each spelling as given
+            return std::make_pair(filter.isEmpty() == stated.isEmpty() ? run.exitCode : -1, counts);
         };
         const auto [status, selected] = requests(spelling);
         const auto [sameStatus, sameSelected] = requests(same);

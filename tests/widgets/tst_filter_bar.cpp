@@ -22,6 +22,8 @@ private slots:
     void timeRangeOnlyWithBounds();
     void relativeTimesAsOffsets_data();
     void relativeTimesAsOffsets();
+    void statesTheFilterInForce_data();
+    void statesTheFilterInForce();
 };
 
 void TestFilterBar::narrowAndWalk_data()
@@ -123,6 +125,33 @@ void TestFilterBar::timeRangeOnlyWithBounds()
     if (!clear.isEmpty())
         bar.clear(clear == QLatin1String("silent"));
     QCOMPARE(bar.timeRangeShown(), shown);
+}
+
+/// What a report says of the filter: the expression in force and the range as the editors show it; an
+/// invalid text being typed is not in force, and says nothing.
+void TestFilterBar::statesTheFilterInForce_data()
+{
+    QTest::addColumn<QString>("typed");
+    QTest::addColumn<bool>("from"); // the from box checked
+    QTest::addColumn<QString>("statement");
+    QTest::newRow("none") << "" << false << "";
+    QTest::newRow("an expression") << "e2e > 2s" << false << "e2e > 2s";
+    QTest::newRow("an expression and a start")
+        << "status = ok" << true << "status = ok, start 2023-11-14 22:13:20 UTC..";
+    QTest::newRow("a start alone") << "" << true << "start 2023-11-14 22:13:20 UTC..";
+    QTest::newRow("an invalid text: the last one in force") << "e2e >" << false << "";
+}
+
+void TestFilterBar::statesTheFilterInForce()
+{
+    QFETCH(QString, typed);
+    QFETCH(bool, from);
+    QFETCH(QString, statement);
+    FilterBar bar;
+    bar.setTimeBounds(1'700'000'000'000'000'000, 1'700'000'060'000'000'000);
+    bar.fromBox()->setChecked(from);
+    bar.setExpression(typed);
+    QCOMPARE(bar.statement(), statement);
 }
 
 /// Times without a date (a Mooncake trace, vLLM's perf_counter sends) show as the time since the first

@@ -553,13 +553,18 @@ private slots:
         QSignalSpy settled(&window, &MainWindow::viewsSettled);
         window.openFiles({kSample});
         QVERIFY(waitSettled(window, settled));
+        // The report states the filter in force, as the bar shows it (once said nothing of it).
+        window.filterBar()->setExpression(QStringLiteral("status = ok"));
+        QVERIFY(waitSettled(window, settled));
+        QCOMPARE(window.filterBar()->statement(), QStringLiteral("status = ok"));
         QTemporaryDir dir;
         const QString path = dir.filePath(file);
         IncidentExport exporter;
         QSignalSpy finished(&exporter, &IncidentExport::finished);
         QString error;
-        const bool started = exporter.start(window.investigation()->store()->fileName(), window.investigation()->filter(),
-                                            {QStringLiteral("e2e.p95<=2s")}, path, &error);
+        const bool started
+            = exporter.start(window.investigation()->store()->fileName(), window.investigation()->filter(),
+                             window.filterBar()->statement(), { QStringLiteral("e2e.p95<=2s") }, path, &error);
         QCOMPARE(started, ok);
         if (!ok) {
             QVERIFY2(error.contains(path), qPrintable(error));
@@ -571,6 +576,8 @@ private slots:
         QVERIFY(written.open(QIODevice::ReadOnly));
         const QByteArray text = written.readAll();
         QVERIFY(text.contains("e2e.p95"));
+        QVERIFY(text.contains("requests (1189 ok, 0 error) kept by the filter status = ok, from"));
+        QVERIFY(text.contains("Inputs"));
         if (file.endsWith(QLatin1String(".html")))
             QCOMPARE(text.count("data:image/png;base64,"), 4);
         else
