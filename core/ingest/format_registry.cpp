@@ -41,6 +41,18 @@ std::string formatsReading(unsigned shapes)
     return text;
 }
 
+namespace {
+
+/// The text up to its first line end, trailing blanks and a CR left out.
+std::string_view firstLine(std::string_view text)
+{
+    text = text.substr(0, std::min(text.find('\n'), text.size()));
+    const std::size_t last = text.find_last_not_of(" \t\r");
+    return last == std::string_view::npos ? std::string_view() : text.substr(0, last + 1);
+}
+
+} // namespace
+
 const TraceFormat *sniffFormat(std::string_view head, std::string *whyNot)
 {
     if (head.starts_with("\xEF\xBB\xBF"))
@@ -62,6 +74,12 @@ const TraceFormat *sniffFormat(std::string_view head, std::string *whyNot)
     if (binary)
         *whyNot = "binary data, not a trace format this version reads: binary input is read as "
                   + formatsReading(kShapeBinary) + "; every format may be zstd-compressed";
+    else if (const std::string_view line = firstLine(head.substr(first));
+             line.ends_with('}') && line.find('\n') == std::string_view::npos)
+        *whyNot = "JSON lines that no reader recognises: the first line has none of the fields of a native record (an "
+                  "id, t_<stage>_ns timestamps, or start_ns and <segment>_ms durations: docs/DOMAIN.md); one request "
+                  "per line is read as "
+            + formatsReading(kShapeJsonLines);
     else if (head[first] == '{' || head[first] == '[')
         *whyNot = "a JSON document (an object or an array) that no reader recognises: a JSON document is read as "
                   + formatsReading(kShapeJsonDocument) + "; otherwise one request per line, as "

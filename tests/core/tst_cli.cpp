@@ -404,10 +404,14 @@ void TestCli::exitStatus_data()
     const QString none = QStringLiteral("no request could be read from the inputs");
     QTest::newRow("every record rejected") << split("report @rejected.jsonl") << 2 << QStringList{none, allRejected};
     QTest::newRow("every record rejected, --json") << split("report --json @rejected.jsonl") << 2 << QStringList{none, allRejected};
-    QTest::newRow("an object read as a JSON line") << split("report @object.json") << 2
-                                                   << QStringList{none, QStringLiteral("@object.json: 1 record, rejected (first: line 1:")};
-    QTest::newRow("every input gives none") << split("report @rejected.jsonl @object.json") << 2
-                                            << QStringList{allRejected, QStringLiteral("form); ") + path(QStringLiteral("object.json")) + QStringLiteral(": 1 record, rejected")};
+    QTest::newRow("an object of no native field")
+        << split("report @object.json") << 2
+        << QStringList { none, QStringLiteral("@object.json: not imported: JSON lines that no reader recognises") };
+    QTest::newRow("every input gives none")
+        << split("report @rejected.jsonl @object.json") << 2
+        << QStringList { allRejected,
+                         QStringLiteral("form); ") + path(QStringLiteral("object.json"))
+                             + QStringLiteral(": not imported") };
     QTest::newRow("a missing file alone") << split("report @missing.jsonl") << 2 << QStringList{QStringLiteral("@missing.jsonl: not imported")};
     QTest::newRow("rejections beside a request") << split("report @rejected.jsonl @part1.jsonl") << 0 << QStringList();
     QTest::newRow("import of rejected records only") << split("import --db @none.lxdb @rejected.jsonl") << 2

@@ -45,6 +45,26 @@ void TestFormatRegistry::sniff_data()
     QTest::newRow("pretty JSON object") << std::string("{\n  \"foo\": 1\n}\n") << "" << "JSON document";
     QTest::newRow("JSON array") << std::string("[1, 2, 3]\n") << "" << "JSON document (an object or an array)";
     QTest::newRow("plain text") << std::string("hello world\n") << "" << "not a trace format";
+    // Another tool's JSON lines were once read as native ones and rejected line by line as "missing id".
+    QTest::newRow("another tool's JSON lines") << std::string(R"({"latency":1.2,"ttft":0.1,"model":"m"})"
+                                                              "\n")
+                                               << ""
+                                               << "JSON lines that no reader recognises";
+    QTest::newRow("native: an id alone") << std::string(R"({"id":"r1","model":"m"})"
+                                                        "\n")
+                                         << "jsonl"
+                                         << "";
+    QTest::newRow("native: the durations form") << std::string(R"({"start_ns":1,"queue_ms":2})"
+                                                               "\n")
+                                                << "jsonl"
+                                                << "";
+    QTest::newRow("native: an escaped key") << std::string(R"({"i\u0064":"r1"})"
+                                                           "\n")
+                                            << "jsonl"
+                                            << "";
+    QTest::newRow("a first line that does not parse: the reader's to reject")
+        << std::string("{\"id\": oops}\n") << "jsonl"
+        << "";
 }
 
 void TestFormatRegistry::sniff()
@@ -68,6 +88,8 @@ void TestFormatRegistry::reasonNamesTheFormatsOfItsShape_data()
     QTest::newRow("a JSON document: the document and JSON-lines formats")
         << std::string("{\n  \"foo\": 1\n}\n") << unsigned(lx::kShapeJsonDocument | lx::kShapeJsonLines);
     QTest::newRow("a JSON array: the same") << std::string("[\"a\"]") << unsigned(lx::kShapeJsonDocument | lx::kShapeJsonLines);
+    QTest::newRow("another tool's JSON lines: the JSON-lines formats")
+        << std::string("{\"latency\":1}\n") << unsigned(lx::kShapeJsonLines);
     QTest::newRow("text: the JSON-lines and CSV formats") << std::string("hello\n") << unsigned(lx::kShapeJsonLines | lx::kShapeCsv);
 }
 

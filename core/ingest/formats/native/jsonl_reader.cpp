@@ -267,7 +267,36 @@ bool jsonlCanRead(std::string_view head)
         return true;
     const std::string_view line = head.substr(first, end - first);
     const std::size_t last = line.find_last_not_of(" \t\r");
-    return line[last] == '}';
+    return line[last] == '}' && mayBeNativeRecord(line);
+}
+
+bool mayBeNativeRecord(std::string_view line)
+{
+    // Only an object read whole and holding none of them says no: a line that does not parse is the
+    // reader's to reject, with its line and reason.
+    const simdjson::padded_string padded(line);
+    sj::parser parser;
+    sj::document doc;
+    sj::object object;
+    if (parser.iterate(padded).get(doc) || doc.get_object().get(object))
+        return true;
+    for (auto field : object) {
+        std::string_view key;
+        if (field.error() || field.unescaped_key().get(key))
+            return true;
+        switch (classifyNativeKey(key).field) {
+        case NativeField::Id:
+        case NativeField::TokenTimes:
+        case NativeField::Stamp:
+        case NativeField::StartNs:
+        case NativeField::SegmentMs:
+        case NativeField::E2eMs:
+            return true;
+        default:
+            break;
+        }
+    }
+    return false;
 }
 
 std::unique_ptr<TraceReader> createJsonlReader(const ReaderOptions &) { return std::make_unique<JsonlReader>(); }

@@ -14,7 +14,12 @@
 
 namespace lx {
 
+/// The head opens with an object on a line of its own that may be a record of this form.
 bool jsonlCanRead(std::string_view head);
+/// False only for an object (one line of JSON) that holds none of the keys that make a record of this form:
+/// an id, a timestamp, start_ns, a segment, e2e_ms or token times. Such a file is some other tool's JSON
+/// lines, which would otherwise be rejected line by line as "missing id" rather than named for what it is.
+bool mayBeNativeRecord(std::string_view line);
 std::unique_ptr<TraceReader> createJsonlReader(const ReaderOptions &options);
 
 } // namespace lx
