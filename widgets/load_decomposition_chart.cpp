@@ -312,8 +312,12 @@ void LoadDecompositionChart::rebuild()
 
     m_titleHead = tr("Decomposition under load");
     if (!load || load->buckets.empty()) {
-        const QString why = load && load->noArrivalTimes ? QString::fromUtf8(lx::kNoArrivalTimes)
-                                                          : tr("no window holds enough requests to form a bucket");
+        // The analysis says what is short (no request with a measured e2e, too few per window); its hint of
+        // the command line's option is the window box's here.
+        QString why = load && load->noArrivalTimes ? QString::fromUtf8(lx::kNoArrivalTimes)
+            : load && !load->noKneeReason.empty()  ? QString::fromStdString(load->noKneeReason)
+                                                   : tr("no window holds enough requests to form a bucket");
+        why.replace(QStringLiteral("--window"), tr("the Window box"));
         m_titleDetail = load ? why : QString();
         fitTitle();
         xAxis->setRange(0, 1);

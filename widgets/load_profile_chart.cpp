@@ -77,6 +77,11 @@ double LoadProfileChart::keyOf(int window) const
     return static_cast<double>(lx::timeDistance(p.windows.front().startNs, w.startNs)) / 1e9 + static_cast<double>(p.windowNs) / 2e9;
 }
 
+QString LoadProfileChart::title() const
+{
+    return m_title->text();
+}
+
 void LoadProfileChart::rebuild()
 {
     for (QCPGraph *graph : {m_arrivals, m_throughput, m_inFlight})
@@ -87,7 +92,10 @@ void LoadProfileChart::rebuild()
     const bool relative = m_data && m_data->relativeTime;
     xAxis->setLabel(relative ? tr("time from the start of the trace") : tr("time (UTC)"));
     if (!p || p->windows.empty()) {
-        m_title->setText(m_data ? tr("Load over time: no requests with a start time") : tr("Load over time"));
+        // Requests without a start, or none at all to look at (a filter that matches none, say).
+        m_title->setText(!m_data                        ? tr("Load over time")
+                             : m_data->noArrivalTimes() ? tr("Load over time: no requests with a start time")
+                                                        : tr("Load over time: no request to show"));
         m_timeTicker->setOrigin(0, relative);
         xAxis->setRange(0, 1);
         yAxis->setRange(0, 1);

@@ -26,6 +26,8 @@ public:
     void setData(std::shared_ptr<const lx::LoadChartData> data);
     const lx::LoadProfile *profile() const { return m_data ? &m_data->overTime : nullptr; }
 
+    /// The title as drawn: it says why the chart is empty when it is.
+    QString title() const;
     int windowCount() const { return profile() ? static_cast<int>(profile()->windows.size()) : 0; }
     QCPGraph *arrivalLine() const { return m_arrivals; }
     QCPGraph *throughputLine() const { return m_throughput; }

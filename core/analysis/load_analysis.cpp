@@ -259,7 +259,13 @@ LoadAnalysis analyzeLoad(const LoadProfile &profile, std::span<const LatencyRow>
         out.tpotBelowNs = all.meanTpot();
     };
 
-    out.noArrivalTimes = !rows.empty() && std::none_of(rows.begin(), rows.end(), [](const LatencyRow &row) { return isMeasured(row.start); });
+    if (rows.empty()) { // a filter that matches none, say: no window is short, there is nothing to look at
+        throughout();
+        out.noKneeReason = "no request to look at";
+        return out;
+    }
+    out.noArrivalTimes
+        = std::none_of(rows.begin(), rows.end(), [](const LatencyRow &row) { return isMeasured(row.start); });
     if (out.noArrivalTimes) {
         throughout();
         out.noKneeReason = kNoArrivalTimes;

@@ -222,6 +222,41 @@ private slots:
         QVERIFY(!view.profileView()->isHidden());
     }
 
+    /// An empty chart says why: once "no requests with a start time" for a filter that matched none, and
+    /// "no window holds enough requests" for arrivals without a measured latency.
+    void emptyChartsSayWhy_data()
+    {
+        QTest::addColumn<int>("requests"); // with a start, one a second
+        QTest::addColumn<bool>("latency"); // an e2e measured
+        QTest::addColumn<QString>("profileTitle");
+        QTest::addColumn<QString>("decompositionTitle");
+        QTest::newRow("no request (a filter matching none)")
+            << 0 << false << QStringLiteral("no request to show") << QStringLiteral("no request to look at");
+        QTest::newRow("arrivals without a latency")
+            << 40 << false << QString() << QStringLiteral("none holds a request with a measured e2e");
+    }
+    void emptyChartsSayWhy()
+    {
+        QFETCH(int, requests);
+        QFETCH(bool, latency);
+        QFETCH(QString, profileTitle);
+        QFETCH(QString, decompositionTitle);
+        std::vector<LatencyRow> rows(static_cast<std::size_t>(requests));
+        for (int i = 0; i < requests; ++i) {
+            LatencyRow &row = rows[static_cast<std::size_t>(i)];
+            row.start = 1'700'000'000'000'000'000 + i * 1'000'000'000LL;
+            if (latency)
+                row.e2e = 500'000'000;
+        }
+        LoadView view;
+        view.setData(std::make_shared<const LoadChartData>(computeLoadChartData(rows)));
+        QCOMPARE(view.decompositionView()->bucketCount(), 0);
+        if (!profileTitle.isEmpty())
+            QVERIFY2(view.profileView()->title().contains(profileTitle), qPrintable(view.profileView()->title()));
+        QVERIFY2(view.decompositionView()->title().contains(decompositionTitle),
+                 qPrintable(view.decompositionView()->title()));
+    }
+
     void relativeTimesAreOffsets()
     {
         auto data = std::make_shared<LoadChartData>(*withKnee().data);
