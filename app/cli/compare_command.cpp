@@ -115,6 +115,12 @@ int runCompareCommand(const std::vector<std::string> &arguments, std::ostream &o
         inputFailed = baseline.inputFailed || incident.inputFailed;
         comparison = lx::compareInvestigations(*baseline.store, baselineFilter, *incident.store, incidentFilter, request.options);
     }
+    // A side of no request compares nothing: the reason alone, as a report of no request says only why.
+    if (comparison.baseline.total == 0 || comparison.incident.total == 0) {
+        for (const std::string &caution : lx::comparisonCautions(comparison))
+            err << "compare: " << caution << '\n';
+        return 2;
+    }
     out << (request.json ? lx::comparisonToJson(comparison) : lx::comparisonToText(comparison));
     return inputFailed ? 2 : 0;
 }

@@ -4,6 +4,7 @@
 #include "model/percentiles.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace lx {
 
@@ -58,6 +59,38 @@ Comparison compareInvestigations(const Store &baseline, const RequestFilter &bas
     side(baseline, baselineFilter, c.baseline, c.baselineMean, c.baselineTail);
     side(incident, incidentFilter, c.incident, c.incidentMean, c.incidentTail);
     return c;
+}
+
+std::vector<std::string> comparisonCautions(const Comparison &c)
+{
+    std::vector<std::string> cautions;
+    for (const auto &[side, report, mean] : { std::tuple { "baseline", &c.baseline, &c.baselineMean },
+                                              std::tuple { "incident", &c.incident, &c.incidentMean } }) {
+        if (report->total == 0)
+            cautions.push_back(std::string("the ") + side + " holds no request: nothing is compared");
+        else if (mean->count == 0)
+            cautions.push_back(std::string("the ") + side
+                               + " has no request in the latency statistics (errors count "
+                                 "only with --include-errors): only its counts are compared");
+    }
+    if (!cautions.empty())
+        return cautions;
+    const std::string &was = c.baseline.e2e.scope, &is = c.incident.e2e.scope;
+    if (was != is)
+        cautions.push_back("e2e is measured on different clocks (baseline: " + was + ", incident: " + is
+                           + "): its change mixes in time one side does not see, such as the network");
+    std::string oneSided;
+    for (int s = 0; s < kSegmentCount; ++s) {
+        const bool before = c.baseline.segments[static_cast<std::size_t>(s)].stat.count > 0;
+        const bool after = c.incident.segments[static_cast<std::size_t>(s)].stat.count > 0;
+        if (before != after)
+            oneSided += (oneSided.empty() ? "" : ", ") + std::string(segmentName(static_cast<Segment>(s))) + " ("
+                + (before ? "baseline" : "incident") + ")";
+    }
+    if (!oneSided.empty())
+        cautions.push_back("measured on one side only: " + oneSided
+                           + "; their part of the split is what one side has and the other does not, not a change");
+    return cautions;
 }
 
 } // namespace lx

@@ -9,6 +9,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 /// \file compare.h
 /// An incident against a baseline: two investigations, or two time windows of one. Per-segment
@@ -43,6 +44,11 @@ struct Comparison {
 /// Reports and compositions of both sides; the filters choose each side's requests (time windows).
 Comparison compareInvestigations(const Store &baseline, const RequestFilter &baselineFilter, const Store &incident,
                                  const RequestFilter &incidentFilter, const AnalysisOptions &options = {});
+
+/// What makes the comparison less than it reads as, in sentences: a side with no request (nothing is
+/// compared) or none in its latency statistics (only counts are), e2e measured on different clocks (its change mixes in
+/// the time one side does not see, such as the network), segments measured on one side only. Empty when none.
+std::vector<std::string> comparisonCautions(const Comparison &comparison);
 
 /// {"baseline": ..., "incident": ..., "segments": {...}, "e2e": {...}, "shift_share": {"mean": ..., "p95_band": ...}}; ms.
 std::string comparisonToJson(const Comparison &comparison);

@@ -2,6 +2,7 @@
 // The comparison as JSON and as text (compare.h).
 #include "analysis/compare.h"
 
+#include "ingest/formats/native/native_fields.h"
 #include "model/duration_format.h"
 #include "model/percentiles.h"
 
@@ -113,16 +114,29 @@ std::string comparisonToJson(const Comparison &c)
     out += "\n  },\n  \"e2e\": " + statisticDelta(c.baseline, c.incident, c.baseline.e2e, c.incident.e2e);
     out += ",\n  \"tokens\": {\"ttft\": " + statisticDelta(c.baseline, c.incident, c.baseline.ttft, c.incident.ttft)
            + ",\n    \"tpot\": " + statisticDelta(c.baseline, c.incident, c.baseline.tpot, c.incident.tpot) + "}";
-    out += ",\n  \"shift_share\": {\n    \"mean\": " + splitJson({c.baselineMean, c.baseline}, {c.incidentMean, c.incident}) + ",\n    \"p95_band\": "
-           + splitJson({c.baselineTail, c.baseline}, {c.incidentTail, c.incident}) + "\n  }\n}\n";
+    out += ",\n  \"shift_share\": {\n    \"mean\": "
+        + splitJson({ c.baselineMean, c.baseline }, { c.incidentMean, c.incident })
+        + ",\n    \"p95_band\": " + splitJson({ c.baselineTail, c.baseline }, { c.incidentTail, c.incident }) + "\n  }";
+    if (const std::vector<std::string> cautions = comparisonCautions(c); !cautions.empty()) {
+        out += ",\n  \"cautions\": [";
+        for (std::size_t i = 0; i < cautions.size(); ++i) {
+            out += i ? ", " : "";
+            appendJsonString(out, cautions[i]);
+        }
+        out += "]";
+    }
+    out += "\n}\n";
     return out;
 }
 
 std::string comparisonToText(const Comparison &c)
 {
     std::string out = "Baseline: " + std::to_string(c.baseline.total) + " requests (" + std::to_string(c.baseline.ok)
-                      + " ok); incident: " + std::to_string(c.incident.total) + " requests (" + std::to_string(c.incident.ok)
-                      + " ok)\n\nPercentiles, baseline -> incident:\n";
+        + " ok); incident: " + std::to_string(c.incident.total) + " requests (" + std::to_string(c.incident.ok)
+        + " ok)\n";
+    for (const std::string &caution : comparisonCautions(c))
+        out += "Caution: " + caution + "\n";
+    out += "\nPercentiles, baseline -> incident:\n";
     const auto row = [&](const std::string &name, const MetricSummary &b, const MetricSummary &i) {
         std::string line = "  " + name + std::string(name.size() < 13 ? 13 - name.size() : 0, ' ');
         for (std::size_t k = 0; k < c.baseline.percentiles.size() && k < c.incident.percentiles.size(); ++k) {

@@ -98,6 +98,60 @@ private slots:
         QCOMPARE(none.e2eNs, 0.0);
         QCOMPARE(compositionAround({}, 95, false).count, qint64(0));
     }
+
+    /// What makes a comparison less than it reads as is said with it: the split once explained a change
+    /// between a client-only benchmark and a server trace, and a window of no request, without a word.
+    void cautions_data()
+    {
+        QTest::addColumn<QString>("setup");
+        QTest::addColumn<QStringList>("said"); // one part of each caution, in order; none for like with like
+        QTest::newRow("like with like") << QStringLiteral("") << QStringList {};
+        QTest::newRow("a side of none") << QStringLiteral(
+            "empty baseline") << QStringList { QStringLiteral("the baseline holds no request: nothing is compared") };
+        QTest::newRow("errors only") << QStringLiteral("errors-only incident")
+                                     << QStringList { QStringLiteral(
+                                            "the incident has no request in the latency statistics") };
+        QTest::newRow("different clocks")
+            << QStringLiteral("server incident")
+            << QStringList { QStringLiteral("different clocks (baseline: client, incident: server)") };
+        QTest::newRow("a segment on one side")
+            << QStringLiteral("queue in the incident")
+            << QStringList { QStringLiteral("measured on one side only: queue (incident)") };
+    }
+    void cautions()
+    {
+        QFETCH(QString, setup);
+        QFETCH(QStringList, said);
+        Comparison c;
+        for (Report *side : { &c.baseline, &c.incident }) {
+            side->total = side->ok = 10;
+            side->e2e.scope = "client";
+            side->e2e.stat.count = 10;
+            side->segments[static_cast<std::size_t>(Segment::Decode)].stat.count = 10;
+        }
+        c.baselineMean.count = c.incidentMean.count = 10;
+        if (setup == QLatin1String("empty baseline")) {
+            c.baseline.total = c.baseline.ok = 0;
+            c.baselineMean.count = 0;
+        } else if (setup == QLatin1String("errors-only incident")) {
+            c.incident.ok = 0;
+            c.incident.error = 10;
+            c.incidentMean.count = 0;
+        } else if (setup == QLatin1String("server incident")) {
+            c.incident.e2e.scope = "server";
+        } else if (setup == QLatin1String("queue in the incident")) {
+            c.incident.segments[static_cast<std::size_t>(Segment::Queue)].stat.count = 10;
+        }
+        const std::vector<std::string> cautions = comparisonCautions(c);
+        QCOMPARE(cautions.size(), std::size_t(said.size()));
+        for (std::size_t i = 0; i < cautions.size(); ++i)
+            QVERIFY2(QString::fromStdString(cautions[i]).contains(said[int(i)]), cautions[i].c_str());
+        // Said in both outputs.
+        const QString text = QString::fromStdString(comparisonToText(c));
+        const QString json = QString::fromStdString(comparisonToJson(c));
+        QCOMPARE(text.contains(QLatin1String("Caution: ")), !said.isEmpty());
+        QCOMPARE(json.contains(QLatin1String("\"cautions\"")), !said.isEmpty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCompare)
