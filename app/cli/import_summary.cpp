@@ -3,7 +3,8 @@
 
 #include "model/duration_format.h"
 
-void printImportSummary(const std::vector<lx::FileImport> &imports, std::ostream &out, std::ostream &err)
+void printImportSummary(const std::vector<lx::FileImport> &imports, std::ostream &out, std::ostream &err,
+                        RejectionsKept kept)
 {
     for (const lx::FileImport &in : imports) {
         if (in.outcome == lx::FileImport::Outcome::Unreadable && in.accepted == 0) {
@@ -26,7 +27,11 @@ void printImportSummary(const std::vector<lx::FileImport> &imports, std::ostream
             out << "  line " << r.line << ": " << r.reason << '\n';
         const auto shown = static_cast<std::int64_t>(in.firstRejections.size());
         if (in.rejected > shown)
-            out << "  ... and " << (in.rejected - shown) << " more rejected records (all are kept with their reasons in the store's rejected table)\n";
+            out << "  ... and " << (in.rejected - shown) << " more rejected records ("
+                << (kept == RejectionsKept::InTheStore
+                        ? "all are kept with their reasons in the store's rejected table"
+                        : "import --db keeps them all with their reasons, in the store's rejected table")
+                << ")\n";
     }
 }
 

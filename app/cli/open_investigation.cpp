@@ -59,7 +59,8 @@ OpenedInvestigation openInvestigation(const std::vector<std::string> &inputs, co
         return opened;
     }
     if (importing) {
-        printImportSummary(result.filled.imports, err, err);
+        printImportSummary(result.filled.imports, err, err,
+                           result.store->isTemporary() ? RejectionsKept::NotKept : RejectionsKept::InTheStore);
         if (interrupted()) {
             err << command << ": cancelled\n";
             opened.exitStatus = 130;

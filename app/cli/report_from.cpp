@@ -100,7 +100,7 @@ int runReportFrom(ReportFromArgs args, FilterOptions filter, const std::string &
         return 2;
     }
     const std::vector<lx::FileImport> imports{pullWithProgress(*store, source, mapping, err)};
-    printImportSummary(imports, err, err);
+    printImportSummary(imports, err, err, RejectionsKept::NotKept); // the pull's store is this report's own
     if (interrupted() || imports.front().outcome == lx::FileImport::Outcome::Cancelled) {
         err << "report: cancelled\n";
         return 130;

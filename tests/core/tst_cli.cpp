@@ -166,6 +166,8 @@ private Q_SLOTS:
     void noRequestNoOutput();
     void reportStatesItsFilter_data();
     void reportStatesItsFilter();
+    void saysWhereRejectionsAreKept_data();
+    void saysWhereRejectionsAreKept();
     void fullStandardOutput_data();
     void fullStandardOutput();
     void jsonShape_data();
@@ -515,6 +517,31 @@ void TestCli::noRequestNoOutput()
     QVERIFY2(run.err.contains("no request could be read") || run.err.contains("holds no request"), run.err.constData());
     if (!out.isEmpty())
         QVERIFY2(!QFileInfo::exists(path(out)), qPrintable(out));
+}
+
+void TestCli::saysWhereRejectionsAreKept_data()
+{
+    QTest::addColumn<QStringList>("args"); // @name is a file in the test directory
+    QTest::addColumn<QString>("said"); // in standard output or error
+    // `report FILE` once said its rejections were kept in a store that it deletes as it ends.
+    QTest::newRow("import: in the store")
+        << split("import --db @kept.lxdb @many-rejected.jsonl")
+        << QStringLiteral("all are kept with their reasons in the store's rejected table");
+    QTest::newRow("report of a file: not kept")
+        << split("report @many-rejected.jsonl") << QStringLiteral("import --db keeps them all with their reasons");
+}
+
+void TestCli::saysWhereRejectionsAreKept()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, said);
+    QByteArray lines = jsonlRecords(0, 2);
+    for (int i = 0; i < 12; ++i)
+        lines += "{\"id\":\"bad" + QByteArray::number(i) + "\"}\n"; // no timestamps: rejected
+    QVERIFY(writeFile(path(QStringLiteral("many-rejected.jsonl")), lines));
+    const CliRun run = runCli(resolved(args));
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(QString::fromUtf8(run.out + run.err).contains(said), (run.out + run.err).constData());
 }
 
 void TestCli::reportStatesItsFilter_data()
