@@ -229,6 +229,10 @@ void LoadDecompositionChart::rangeTokenAxis(double lo, double hi)
         lo = mid / std::sqrt(10.0);
         hi = mid * std::sqrt(10.0);
     }
+    // The top eighth of the plot is the knee label's: the lines' highest points stay below it, where the
+    // label would otherwise cover them (the bars stop at 100% or at their own maximum, below it too).
+    constexpr double kLabelBand = 0.125;
+    hi = lo * std::pow(hi / lo, 1.0 / (1.0 - kLabelBand));
     yAxis2->setRange(lo, hi);
 }
 
@@ -249,7 +253,7 @@ void LoadDecompositionChart::rebuild()
     // In shares the e2e p95 is a duration among fractions: it moves to the right axis with TTFT and TPOT.
     m_p95->setValueAxis(m_shares ? yAxis2 : yAxis);
     // Short legend entries (three columns fit at 1400x900); the right axis names the lines it carries.
-    yAxis2->setLabel(m_shares ? tr("e2e p95, TTFT and TPOT means") : tr("TTFT and TPOT means"));
+    yAxis2->setLabel(m_shares ? tr("e2e p95; TTFT and TPOT means") : tr("TTFT and TPOT means"));
     yAxis->setTicker(m_shares ? m_shareTicker : m_durationTicker);
     yAxis->setLabel(m_shares ? tr("share of the mean time per request, by segment") : tr("mean time per request, stacked by segment"));
     std::int64_t requests = 0;

@@ -157,6 +157,40 @@ private slots:
         QCOMPARE(view.profileView()->kneeRateLabel(), QStringLiteral("knee ≈ %1 req/s").arg(QString::fromStdString(kneeRateText(knee.rateRps))));
     }
 
+    /// The knee's label sits above the lines, in both modes: it once covered the highest e2e p95 points.
+    void kneeLabelAboveTheLines_data()
+    {
+        QTest::addColumn<bool>("shares");
+        QTest::newRow("times") << false;
+        QTest::newRow("shares") << true;
+    }
+    void kneeLabelAboveTheLines()
+    {
+        QFETCH(bool, shares);
+        LoadView view;
+        view.resize(1200, 800);
+        view.setData(withKnee().data);
+        LoadDecompositionChart *chart = view.decompositionView();
+        chart->setShowShares(shares);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        chart->replot(QCustomPlot::rpImmediateRefresh);
+        QVERIFY(chart->kneeText()->visible());
+        const double labelBottom = chart->kneeText()->bottom->pixelPosition().y();
+        for (QCPGraph *line : { chart->p95Line(), chart->ttftLine(), chart->tpotLine() }) {
+            for (const QCPGraphData &point : *line->data()) {
+                if (std::isnan(point.value))
+                    continue;
+                const double y = line->valueAxis()->coordToPixel(point.value);
+                QVERIFY2(y > labelBottom,
+                         qPrintable(QStringLiteral("%1 at %2 px, the label ends at %3 px")
+                                        .arg(line->name())
+                                        .arg(y)
+                                        .arg(labelBottom)));
+            }
+        }
+    }
+
     void noKneeSaysWhy()
     {
         LoadView view;
