@@ -123,7 +123,10 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
     static const std::vector<double> p95 = {95.0};
     for (std::size_t i = 0; i < count; ++i) {
         LoadWindow &w = windows[i];
-        w.arrivalRps = w.coveredNs > 0 ? static_cast<double>(w.arrivals) / (static_cast<double>(w.coveredNs) / 1e9) : 0.0;
+        // Per second of the covered part, but of half the width at least: an edge window covered for a few
+        // ns (a burst sent at one instant, a last arrival just past a window's start) gave billions a second.
+        const std::int64_t over = std::max(w.coveredNs, width / 2);
+        w.arrivalRps = over > 0 ? static_cast<double>(w.arrivals) / (static_cast<double>(over) / 1e9) : 0.0;
         w.throughputRps = static_cast<double>(w.completions) / seconds;
         w.meanInFlight = busyNs[i] / static_cast<double>(width);
         if (w.count == 0)

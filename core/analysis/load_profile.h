@@ -47,7 +47,7 @@ struct LoadWindow {
     std::int64_t coveredNs = 0;
     std::int64_t arrivals = 0;    ///< requests (ok and error) that started in the window
     std::int64_t completions = 0; ///< requests (with a known e2e) that ended in it
-    double arrivalRps = 0;        ///< arrivals per second of covered time
+    double arrivalRps = 0; ///< arrivals per second of covered time, of half the width at least
     double throughputRps = 0;     ///< completions per second of the window's width
     double meanInFlight = 0;      ///< time-average of the requests in flight (start to start + e2e)
     std::int64_t count = 0;       ///< requests started in it that are in the latency statistics

@@ -85,6 +85,35 @@ private slots:
         QCOMPARE(*w1.e2eP95Ns, 200e6);
     }
 
+    /// An edge window's rate is per second of its covered part, of half its width at least: a burst sent at
+    /// one instant was once "8000000000 req/s" (8 arrivals over the 1 ns its window covered).
+    void edgeWindowRates_data()
+    {
+        QTest::addColumn<QList<qint64>>("startsMs");
+        QTest::addColumn<QList<double>>("rates"); // each window's, windows of 1 s
+        QTest::newRow("a burst at one instant") << QList<qint64> { 0, 0, 0, 0 } << QList<double> { 8.0 };
+        QTest::newRow("a last arrival just past a window's start")
+            << QList<qint64> { 0, 250, 500, 750, 1000 } << QList<double> { 4.0, 2.0 };
+        QTest::newRow("a last window covered by more than half")
+            << QList<qint64> { 0, 500, 1600 } << QList<double> { 2.0, 1.0 / 0.600000001 };
+    }
+    void edgeWindowRates()
+    {
+        QFETCH(QList<qint64>, startsMs);
+        QFETCH(QList<double>, rates);
+        std::vector<LatencyRow> rows;
+        for (qint64 ms : startsMs)
+            rows.push_back(row(ms, 0, 100));
+        LoadOptions options;
+        options.windowNs = S;
+        const LoadProfile p = computeLoadProfile(rows, options);
+        QCOMPARE(p.windows.size(), std::size_t(rates.size()));
+        for (qsizetype i = 0; i < rates.size(); ++i)
+            QVERIFY2(
+                std::abs(p.windows[std::size_t(i)].arrivalRps - rates[i]) < 1e-6 * rates[i],
+                qPrintable(QStringLiteral("window %1: %2 req/s").arg(i).arg(p.windows[std::size_t(i)].arrivalRps)));
+    }
+
     void untilTheLastEnd_data()
     {
         QTest::addColumn<qint64>("windowNs");     // asked for; 0: automatic
