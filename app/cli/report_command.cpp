@@ -112,9 +112,9 @@ int runReportCommand(const std::vector<std::string> &arguments, std::ostream &ou
     }
     if (!compileFilterOptions(request.filter, "report", err))
         return 2;
-    request.diagnosis.filterText = givenText(request.filter);
     if (!request.from.pull.from.empty())
         return runReportFrom(request.from, request.filter, request.mapping, request.options, request.diagnosis, out, err);
+    request.diagnosis.filterText = givenText(request.filter);
 
     // A store read as it is gets its integrity check beside the report (it took as long as the report on a
     // million requests); nothing is written before it says the file is sound.

@@ -109,7 +109,10 @@ int runReportFrom(ReportFromArgs args, FilterOptions filter, const std::string &
         err << "report: " << noRequestReason({}, {}, imports) << '\n';
         return 2;
     }
-    if (const int status = writeDiagnosedReport(*store, filter.filter, options, diagnosis, out, err))
+    // The pull's window (--service, --time-range) chose what was read; what is left of the options filters it.
+    DiagnosisRequest stated = diagnosis;
+    stated.filterText = givenText(filter);
+    if (const int status = writeDiagnosedReport(*store, filter.filter, options, stated, out, err))
         return status;
     return anyInputFailed(imports) ? 2 : 0;
 }
