@@ -47,11 +47,9 @@ std::string parseReportArgs(const std::vector<std::string> &arguments, ReportReq
             return {};
         }
         if (args.flag("--json")) {
-            if (request.diagnosis.formatGiven && request.diagnosis.format != "json")
-                return "--json and --format " + request.diagnosis.format + " ask for two formats: give one";
+            if (std::string refused = chooseFormat(request.diagnosis, "json"); !refused.empty())
+                return refused;
             request.json = true;
-            request.diagnosis.format = "json";
-            request.diagnosis.formatGiven = true;
         } else if (args.flag("--include-errors")) {
             request.options.includeErrors = true;
         } else if (args.option("--percentiles", value)) {

@@ -16,6 +16,16 @@
 
 #include <filesystem>
 
+std::string chooseFormat(DiagnosisRequest &request, const std::string &value)
+{
+    // --format given twice is refused before this (CliArgs::single()): a second format here is --json's.
+    if (request.formatGiven && request.format != value)
+        return "--json and --format " + (value == "json" ? request.format : value) + " ask for two formats: give one";
+    request.format = value;
+    request.formatGiven = true;
+    return {};
+}
+
 bool parseDiagnosisOption(CliArgs &args, DiagnosisRequest &request, std::string &error)
 {
     std::string value;
@@ -45,10 +55,8 @@ bool parseDiagnosisOption(CliArgs &args, DiagnosisRequest &request, std::string 
     if (args.single("--format", value)) {
         if (value != "text" && value != "json" && value != "md" && value != "html")
             error = "--format takes text, json, md or html, not '" + value + "'";
-        else if (request.formatGiven && request.format != value)
-            error = "--json and --format " + value + " ask for two formats: give one";
-        request.format = value;
-        request.formatGiven = true;
+        else
+            error = chooseFormat(request, value);
         return true;
     }
     if (args.single("--out", value)) {

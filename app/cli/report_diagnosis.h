@@ -40,6 +40,9 @@ struct DiagnosisRequest {
     std::string filterText; ///< the filter options as given (givenText()), which the report states
 };
 
+/// Sets the report's format (`--format VALUE`, or `--json` for "json"); why not when another was given.
+std::string chooseFormat(DiagnosisRequest &request, const std::string &value);
+
 /// Consumes one of the options above when it is next; `error` says why its value is wrong.
 bool parseDiagnosisOption(CliArgs &args, DiagnosisRequest &request, std::string &error);
 

@@ -74,8 +74,7 @@ const TraceFormat *sniffFormat(std::string_view head, std::string *whyNot)
     if (binary)
         *whyNot = "binary data, not a trace format this version reads: binary input is read as "
                   + formatsReading(kShapeBinary) + "; every format may be zstd-compressed";
-    else if (const std::string_view line = firstLine(head.substr(first));
-             line.ends_with('}') && line.find('\n') == std::string_view::npos)
+    else if (firstLine(head.substr(first)).ends_with('}'))
         *whyNot = "JSON lines that no reader recognises: the first line has none of the fields of a native record (an "
                   "id, t_<stage>_ns timestamps, or start_ns and <segment>_ms durations: docs/DOMAIN.md); one request "
                   "per line is read as "
