@@ -109,7 +109,8 @@ void SummaryView::fill()
                          .arg(r.total).arg(r.ok).arg(r.error).arg(r.rejected);
     if (r.clockSkew > 0)
         counts += tr(" · %L1 with client/server clock skew").arg(r.clockSkew);
-    counts += tr("<br>Latency statistics over the ok requests; — means not measured.");
+    counts += r.includeErrors ? tr("<br>Latency statistics over every request, errors included; — means not measured.")
+                              : tr("<br>Latency statistics over the ok requests; — means not measured.");
     if (r.relativeTime > 0) // as the text report says it: no date is shown for these requests
         counts += QStringLiteral("<br>") + QString::fromStdString(lx::relativeTimeSentence(r.relativeTime)).toHtmlEscaped();
     m_counts->setText(counts);

@@ -285,6 +285,7 @@ Report analyze(const Store &store, const RequestFilter &filter, const AnalysisOp
         options.rows = &lentRows; // scanAll() lends it the held rows
     Report report;
     report.percentiles = options.percentiles;
+    report.includeErrors = options.includeErrors;
     readInputs(store, report);
     report.join = readJoinSummary(store);
     report.unmatchedSample = listUnmatched(store, kUnmatchedSample);

@@ -79,6 +79,9 @@ struct Report {
     /// The filter as its caller states it (the options or the expression as given), empty for none: every
     /// format says it, since figures of a subset read as the whole investigation's otherwise.
     std::string filter;
+    /// The latency statistics count the error requests too (AnalysisOptions::includeErrors): every format
+    /// says which requests its figures are of.
+    bool includeErrors = false;
 
     double dominantShare(int segment) const
     {

@@ -146,7 +146,8 @@ std::vector<Finding> findFindings(std::span<const LatencyRow> rows, const LoadAn
         f.fix = "look at the error requests' stage: a failure in preprocess never reached the engine";
         f.count = errors;
         f.evidence = std::to_string(errors) + " of " + std::to_string(total) + " requests are errors ("
-                     + percentText(static_cast<double>(errors) / static_cast<double>(total)) + "), outside the latency statistics";
+                     + percentText(static_cast<double>(errors) / static_cast<double>(total)) + ")"
+                     + (options.includeErrors ? ", counted in the latency statistics" : ", outside the latency statistics");
         f.filter = "status = error";
         out.push_back(std::move(f));
     }

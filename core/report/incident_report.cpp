@@ -5,6 +5,7 @@
 #include "model/percentiles.h"
 #include "report/dominant_order.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <optional>
@@ -43,12 +44,31 @@ std::optional<double> percentileOf(const Report &report, const Statistic &stat, 
 /// A table as rows of cells; the first row is the header. Rendered once for each output format.
 using Table = std::vector<std::vector<std::string>>;
 
+/// The percentile a one-line summary quotes: p95 when it was computed, else the highest one that was
+/// (a report asked for --percentiles 25,75 has no p95 to quote).
+std::optional<double> headlinePercentile(const Report &r)
+{
+    if (std::find(r.percentiles.begin(), r.percentiles.end(), 95.0) != r.percentiles.end())
+        return 95.0;
+    if (r.percentiles.empty())
+        return std::nullopt;
+    return *std::max_element(r.percentiles.begin(), r.percentiles.end());
+}
+
+/// The statistics table, one column for each percentile the report computed (as the text report has).
 Table segmentTable(const Report &r)
 {
-    Table t{{"", "count", "mean", "p50", "p95", "p99", "max"}};
+    std::vector<std::string> header{"", "count", "mean"};
+    for (double q : r.percentiles)
+        header.push_back(percentileKey(q));
+    header.push_back("max");
+    Table t{header};
     const auto row = [&](const std::string &name, const MetricSummary &m) {
-        t.push_back({name, std::to_string(m.stat.count), duration(m.stat.meanNs), duration(percentileOf(r, m.stat, 50)),
-                     duration(percentileOf(r, m.stat, 95)), duration(percentileOf(r, m.stat, 99)), duration(m.stat.maxNs)});
+        std::vector<std::string> cells{name, std::to_string(m.stat.count), duration(m.stat.meanNs)};
+        for (double q : r.percentiles)
+            cells.push_back(duration(percentileOf(r, m.stat, q)));
+        cells.push_back(duration(m.stat.maxNs));
+        t.push_back(std::move(cells));
     };
     for (int s = 0; s < kSegmentCount; ++s)
         row(std::string(segmentName(static_cast<Segment>(s))), r.segments[static_cast<std::size_t>(s)]);
@@ -110,7 +130,11 @@ std::string summaryLine(const Report &r)
     out += ".";
     if (r.rejected > 0)
         out += " " + std::to_string(r.rejected) + " records were rejected at import.";
-    out += " e2e p95 " + duration(percentileOf(r, r.e2e.stat, 95)) + ", mean " + duration(r.e2e.stat.meanNs) + ".";
+    if (r.includeErrors)
+        out += " The latency figures count the error requests too.";
+    const std::optional<double> headline = headlinePercentile(r);
+    out += " e2e " + (headline ? percentileKey(*headline) + " " + duration(percentileOf(r, r.e2e.stat, *headline)) + ", " : std::string())
+           + "mean " + duration(r.e2e.stat.meanNs) + ".";
     std::string dominant; // as the text report says it: by share, a rare segment never "0%"
     for (const Segment s : dominantSegmentsByShare(r))
         dominant += (dominant.empty() ? "" : ", ") + std::string(segmentName(s)) + " "

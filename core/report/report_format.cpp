@@ -165,6 +165,8 @@ std::string reportToJson(const Report &report)
         out += ", \"filter\": ";
         appendJsonString(out, report.filter);
     }
+    if (report.includeErrors)
+        out += ", \"errors_included\": true";
     out += "},\n  \"segments\": {";
     for (int s = 0; s < kSegmentCount; ++s) {
         out += s ? ",\n    \"" : "\n    \"";
@@ -192,7 +194,8 @@ std::string reportToText(const Report &report)
         out += ", " + std::to_string(report.clockSkew) + " with clock skew";
     if (!report.filter.empty())
         out += "\nFilter: " + report.filter + " (the counts and statistics are of the requests it keeps)";
-    out += "\nLatency statistics over the ok requests; \"-\" means not measured.\n\n";
+    out += report.includeErrors ? "\nLatency statistics over every request, errors included; \"-\" means not measured.\n\n"
+                                : "\nLatency statistics over the ok requests; \"-\" means not measured.\n\n";
 
     out += statisticsTable(report);
 

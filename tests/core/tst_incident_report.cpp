@@ -187,6 +187,63 @@ private slots:
             QVERIFY2(out.contains(part) == withInputs, qPrintable(part));
     }
 
+    /// The statistics table has a column for each percentile the report computed, as the text report
+    /// has, and its summary quotes p95 when there is one, else the highest; a report whose statistics
+    /// count the error requests says so. (The columns were p50, p95 and p99 whatever was asked: "-" in
+    /// every cell of a report asked for --percentiles 25,75.)
+    void followsTheReportsPercentiles_data()
+    {
+        QTest::addColumn<bool>("html");
+        QTest::addColumn<QList<double>>("percentiles");
+        QTest::addColumn<bool>("includeErrors");
+        QTest::addColumn<QStringList>("present");
+        QTest::addColumn<QStringList>("absent");
+        const QList<double> defaults(defaultPercentiles().begin(), defaultPercentiles().end());
+        QTest::newRow("markdown, the default percentiles")
+            << false << defaults << false
+            << QStringList{QStringLiteral("|  | count | mean | p50 | p90 | p95 | p99 | p99.9 | max |"),
+                           QStringLiteral("| e2e | 10 | 2.00 s | 1.00 s | 1.80 s | 1.90 s | 1.98 s | 2.00 s | 2.00 s |"),
+                           QStringLiteral("e2e p95 1.90 s, mean 2.00 s.")}
+            << QStringList{QStringLiteral("count the error requests")};
+        QTest::newRow("markdown, 25 and 75: no p95 to quote")
+            << false << QList<double>{25, 75} << false
+            << QStringList{QStringLiteral("|  | count | mean | p25 | p75 | max |"),
+                           QStringLiteral("| e2e | 10 | 2.00 s | 500 ms | 1.50 s | 2.00 s |"),
+                           QStringLiteral("e2e p75 1.50 s, mean 2.00 s.")}
+            << QStringList{QStringLiteral("| p95 |"), QStringLiteral("e2e p95 -")};
+        QTest::newRow("html, 99.9 only, errors included")
+            << true << QList<double>{99.9} << true
+            << QStringList{QStringLiteral("<th>p99.9</th>"), QStringLiteral("e2e p99.9 2.00 s, mean 2.00 s."),
+                           QStringLiteral("The latency figures count the error requests too.")}
+            << QStringList{QStringLiteral("<th>p50</th>"), QStringLiteral("<th>p95</th>")};
+    }
+    void followsTheReportsPercentiles()
+    {
+        QFETCH(bool, html);
+        QFETCH(QList<double>, percentiles);
+        QFETCH(bool, includeErrors);
+        QFETCH(QStringList, present);
+        QFETCH(QStringList, absent);
+        Fixture f;
+        f.report.percentiles.assign(percentiles.begin(), percentiles.end());
+        f.report.includeErrors = includeErrors;
+        for (MetricSummary *m : {&f.report.e2e, &f.report.ttft, &f.report.tpot})
+            m->stat.percentilesNs.assign(percentiles.size(), std::nullopt);
+        for (MetricSummary &m : f.report.segments)
+            m.stat.percentilesNs.assign(percentiles.size(), std::nullopt);
+        // e2e: the percentile q at q/50 s, so that each column shows which percentile it holds
+        f.report.e2e.stat.count = 10;
+        f.report.e2e.stat.meanNs = 2e9;
+        f.report.e2e.stat.maxNs = 2e9;
+        for (qsizetype i = 0; i < percentiles.size(); ++i)
+            f.report.e2e.stat.percentilesNs[static_cast<std::size_t>(i)] = percentiles[i] / 50 * 1e9;
+        const QString out = QString::fromStdString(html ? incidentReportHtml(f.input) : incidentReportMarkdown(f.input, {}));
+        for (const QString &part : present)
+            QVERIFY2(out.contains(part), qPrintable(part + QStringLiteral("\n---\n") + out.left(1500)));
+        for (const QString &part : absent)
+            QVERIFY2(!out.contains(part), qPrintable(part));
+    }
+
     void markdownFigures_data()
     {
         QTest::addColumn<QString>("base");

@@ -93,6 +93,46 @@ private slots:
             QVERIFY2(run.out.contains(part), part);
     }
 
+    /// Every format says which requests its latency figures are of: with --include-errors the errors are
+    /// in them, and the text, the JSON, the Markdown and the errors finding say so. (They said "over the ok
+    /// requests" and "outside the latency statistics" whatever the option.)
+    void saysWhetherErrorsAreCounted_data()
+    {
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<QStringList>("present");
+        QTest::addColumn<QStringList>("absent");
+        QTest::newRow("text, ok only")
+            << QStringList{}
+            << QStringList{QStringLiteral("Latency statistics over the ok requests"), QStringLiteral("), outside the latency statistics")}
+            << QStringList{QStringLiteral("errors included"), QStringLiteral("counted in the latency statistics")};
+        QTest::newRow("text, errors included")
+            << QStringList{QStringLiteral("--include-errors")}
+            << QStringList{QStringLiteral("Latency statistics over every request, errors included"),
+                           QStringLiteral("), counted in the latency statistics")}
+            << QStringList{QStringLiteral("over the ok requests"), QStringLiteral("outside the latency statistics")};
+        QTest::newRow("json, ok only") << QStringList{QStringLiteral("--json")} << QStringList{}
+                                       << QStringList{QStringLiteral("\"errors_included\"")};
+        QTest::newRow("json, errors included")
+            << QStringList{QStringLiteral("--json"), QStringLiteral("--include-errors")}
+            << QStringList{QStringLiteral("\"errors_included\": true"), QStringLiteral("counted in the latency statistics")}
+            << QStringList{QStringLiteral("outside the latency statistics")};
+        QTest::newRow("markdown, errors included")
+            << QStringList{QStringLiteral("--format"), QStringLiteral("md"), QStringLiteral("--include-errors")}
+            << QStringList{QStringLiteral("The latency figures count the error requests too.")} << QStringList{};
+    }
+    void saysWhetherErrorsAreCounted()
+    {
+        QFETCH(QStringList, options);
+        QFETCH(QStringList, present);
+        QFETCH(QStringList, absent);
+        const Run run = cli(QStringList{QStringLiteral("report")} + options + QStringList{sample("rising_load.jsonl")});
+        QCOMPARE(run.exitCode, 0);
+        for (const QString &part : present)
+            QVERIFY2(run.out.contains(part.toUtf8()), qPrintable(part));
+        for (const QString &part : absent)
+            QVERIFY2(!run.out.contains(part.toUtf8()), qPrintable(part));
+    }
+
     void incidentReportFiles_data()
     {
         QTest::addColumn<QString>("format");
