@@ -21,6 +21,11 @@ QString rough(double value)
 
 QString count(std::int64_t n) { return QLocale().toString(static_cast<qlonglong>(n)); }
 
+QString windowControl()
+{
+    return QCoreApplication::translate("LoadView", "the Window box");
+}
+
 QString duration(double ns) { return QString::fromStdString(lx::formatDuration(ns)); }
 
 QString roundDuration(double ns) { return durationTickLabel(ns); }

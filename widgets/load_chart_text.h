@@ -19,6 +19,8 @@ namespace loadtext {
 QString rough(double value);
 /// "1,234".
 QString count(std::int64_t n);
+/// "the Window box": what widens the windows here, where core's reasons name the command line's --window.
+QString windowControl();
 /// "183 ms", through core's formatter.
 QString duration(double ns);
 /// A round width as a tick says it: "1 s", "15 min" (not "1.00 s", "15 min 0 s"); chart_tickers.h.

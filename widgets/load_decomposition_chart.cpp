@@ -316,12 +316,12 @@ void LoadDecompositionChart::rebuild()
 
     m_titleHead = tr("Decomposition under load");
     if (!load || load->buckets.empty()) {
-        // The analysis says what is short (no request with a measured e2e, too few per window); its hint of
-        // the command line's option is the window box's here.
-        QString why = load && load->noArrivalTimes ? QString::fromUtf8(lx::kNoArrivalTimes)
-            : load && !load->noKneeReason.empty()  ? QString::fromStdString(load->noKneeReason)
-                                                   : tr("no window holds enough requests to form a bucket");
-        why.replace(QStringLiteral("--window"), tr("the Window box"));
+        // The analysis says what is short (no request with a measured e2e, too few per window), and names
+        // the window box where wider windows would help.
+        const QString why = load && load->noArrivalTimes ? QString::fromUtf8(lx::kNoArrivalTimes)
+            : load && !load->noKneeReason.empty()
+            ? QString::fromStdString(load->noKneeText(loadtext::windowControl().toStdString()))
+            : tr("no window holds enough requests to form a bucket");
         m_titleDetail = load ? why : QString();
         fitTitle();
         xAxis->setRange(0, 1);

@@ -220,7 +220,8 @@ void LoadView::updateSentence()
         return;
     }
     // Core's sentence, whole: the knee's figures and the dominant segments on both sides, or why there is none.
-    const QString text = QString::fromStdString(m_data->byArrivalRate.sentence());
+    const QString text
+        = QString::fromStdString(m_data->byArrivalRate.sentence(loadtext::windowControl().toStdString()));
     m_sentence->setText(text.isEmpty() ? text : text.left(1).toUpper() + text.mid(1) + QLatin1Char('.'));
 }
 

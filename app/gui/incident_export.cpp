@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "incident_export.h"
 
-#include "chart_render.h"
 #include "analysis/diagnosis.h"
+#include "chart_render.h"
+#include "load_chart_text.h"
 #include "report/incident_report.h"
 #include "store/store.h"
 
@@ -78,6 +79,7 @@ bool IncidentExport::start(const std::string &storeFile, const lx::RequestFilter
         incident.slos = computed->diagnosis.slos;
         incident.findings = computed->diagnosis.findings;
         incident.figures = renderReportFigures(computed->charts);
+        incident.widthControl = loadtext::windowControl().toStdString();
         bool written = false;
         if (suffix == QLatin1String("html")) {
             written = writeBytes(path, lx::incidentReportHtml(incident));

@@ -197,23 +197,32 @@ void fillBuckets(LoadAnalysis &out, std::span<const LatencyRow> rows, const Wind
 
 const char *loadKeyName(LoadKey key) { return key == LoadKey::ArrivalRate ? "arrival_rate" : "in_flight"; }
 
-std::string LoadAnalysis::sentence() const
+std::string LoadAnalysis::noKneeText(std::string_view widthControl) const
+{
+    return widerWindowsHelp ? noKneeReason + " (wider windows hold more: " + std::string(widthControl) + ")"
+                            : noKneeReason;
+}
+
+std::string LoadAnalysis::sentence(std::string_view widthControl) const
 {
     const auto name = [](int s) { return std::string(segmentName(static_cast<Segment>(s))); };
-    const auto dominates = [&](const SegmentShare &share) { return name(share.segment) + " (" + percent(share.share) + ")"; };
+    // A share of the e2e time, said so: the report's "dominant segment" shares are of requests.
+    const auto ofE2e = [](double share) { return percent(share) + " of e2e"; };
+    const auto dominates
+        = [&](const SegmentShare &share) { return name(share.segment) + " (" + ofE2e(share.share) + ")"; };
     if (noArrivalTimes)
         return kNoArrivalTimes; // the whole story: there is no load to find a knee in
     if (!knee) {
-        std::string out = "no knee: " + noKneeReason;
+        std::string out = "no knee: " + noKneeText(widthControl);
         if (below.segment >= 0)
-            out += "; " + name(below.segment) + " dominates (" + percent(below.share) + ") throughout";
+            out += "; " + name(below.segment) + " dominates (" + ofE2e(below.share) + ") throughout";
         return out;
     }
     // The story in three parts: below the knee the queue is near empty, past it the queue takes over (just
     // past it usually not yet: by band), and the time per output token barely changes.
     std::vector<std::string> parts;
     if (below.segment >= 0) {
-        std::string part = "below the knee " + name(below.segment) + " dominates (" + percent(below.share);
+        std::string part = "below the knee " + name(below.segment) + " dominates (" + ofE2e(below.share);
         if (below.segment != static_cast<int>(Segment::Queue))
             part += ", queue " + percent(queueShareBelow);
         parts.push_back(part + ")");
@@ -275,12 +284,19 @@ LoadAnalysis analyzeLoad(const LoadProfile &profile, std::span<const LatencyRow>
         throughout();
         // Say what is short: windows with a few requests each are not "windows without requests".
         out.noKneeReason = "too few windows to look for one: ";
-        if (withRequests == 0)
+        if (withRequests == 0) {
             out.noKneeReason += "none holds a request with a measured e2e";
-        else
+        } else if (usableWindows < 8) {
             out.noKneeReason += std::to_string(usableWindows) + " of the " + std::to_string(withRequests)
-                                + " windows that hold requests hold at least " + std::to_string(options.minWindowRequests)
-                                + ", 8 such windows needed" + (withRequests >= 8 ? " (wider windows hold more: --window)" : "");
+                + " windows that hold requests hold at least " + std::to_string(options.minWindowRequests)
+                + ", 8 such windows needed";
+            out.widerWindowsHelp = withRequests >= 8;
+        } else { // enough requests, but the fit also needs requests completing in the window (its throughput)
+            out.noKneeReason += std::to_string(points.size()) + " of the " + std::to_string(usableWindows)
+                + " windows that hold at least " + std::to_string(options.minWindowRequests)
+                + " requests see a request complete, 8 such windows needed";
+            out.widerWindowsHelp = true;
+        }
         return out;
     }
     // The knee is where the throughput stops following the load: with N requests in flight a server

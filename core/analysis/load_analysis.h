@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 /// \file load_analysis.h
@@ -77,12 +78,18 @@ struct LoadAnalysis {
     std::optional<double> tpotBelowNs, tpotAboveNs;
     /// The queue's share of the e2e time of the requests below the knee (of every request without one).
     double queueShareBelow = 0;
-    std::string noKneeReason; ///< why there is no knee, e.g. the trace never reaches it
+    std::string noKneeReason; ///< why there is no knee, e.g. the trace never reaches it (noKneeText() adds the hint)
+    /// There is no knee for too few windows of enough requests, and wider windows would hold more: the
+    /// reason's text then names the control that widens them (the command line's and the GUI's differ).
+    bool widerWindowsHelp = false;
     /// There are requests but none has a start: no window, no bucket, no knee (noKneeReason is kNoArrivalTimes).
     bool noArrivalTimes = false;
-    /// "below the knee decode dominates (96%, queue 1%); just past it decode (74%), far past it queue (100%);
-    /// time per output token 29 ms below, 31 ms above; knee near 4.6 req/s, 13 in flight"
-    std::string sentence() const;
+    /// noKneeReason, with "(wider windows hold more: <widthControl>)" when widerWindowsHelp.
+    std::string noKneeText(std::string_view widthControl = "--window") const;
+    /// "below the knee decode dominates (96% of e2e, queue 1%); just past it decode (74% of e2e), far past it
+    /// queue (100% of e2e); time per output token 29 ms below, 31 ms above; knee near 4.6 req/s, 13 in
+    /// flight"; without a knee, "no knee: " and noKneeText(widthControl).
+    std::string sentence(std::string_view widthControl = "--window") const;
 };
 
 /// Buckets the profile's windows and looks for the knee (docs/LOAD.md).

@@ -290,7 +290,7 @@ std::string incidentReportMarkdown(const IncidentReport &input, const std::strin
                + ".  \n   Fix: " + f.fix + ".  \n   Filter: `" + f.filter + "`\n";
     }
     if (input.load) {
-        out += "\n## Load and the knee\n\n**" + capitalized(input.load->sentence()) + "**\n\n";
+        out += "\n## Load and the knee\n\n**" + capitalized(input.load->sentence(input.widthControl)) + "**\n\n";
         if (input.load->knee)
             out += "The load reached the knee at " + formatTimestamp(input.load->knee->timeNs, 0) + ".\n\n";
         out += markdownTable(bucketTable(*input.load));
@@ -317,7 +317,7 @@ std::string incidentReportHtml(const IncidentReport &input)
                       + "</title>\n<style>" + kCss + "</style>\n</head>\n<body>\n<h1>" + html(input.title) + "</h1>\n";
     out += "<h2>Summary</h2>\n<p>" + html(summaryLine(r)) + "</p>\n" + htmlTable(segmentTable(r));
     if (input.load)
-        out += "<p class=\"knee\">" + html(capitalized(input.load->sentence())) + "</p>\n";
+        out += "<p class=\"knee\">" + html(capitalized(input.load->sentence(input.widthControl))) + "</p>\n";
     if (!input.slos.empty()) {
         out += "<h2>SLOs</h2>\n<ul>\n";
         for (const SloResult &s : input.slos) {

@@ -31,6 +31,8 @@ struct IncidentReport {
     std::vector<SloResult> slos;
     std::vector<Finding> findings;
     std::vector<ReportFigure> figures;
+    /// What widens the load windows, for the reason there is no knee: the CLI's option, the GUI's box.
+    std::string widthControl = "--window";
 };
 
 /// The report as one HTML document; figures embedded as base64 data URIs (SVG too, so no script runs).

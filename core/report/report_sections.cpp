@@ -85,7 +85,7 @@ std::string loadToJson(const LoadAnalysis &load)
            + ", \"queue_share_below\": " + jsonNumber(load.queueShareBelow, 6) + ", \"tpot_below_ms\": "
            + ms(load.tpotBelowNs) + ", \"tpot_above_ms\": " + ms(load.tpotAboveNs);
     if (!load.knee)
-        out += ", \"no_knee_reason\": " + quoted(load.noKneeReason);
+        out += ", \"no_knee_reason\": " + quoted(load.noKneeText());
     out += ",\n  \"sentence\": " + quoted(load.sentence()) + '}';
     return out;
 }

@@ -105,10 +105,12 @@ private slots:
         Fixture f;
         const QString html = QString::fromStdString(incidentReportHtml(f.input));
         QVERIFY(html.startsWith(QLatin1String("<!DOCTYPE html>")));
-        for (const char *part : {"<h2>Summary</h2>", "<h2>SLOs</h2>", "<h2>Findings</h2>", "<h2>Load and the knee</h2>",
-                                 "<h2>Charts</h2>", "Below the knee decode dominates (72%, queue 0%); above it queue (61%); knee near 41 req/s, 37 in flight",
-                                 "at p95, queue is 61% of e2e", "data:image/png;base64,iVBORw0KGgo=", "data:image/svg+xml;base64,",
-                                 "&lt;the&gt;", "<style>"})
+        for (const char *part : { "<h2>Summary</h2>", "<h2>SLOs</h2>", "<h2>Findings</h2>",
+                                  "<h2>Load and the knee</h2>", "<h2>Charts</h2>",
+                                  "Below the knee decode dominates (72% of e2e, queue 0%); above it queue (61% of "
+                                  "e2e); knee near 41 req/s, 37 in flight",
+                                  "at p95, queue is 61% of e2e", "data:image/png;base64,iVBORw0KGgo=",
+                                  "data:image/svg+xml;base64,", "&lt;the&gt;", "<style>" })
             QVERIFY2(html.contains(QLatin1String(part)), part);
         // Nothing is fetched from elsewhere: no link, no script, no external source.
         for (const char *forbidden : {"<script", "<link", "href=", "src=\"http", "url("})

@@ -216,30 +216,50 @@ private slots:
     {
         QTest::addColumn<int>("requests");
         QTest::addColumn<int>("spacingMs");
+        QTest::addColumn<int>("e2eMs");
         QTest::addColumn<QString>("expected");
         // No row at all (a filter that matches none): nothing is short, there is nothing to look at.
-        QTest::newRow("nothing") << 0 << 1000 << QStringLiteral("no request to look at");
-        QTest::newRow("a handful") << 5 << 1000 << QStringLiteral("0 of the 5 windows that hold requests hold at least 3, 8 such windows needed");
+        QTest::newRow("nothing") << 0 << 1000 << 500 << QStringLiteral("no request to look at");
+        QTest::newRow("a handful")
+            << 5 << 1000 << 500
+            << QStringLiteral("0 of the 5 windows that hold requests hold at least 3, 8 such windows needed");
         QTest::newRow("19 windows of one or two requests each")
-            << 30 << 650 << QStringLiteral("0 of the 19 windows that hold requests hold at least 3, 8 such windows needed (wider windows hold more: --window)");
+            << 30 << 650 << 500
+            << QStringLiteral("0 of the 19 windows that hold requests hold at least 3, 8 such windows needed (wider "
+                              "windows hold more: --window)");
+        // Windows full of requests of which none ends before the last arrival: the fit has no throughput.
+        // They were reported as "10 of the 10 windows ... hold at least 3, 8 such windows needed".
+        QTest::newRow("10 full windows, no completion in any")
+            << 100 << 100 << 60'000
+            << QStringLiteral("0 of the 10 windows that hold at least 3 requests see a request complete, 8 such "
+                              "windows needed (wider windows hold more: --window)");
     }
     void tooFewWindows()
     {
         QFETCH(int, requests);
         QFETCH(int, spacingMs);
+        QFETCH(int, e2eMs);
         QFETCH(QString, expected);
         std::vector<LatencyRow> rows(static_cast<std::size_t>(requests));
         for (int i = 0; i < requests; ++i) {
             rows[static_cast<std::size_t>(i)].start = 1'700'000'000'000'000'000 + i * spacingMs * 1'000'000LL;
             rows[static_cast<std::size_t>(i)].segments.fill(0);
-            rows[static_cast<std::size_t>(i)].segments[int(Segment::Decode)] = rows[static_cast<std::size_t>(i)].e2e = 500'000'000;
+            rows[static_cast<std::size_t>(i)].segments[int(Segment::Decode)] = rows[static_cast<std::size_t>(i)].e2e
+                = e2eMs * 1'000'000LL;
         }
         LoadOptions options;
         options.windowNs = 1'000'000'000; // one window a second: one or two requests each
         const LoadAnalysis load = analyzeLoad(computeLoadProfile(rows, options), rows);
         QVERIFY(!load.knee);
-        QCOMPARE(QString::fromStdString(load.noKneeReason),
+        QCOMPARE(QString::fromStdString(load.noKneeText()),
                  requests ? QStringLiteral("too few windows to look for one: ") + expected : expected);
+        // The hint names the control it is given (the GUI's window box), and only where wider windows help.
+        const QString hint = QStringLiteral(" (wider windows hold more: --window)");
+        QCOMPARE(load.widerWindowsHelp, expected.endsWith(hint));
+        QCOMPARE(QString::fromStdString(load.noKneeText("the Window box")),
+                 QString::fromStdString(load.noKneeText())
+                     .replace(QStringLiteral("--window"), QStringLiteral("the Window box")));
+        QVERIFY(!QString::fromStdString(load.noKneeReason).contains(QStringLiteral("--window")));
         QCOMPARE(load.below.segment, requests ? int(Segment::Decode) : -1);
         QCOMPARE(load.below.share, requests ? 1.0 : 0.0);
     }
@@ -279,15 +299,17 @@ private slots:
         const int decode = int(Segment::Decode), queue = int(Segment::Queue);
         QTest::newRow("both bands, TPOT")
             << decode << queue << true
-            << QStringLiteral("below the knee decode dominates (96%, queue 2%); just past it decode (78%), far past it queue (99%); "
+            << QStringLiteral("below the knee decode dominates (96% of e2e, queue 2%); just past it decode (78% of "
+                              "e2e), far past it queue (99% of e2e); "
                               "time per output token 29.0 ms below, 31.0 ms above; knee near 4.6 req/s, 13 in flight");
         QTest::newRow("no far band: above it")
             << decode << -1 << true
-            << QStringLiteral("below the knee decode dominates (96%, queue 2%); above it queue (90%); "
+            << QStringLiteral("below the knee decode dominates (96% of e2e, queue 2%); above it queue (90% of e2e); "
                               "time per output token 29.0 ms below, 31.0 ms above; knee near 4.6 req/s, 13 in flight");
         QTest::newRow("no TPOT measured")
             << decode << queue << false
-            << QStringLiteral("below the knee decode dominates (96%, queue 2%); just past it decode (78%), far past it queue (99%); "
+            << QStringLiteral("below the knee decode dominates (96% of e2e, queue 2%); just past it decode (78% of "
+                              "e2e), far past it queue (99% of e2e); "
                               "knee near 4.6 req/s, 13 in flight");
     }
     void sentence()

@@ -206,6 +206,26 @@ private slots:
         QVERIFY(view.decompositionView()->bucketCount() > 0);
     }
 
+    /// Where wider windows would help, the sentence and the empty chart name the Window box, not the
+    /// command line's --window (the sentence showed "--window", the chart had it swapped by a replace).
+    void noKneeNamesTheWindowBox()
+    {
+        auto data = std::make_shared<LoadChartData>(*withoutKnee().data);
+        for (LoadAnalysis *load : { &data->byArrivalRate, &data->byInFlight }) {
+            load->knee.reset();
+            load->buckets.clear();
+            load->noKneeReason = "too few windows to look for one: 0 of the 19 windows that hold requests hold at "
+                                 "least 3, 8 such windows needed";
+            load->widerWindowsHelp = true;
+        }
+        LoadView view;
+        view.setData(data);
+        for (const QString &text : { view.sentence(), view.decompositionView()->title() }) {
+            QVERIFY2(text.contains(QStringLiteral("(wider windows hold more: the Window box)")), qPrintable(text));
+            QVERIFY2(!text.contains(QStringLiteral("--window")), qPrintable(text));
+        }
+    }
+
     void profileHoldsCoreWindows()
     {
         LoadView view;
