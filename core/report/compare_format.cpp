@@ -150,6 +150,9 @@ std::string comparisonToText(const Comparison &c)
         row(std::string(segmentName(static_cast<Segment>(s))), c.baseline.segments[static_cast<std::size_t>(s)],
             c.incident.segments[static_cast<std::size_t>(s)]);
     row("e2e", c.baseline.e2e, c.incident.e2e);
+    // The token metrics, as the JSON has them: in an LLM incident TTFT is often the first figure asked.
+    row("TTFT", c.baseline.ttft, c.incident.ttft);
+    row("TPOT", c.baseline.tpot, c.incident.tpot);
     out += "\nWhich segment's change explains the change in e2e (shift-share; parts add up to e2e):\n";
     out += splitText("mean e2e", {c.baselineMean, c.baseline}, {c.incidentMean, c.incident});
     out += splitText("around p95 (e2e between p94 and p96)", {c.baselineTail, c.baseline}, {c.incidentTail, c.incident});

@@ -73,7 +73,11 @@ private slots:
         const std::string json = comparisonToJson(c);
         QVERIFY(json.find("\"shift_share\"") != std::string::npos);
         QVERIFY(json.find("\"p95_band\"") != std::string::npos);
-        QVERIFY(comparisonToText(c).find("of the change") != std::string::npos);
+        const std::string text = comparisonToText(c);
+        QVERIFY(text.find("of the change") != std::string::npos);
+        // The token metrics are in the text as in the JSON (the text had the segments and e2e alone).
+        for (const char *row : {"\n  TTFT          p50 ", "\n  TPOT          p50 "})
+            QVERIFY2(text.find(row) != std::string::npos, row);
     }
 
     void twoWindowsOfOneStore()
