@@ -14,7 +14,8 @@ std::string filterUsage(bool withTimeRange)
                         "  --route NAME           only this route (repeatable: any of them)\n"
                         "  --status ok|error      only requests with this status\n";
     if (withTimeRange)
-        usage += "  --time-range FROM..TO  request start in [FROM, TO): ns since the epoch or ISO-8601 UTC\n";
+        usage += "  --time-range FROM..TO  request start in [FROM, TO): ns since the epoch or ISO-8601 UTC\n"
+                 "                         (2025-01-01, 2025-01-01T12:01Z, 2025-01-01T12:01:30.5Z)\n";
     return usage;
 }
 

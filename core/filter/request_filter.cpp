@@ -28,15 +28,30 @@ bool parseInstant(std::string_view text, std::int64_t &ns)
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), ns);
     if (ec == std::errc() && end == text.data() + text.size())
         return true;
-    // ISO-8601 in UTC: YYYY-MM-DDTHH:MM:SS[.fraction][Z]
-    int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0, used = 0;
+    // ISO-8601 in UTC: YYYY-MM-DD[THH:MM[:SS[.fraction]]][Z] (a date alone is its midnight). Only digits
+    // where sscanf reads numbers: it would take a sign or a space too.
     const std::string copy(text);
-    if (std::sscanf(copy.c_str(), "%4d-%2d-%2d%*1[T ]%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &s, &used) != 6)
+    if (copy.find_first_not_of("0123456789-T :.Z") != std::string::npos)
         return false;
+    int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0, used = 0;
+    if (std::sscanf(copy.c_str(), "%4d-%2d-%2d%n", &y, &mo, &d, &used) != 3)
+        return false;
+    std::size_t pos = static_cast<std::size_t>(used);
+    if (pos < copy.size() && (copy[pos] == 'T' || copy[pos] == ' ')) {
+        if (std::sscanf(copy.c_str() + pos + 1, "%2d:%2d%n", &h, &mi, &used) != 2)
+            return false;
+        pos += 1 + static_cast<std::size_t>(used);
+        if (pos < copy.size() && copy[pos] == ':') {
+            if (std::sscanf(copy.c_str() + pos + 1, "%2d%n", &s, &used) != 1)
+                return false;
+            pos += 1 + static_cast<std::size_t>(used);
+        } else if (pos < copy.size() && copy[pos] == '.') {
+            return false; // a fraction of a minute: seconds come first
+        }
+    }
     if (h > 23 || mi > 59 || s > 59 || h < 0 || mi < 0 || s < 0)
         return false; // 25:00 is no time of day, and no leap second has a place in ns since the epoch
     std::int64_t fractionNs = 0;
-    std::size_t pos = static_cast<std::size_t>(used);
     if (pos < copy.size() && copy[pos] == '.') {
         // Up to ns, the resolution of the store: a digit beyond would be silently dropped, so it is refused.
         const std::size_t first = ++pos;
@@ -131,14 +146,16 @@ bool parseTimeRange(const std::string &text, RequestFilter &filter, std::string 
     std::int64_t value = 0;
     if (!from.empty()) {
         if (!parseInstant(from, value)) {
-            *error = "'" + from + "' is neither ns since the epoch nor an ISO-8601 UTC time";
+            *error = "'" + from + "' is neither ns since the epoch nor an ISO-8601 UTC time (2025-01-01, 2025-01-01T12:01Z, "
+                     "2025-01-01T12:01:30.5Z)";
             return false;
         }
         filter.fromNs = value;
     }
     if (!to.empty()) {
         if (!parseInstant(to, value)) {
-            *error = "'" + to + "' is neither ns since the epoch nor an ISO-8601 UTC time";
+            *error = "'" + to + "' is neither ns since the epoch nor an ISO-8601 UTC time (2025-01-01, 2025-01-01T12:01Z, "
+                     "2025-01-01T12:01:30.5Z)";
             return false;
         }
         filter.toNs = value;

@@ -178,6 +178,17 @@ private slots:
         QTest::newRow("empty: end at start") << QStringLiteral("100..100") << false << qint64(0);
         QTest::newRow("reversed ISO") << QStringLiteral("2023-11-14T22:13:21Z..2023-11-14T22:13:20Z") << false << qint64(0);
         QTest::newRow("one ns wide") << QStringLiteral("100..101") << true << qint64(100);
+        // ISO-8601 with less than the seconds (refused before as "neither ... nor an ISO-8601 UTC time").
+        constexpr qint64 S = 1000 * MS;
+        QTest::newRow("a date alone: its midnight") << QStringLiteral("2023-11-14..") << true << qint64(T0 - (22 * 3600 + 13 * 60 + 20) * S);
+        QTest::newRow("minutes, no seconds") << QStringLiteral("2023-11-14T22:13Z..") << true << qint64(T0 - 20 * S);
+        QTest::newRow("minutes after a space") << QStringLiteral("2023-11-14 22:13..") << true << qint64(T0 - 20 * S);
+        QTest::newRow("dates both sides") << QStringLiteral("2023-11-14..2023-11-15") << true << qint64(T0 - (22 * 3600 + 13 * 60 + 20) * S);
+        QTest::newRow("a fraction of a minute") << QStringLiteral("2023-11-14T22:13.5Z..") << false << qint64(0);
+        QTest::newRow("an offset is not UTC") << QStringLiteral("2023-11-14T22:13:20+01:00..") << false << qint64(0);
+        QTest::newRow("a sign in the day") << QStringLiteral("2023-11-+4..") << false << qint64(0);
+        QTest::newRow("an hour alone") << QStringLiteral("2023-11-14T22..") << false << qint64(0);
+        QTest::newRow("no such day") << QStringLiteral("2023-02-30..") << false << qint64(0);
     }
 
     void timeRangeText()
