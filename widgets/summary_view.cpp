@@ -111,6 +111,8 @@ void SummaryView::fill()
         counts += tr(" · %L1 with client/server clock skew").arg(r.clockSkew);
     counts += r.includeErrors ? tr("<br>Latency statistics over every request, errors included; — means not measured.")
                               : tr("<br>Latency statistics over the ok requests; — means not measured.");
+    if (const std::string none = lx::noLatencySentence(r); !none.empty()) // a workload trace, as the text report says
+        counts += QStringLiteral("<br>") + QString::fromStdString(none).toHtmlEscaped();
     if (r.relativeTime > 0) // as the text report says it: no date is shown for these requests
         counts += QStringLiteral("<br>") + QString::fromStdString(lx::relativeTimeSentence(r.relativeTime)).toHtmlEscaped();
     m_counts->setText(counts);

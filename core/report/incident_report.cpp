@@ -4,6 +4,7 @@
 #include "model/duration_format.h"
 #include "model/percentiles.h"
 #include "report/dominant_order.h"
+#include "report/report_format.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -141,6 +142,8 @@ std::string summaryLine(const Report &r)
                     + shareText(r.dominantShare(static_cast<int>(s)));
     if (!dominant.empty())
         out += " Largest segment of each request: " + dominant + ".";
+    if (const std::string none = noLatencySentence(r); !none.empty())
+        out += " " + none;
     return out;
 }
 

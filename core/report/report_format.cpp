@@ -196,6 +196,8 @@ std::string reportToText(const Report &report)
         out += "\nFilter: " + report.filter + " (the counts and statistics are of the requests it keeps)";
     out += report.includeErrors ? "\nLatency statistics over every request, errors included; \"-\" means not measured.\n\n"
                                 : "\nLatency statistics over the ok requests; \"-\" means not measured.\n\n";
+    if (const std::string none = noLatencySentence(report); !none.empty())
+        out += none + "\n\n";
 
     out += statisticsTable(report);
 
@@ -212,6 +214,22 @@ std::string reportToText(const Report &report)
         out += '\n';
     }
     return out;
+}
+
+std::string noLatencySentence(const Report &report)
+{
+    // With the errors left out of the statistics, their times, if any, are not counted here: say nothing.
+    if (report.total == 0 || (report.error > 0 && !report.includeErrors))
+        return {};
+    std::int64_t measured = report.e2e.stat.count + report.ttft.stat.count + report.tpot.stat.count + report.itl.stat.count
+                            + report.ttlt.stat.count;
+    for (const MetricSummary &segment : report.segments)
+        measured += segment.stat.count + segment.excluded;
+    if (measured > 0)
+        return {};
+    return "No time is measured in these " + std::to_string(report.total)
+           + " requests: the input holds their arrivals (and token counts), as a workload trace does. Its arrivals "
+             "can drive a prediction from a measured trace: whatif --arrivals FILE TRACE (docs/WHATIF.md).";
 }
 
 std::string relativeTimeSentence(std::int64_t requests)

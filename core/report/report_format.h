@@ -20,4 +20,9 @@ std::string reportToText(const Report &report);
 /// empty when there are none (Report::relativeTime): the text report and the GUI's summary say the same.
 std::string relativeTimeSentence(std::int64_t requests);
 
+/// What to make of requests none of which has a measured time (a workload trace: arrivals and token counts,
+/// Azure's or Mooncake's), or empty when some time is measured or there is no request: the text report,
+/// the incident report and the GUI's summary say it instead of leaving a table of "-" to explain itself.
+std::string noLatencySentence(const Report &report);
+
 } // namespace lx

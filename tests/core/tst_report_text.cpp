@@ -223,6 +223,56 @@ private slots:
         QFETCH(QString, text);
         QCOMPARE(QString::fromStdString(shareText(share)), text);
     }
+
+    /// A trace of arrivals alone (Azure's, Mooncake's) is said to be one, in the text report, instead of a
+    /// table of "-" and "0 requests" that never says why; never when a time is measured, nor when the
+    /// errors, left out of the statistics, may hold some.
+    void noLatencySentence_data()
+    {
+        QTest::addColumn<int>("ok");
+        QTest::addColumn<int>("errors");
+        QTest::addColumn<bool>("includeErrors");
+        QTest::addColumn<int>("measuredE2e");
+        QTest::addColumn<int>("measuredSegment"); // queue values
+        QTest::addColumn<int>("skewedNetwork");   // network values left out for clock skew
+        QTest::addColumn<bool>("said");
+        QTest::newRow("arrivals only") << 8819 << 0 << false << 0 << 0 << 0 << true;
+        QTest::newRow("no request") << 0 << 0 << false << 0 << 0 << 0 << false;
+        QTest::newRow("an e2e measured") << 10 << 0 << false << 1 << 0 << 0 << false;
+        QTest::newRow("a segment measured") << 10 << 0 << false << 0 << 3 << 0 << false;
+        QTest::newRow("network, all of it skewed") << 10 << 0 << false << 0 << 0 << 10 << false;
+        QTest::newRow("errors left out: unknown") << 10 << 2 << false << 0 << 0 << 0 << false;
+        QTest::newRow("errors counted, none measured") << 10 << 2 << true << 0 << 0 << 0 << true;
+    }
+    void noLatencySentence()
+    {
+        QFETCH(int, ok);
+        QFETCH(int, errors);
+        QFETCH(bool, includeErrors);
+        QFETCH(int, measuredE2e);
+        QFETCH(int, measuredSegment);
+        QFETCH(int, skewedNetwork);
+        QFETCH(bool, said);
+        Report r;
+        r.percentiles = {50};
+        r.ok = ok;
+        r.error = errors;
+        r.total = ok + errors;
+        r.includeErrors = includeErrors;
+        r.e2e.stat.count = measuredE2e;
+        r.segments[static_cast<std::size_t>(Segment::Queue)].stat.count = measuredSegment;
+        r.segments[static_cast<std::size_t>(Segment::Network)].excluded = skewedNetwork;
+        for (MetricSummary *m : {&r.e2e, &r.ttft, &r.tpot, &r.itl, &r.ttlt})
+            m->stat.percentilesNs.resize(1);
+        for (MetricSummary &m : r.segments)
+            m.stat.percentilesNs.resize(1);
+        const std::string sentence = lx::noLatencySentence(r);
+        QCOMPARE(!sentence.empty(), said);
+        if (said) {
+            QVERIFY2(sentence.starts_with("No time is measured in these " + std::to_string(r.total) + " requests"), sentence.c_str());
+            QVERIFY(reportToText(r).find(sentence) != std::string::npos);
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestReportText)
