@@ -187,14 +187,38 @@ void LoadDecompositionChart::setShowShares(bool shares)
 
 QString LoadDecompositionChart::title() const { return m_title->text(); }
 
+namespace {
+
+/// `text` broken at spaces into lines of at most `room` pixels (a word longer than that keeps a line).
+QString wrapped(const QString &text, const QFontMetrics &metrics, int room)
+{
+    QString out, line;
+    for (const QString &word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (!line.isEmpty() && metrics.horizontalAdvance(longer) > room) {
+            out += (out.isEmpty() ? QString() : QStringLiteral("\n")) + line;
+            line = word;
+        } else {
+            line = longer;
+        }
+    }
+    return line.isEmpty() ? out : out + (out.isEmpty() ? QString() : QStringLiteral("\n")) + line;
+}
+
+} // namespace
+
 void LoadDecompositionChart::fitTitle()
 {
     // The title row is as wide as the plot beside the legend: centred text wider than that is cut at both
-    // ends ("ecomposition under load · … by arrival rat"), so the details go on a second line then.
+    // ends ("ecomposition under load · … by arrival rat"), so the details go on lines of their own then,
+    // as many as they need (a reason there is no chart, "too few windows ...", is a sentence).
     const QString oneLine = m_titleDetail.isEmpty() ? m_titleHead : m_titleHead + QStringLiteral(" · ") + m_titleDetail;
     const int room = width() - 16;
-    const bool fits = QFontMetrics(m_title->font()).horizontalAdvance(oneLine) <= room;
-    const QString text = fits || m_titleDetail.isEmpty() ? oneLine : m_titleHead + QLatin1Char('\n') + m_titleDetail;
+    const QFontMetrics metrics(m_title->font());
+    const bool fits = metrics.horizontalAdvance(oneLine) <= room;
+    const QString text = fits || m_titleDetail.isEmpty()
+        ? oneLine
+        : m_titleHead + QLatin1Char('\n') + wrapped(m_titleDetail, metrics, room);
     if (text != m_title->text()) {
         m_title->setText(text);
         replot(rpQueuedReplot);

@@ -70,6 +70,42 @@ private slots:
                  qPrintable(QStringLiteral("%1..%2 in %3..%4").arg(topLeft.x()).arg(bottomRight.x()).arg(plot.left()).arg(plot.right())));
     }
 
+    /// A chart without buckets says why in its title: a sentence, wrapped to the chart's width (the reason
+    /// was one line, cut at both ends: "ws to look for one: 0 of the 1 windows ... 8 such wi").
+    void noBucketReasonWraps_data()
+    {
+        QTest::addColumn<int>("width");
+        QTest::newRow("the load tab at 1400x900") << 560;
+        QTest::newRow("narrow") << 360;
+    }
+    void noBucketReasonWraps()
+    {
+        QFETCH(int, width);
+        auto data = std::make_shared<LoadChartData>(*withKnee().data);
+        for (LoadAnalysis *load : { &data->byArrivalRate, &data->byInFlight }) {
+            load->knee.reset();
+            load->buckets.clear();
+            load->noKneeReason
+                = "too few windows to look for one: 0 of the 1 windows that hold requests hold at least 3, 8 such "
+                  "windows needed";
+            load->widerWindowsHelp = true;
+        }
+        LoadDecompositionChart chart;
+        chart.resize(width, 450);
+        chart.setData(data);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        const QString title = chart.title();
+        QVERIFY2(title.contains(QLatin1Char('\n')), qPrintable(title));
+        QString words = title;
+        words.replace(QLatin1Char('\n'), QLatin1Char(' '));
+        QVERIFY2(words.contains(
+                     QStringLiteral("0 of the 1 windows that hold requests hold at least 3, 8 such windows needed")),
+                 qPrintable(title));
+        for (const QString &line : title.split(QLatin1Char('\n')))
+            QVERIFY2(QFontMetrics(chart.font()).horizontalAdvance(line) * 1.1 <= chart.width(), qPrintable(line));
+    }
+
     void profileKneeLabelFits_data()
     {
         QTest::addColumn<int>("width");
