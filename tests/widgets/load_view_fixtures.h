@@ -52,4 +52,18 @@ inline const Simulated &withoutKnee()
     return simulated;
 }
 
+/// The load data of `from` with no knee and no bucket, for `reason` (core's noKneeReason), widerWindowsHelp
+/// set: what a trace of too few full windows gives, the charts' empty state.
+inline std::shared_ptr<const lx::LoadChartData> withoutBuckets(const lx::LoadChartData &from, const std::string &reason)
+{
+    auto data = std::make_shared<lx::LoadChartData>(from);
+    for (lx::LoadAnalysis *load : { &data->byArrivalRate, &data->byInFlight }) {
+        load->knee.reset();
+        load->buckets.clear();
+        load->noKneeReason = reason;
+        load->widerWindowsHelp = true;
+    }
+    return data;
+}
+
 } // namespace lxtest

@@ -220,16 +220,10 @@ private slots:
     /// command line's --window (the sentence showed "--window", the chart had it swapped by a replace).
     void noKneeNamesTheWindowBox()
     {
-        auto data = std::make_shared<LoadChartData>(*withoutKnee().data);
-        for (LoadAnalysis *load : { &data->byArrivalRate, &data->byInFlight }) {
-            load->knee.reset();
-            load->buckets.clear();
-            load->noKneeReason = "too few windows to look for one: 0 of the 19 windows that hold requests hold at "
-                                 "least 3, 8 such windows needed";
-            load->widerWindowsHelp = true;
-        }
         LoadView view;
-        view.setData(data);
+        view.setData(lxtest::withoutBuckets(*withoutKnee().data,
+                                            "too few windows to look for one: 0 of the 19 windows that hold "
+                                            "requests hold at least 3, 8 such windows needed"));
         for (const QString &text : { view.sentence(), oneLine(view.decompositionView()->title()) }) {
             QVERIFY2(text.contains(QStringLiteral("(wider windows hold more: the Window box)")), qPrintable(text));
             QVERIFY2(!text.contains(QStringLiteral("--window")), qPrintable(text));

@@ -81,18 +81,11 @@ private slots:
     void noBucketReasonWraps()
     {
         QFETCH(int, width);
-        auto data = std::make_shared<LoadChartData>(*withKnee().data);
-        for (LoadAnalysis *load : { &data->byArrivalRate, &data->byInFlight }) {
-            load->knee.reset();
-            load->buckets.clear();
-            load->noKneeReason
-                = "too few windows to look for one: 0 of the 1 windows that hold requests hold at least 3, 8 such "
-                  "windows needed";
-            load->widerWindowsHelp = true;
-        }
         LoadDecompositionChart chart;
         chart.resize(width, 450);
-        chart.setData(data);
+        chart.setData(lxtest::withoutBuckets(*withKnee().data,
+                                             "too few windows to look for one: 0 of the 1 windows that hold requests "
+                                             "hold at least 3, 8 such windows needed"));
         chart.show();
         QVERIFY(QTest::qWaitForWindowExposed(&chart));
         const QString title = chart.title();
