@@ -110,6 +110,23 @@ std::vector<Finding> findFindings(std::span<const LatencyRow> rows, const LoadAn
                          + percentText(share) + "; it takes " + percentText(tailTime[static_cast<std::size_t>(s)] / tailE2e)
                          + " of their e2e time against " + percentText(allE2e > 0 ? allTime[static_cast<std::size_t>(s)] / allE2e : 0)
                          + " over all requests";
+            // A segment that is the largest of most slow requests, yet a smaller share of their time than of
+            // everyone's, is not what made them slow: name the segment whose share grew most in the tail.
+            const auto shareOf = [&](int k, bool inTail) {
+                const double whole = inTail ? tailE2e : allE2e;
+                return whole > 0 ? (inTail ? tailTime : allTime)[static_cast<std::size_t>(k)] / whole : 0.0;
+            };
+            int grown = -1;
+            for (int k = 0; k < kSegmentCount; ++k)
+                if (k != s && shareOf(k, true) > shareOf(k, false)
+                    && (grown < 0
+                        || shareOf(k, true) - shareOf(k, false) > shareOf(grown, true) - shareOf(grown, false)))
+                    grown = k;
+            if (shareOf(s, true) < shareOf(s, false) && grown >= 0)
+                f.evidence += "; its share is smaller in the tail than over all requests, where "
+                    + std::string(segmentName(static_cast<Segment>(grown))) + " grows from "
+                    + percentText(shareOf(grown, false)) + " to " + percentText(shareOf(grown, true))
+                    + " of the e2e time";
             if (seg == Segment::Queue && load && load->knee) {
                 // The knee is the server's capacity: where the offered load passed it, and when.
                 f.evidence += "; the load passes the knee near " + kneeText(*load->knee) + ", first at "

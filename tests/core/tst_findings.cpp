@@ -162,6 +162,42 @@ private slots:
         QVERIFY2(expected.isEmpty() ? !evidence.contains(QStringLiteral("knee")) : evidence.endsWith(expected), qPrintable(evidence));
     }
 
+    /// A segment that is the largest of the slow requests but a smaller share of their time than of all
+    /// requests' is not what made them slow: the evidence names the segment whose share grew (AIPerf's
+    /// trace read "decode dominates the slow requests ... 59% of their e2e time against 74%", fix: a
+    /// smaller model).
+    void namesWhatGrewInTheTail_data()
+    {
+        QTest::addColumn<double>("tailQueueMs");
+        QTest::addColumn<double>("tailDecodeMs");
+        QTest::addColumn<QString>("expected"); // in the decode finding's evidence; empty: no such clause
+        QTest::newRow("decode largest, queue grew")
+            << 1400.0 << 1500.0
+            << QStringLiteral("; its share is smaller in the tail than over all requests, where queue grows from 18% "
+                              "to 48% of the e2e time");
+        QTest::newRow("decode grew: nothing to add") << 100.0 << 3000.0 << QString();
+    }
+    void namesWhatGrewInTheTail()
+    {
+        QFETCH(double, tailQueueMs);
+        QFETCH(double, tailDecodeMs);
+        QFETCH(QString, expected);
+        QByteArray lines;
+        int i = 0;
+        for (; i < 90; ++i)
+            lines += request(i, 100, 1000);
+        for (int k = 0; k < 10; ++k, ++i)
+            lines += request(i, tailQueueMs, tailDecodeMs);
+        lxtest::StoreFixture f(lines);
+        const std::vector<Finding> findings = findFindings(readLatencyRows(*f.store, {}), nullptr);
+        QVERIFY(!findings.empty());
+        QCOMPARE(QString::fromStdString(findings[0].id), QStringLiteral("decode"));
+        const QString evidence = QString::fromStdString(findings[0].evidence);
+        QVERIFY2(expected.isEmpty() ? !evidence.contains(QStringLiteral("smaller in the tail"))
+                                    : evidence.endsWith(expected),
+                 qPrintable(evidence));
+    }
+
     void empty()
     {
         QVERIFY(findFindings({}).empty());
