@@ -183,9 +183,11 @@ std::string whatIfToJson(const WhatIfRequest &request, const WhatIfOutcome &outc
             summary += '\\';
         summary += c;
     }
-    return "{\"model\":" + outcome.fit.toJson() + ",\"changes\":" + changesJson(request.changes) + ",\"filter\":"
-           + (request.filterText.empty() ? std::string("null") : jsonString(request.filterText)) + ",\"observed\":" + side(obs)
-           + ",\"predicted\":" + side(pred) + ",\"summary\":\"" + summary + "\"}\n";
+    // Whose arrivals were replayed, as the simulated store's marker says it: a workload file's name, or "observed".
+    return "{\"model\":" + outcome.fit.toJson() + ",\"changes\":" + changesJson(request.changes)
+        + ",\"arrivals\":" + (request.arrivals ? jsonString(request.arrivalsName) : std::string("\"observed\""))
+        + ",\"filter\":" + (request.filterText.empty() ? std::string("null") : jsonString(request.filterText))
+        + ",\"observed\":" + side(obs) + ",\"predicted\":" + side(pred) + ",\"summary\":\"" + summary + "\"}\n";
 }
 
 } // namespace lx::whatif

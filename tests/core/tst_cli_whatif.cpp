@@ -114,6 +114,7 @@ private slots:
         QCOMPARE(json[QLatin1String("model")].toObject()[QLatin1String("concurrency_limit")].toObject()[QLatin1String("value")].toDouble(), 16.0);
         QCOMPARE(json[QLatin1String("changes")].toObject()[QLatin1String("replicas")].toInt(), 3);
         QCOMPARE(json[QLatin1String("changes")].toObject()[QLatin1String("router")].toString(), QStringLiteral("least-loaded"));
+        QCOMPARE(json[QLatin1String("arrivals")].toString(), QStringLiteral("observed"));
         QVERIFY(json[QLatin1String("observed")].toObject()[QLatin1String("segments")].isObject());
         QVERIFY(json[QLatin1String("predicted")].toObject()[QLatin1String("load")].isObject());
         QVERIFY(json[QLatin1String("summary")].toString().startsWith(QLatin1String("with 3 replicas (least-loaded), arrivals")));
@@ -159,8 +160,12 @@ private slots:
         const Run run = cli(L({"whatif", "--arrivals"}) << file << m_trace);
         QVERIFY2(run.exitCode == exitCode, run.err.constData());
         QVERIFY2((exitCode == 0 ? run.out : run.err).contains(message.toUtf8()), (run.out + run.err).constData());
-        if (exitCode == 0)
+        if (exitCode == 0) {
             QVERIFY2(run.out.contains("\nwith the arrivals of " + file.toUtf8() + " p99 e2e"), run.out.constData());
+            // The JSON names the workload too (its "changes" alone read as the observed arrivals, x1).
+            const Run json = cli(L({ "whatif", "--json", "--arrivals" }) << file << m_trace);
+            QCOMPARE(QJsonDocument::fromJson(json.out).object()[QLatin1String("arrivals")].toString(), file);
+        }
     }
 
     void refusedInputs_data()
