@@ -130,11 +130,14 @@ std::string slosToJson(const std::vector<SloResult> &slos)
 std::string loadToText(const LoadAnalysis &load)
 {
     std::string out = "Load: " + load.sentence() + "\n";
-    if (!load.profile.windows.empty())
-        out += "  " + std::to_string(load.profile.windows.size()) + " windows of "
-               + formatDuration(static_cast<double>(load.profile.windowNs)) + "; e2e by "
-               + (load.bucketBy == LoadKey::ArrivalRate ? "arrival rate" : "requests in flight") + " in "
-               + std::to_string(load.buckets.size()) + " buckets (--json has them)\n";
+    const auto counted
+        = [](std::size_t n, const char *what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); };
+    if (!load.profile.windows.empty()) {
+        out += "  " + counted(load.profile.windows.size(), "window") + " of "
+            + formatDuration(static_cast<double>(load.profile.windowNs)) + "; e2e by "
+            + (load.bucketBy == LoadKey::ArrivalRate ? "arrival rate" : "requests in flight") + " in "
+            + counted(load.buckets.size(), "bucket") + (load.buckets.empty() ? "\n" : " (--json has them)\n");
+    }
     if (load.knee)
         out += "  knee reached at " + formatTimestamp(load.knee->timeNs, 3) + "\n";
     return out;

@@ -6,6 +6,7 @@
 #include "model/segments.h"
 #include "report/dominant_order.h"
 #include "report/report_format.h"
+#include "report/report_sections.h"
 #include "report/text_table.h"
 
 #include <QStringList>
@@ -272,6 +273,36 @@ private slots:
             QVERIFY2(sentence.starts_with("No time is measured in these " + std::to_string(r.total) + " requests"), sentence.c_str());
             QVERIFY(reportToText(r).find(sentence) != std::string::npos);
         }
+    }
+
+    /// The load line counts its windows and buckets in words that agree with the number, and points to
+    /// the JSON only when it has buckets to show ("1 windows ... in 0 buckets (--json has them)").
+    void loadLineCounts_data()
+    {
+        QTest::addColumn<int>("windows");
+        QTest::addColumn<int>("buckets");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("one window, no bucket")
+            << 1 << 0 << QStringLiteral("  1 window of 1.00 ms; e2e by arrival rate in 0 buckets\n");
+        QTest::newRow("one bucket")
+            << 12 << 1
+            << QStringLiteral("  12 windows of 1.00 ms; e2e by arrival rate in 1 bucket (--json has them)\n");
+        QTest::newRow("several")
+            << 12 << 3
+            << QStringLiteral("  12 windows of 1.00 ms; e2e by arrival rate in 3 buckets (--json has them)\n");
+    }
+    void loadLineCounts()
+    {
+        QFETCH(int, windows);
+        QFETCH(int, buckets);
+        QFETCH(QString, expected);
+        LoadAnalysis load;
+        load.profile.windowNs = 1'000'000;
+        load.profile.windows.resize(static_cast<std::size_t>(windows));
+        load.buckets.resize(static_cast<std::size_t>(buckets));
+        load.noKneeReason = "a reason";
+        const QString text = QString::fromStdString(loadToText(load));
+        QVERIFY2(text.endsWith(expected), qPrintable(text));
     }
 };
 
