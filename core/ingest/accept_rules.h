@@ -33,4 +33,11 @@ inline std::string cutOffReason(std::string_view why)
     return "cut off where the zstd stream is truncated (" + std::string(why) + ")";
 }
 
+/// The reason for rejecting the last line of a file that ends inside it, with no line end: a file copied
+/// or read while it was written, most often (the import's outcome is "truncated" then).
+inline std::string endsInsideReason(std::string_view why)
+{
+    return "the file ends inside this line, with no line end: cut off? (" + std::string(why) + ")";
+}
+
 } // namespace lx

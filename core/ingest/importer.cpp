@@ -78,10 +78,23 @@ public:
 
     void reject(std::int64_t line, std::string_view reason, std::string_view raw) override
     {
+        rejectRecord(line, reason, raw, lineEndsTheFile());
+    }
+
+    /// A line over the cap, never read: not a record cut off, wherever it ends.
+    void rejectOversized(std::int64_t line, std::string_view reason, std::string_view head)
+    {
+        rejectRecord(line, reason, head, false);
+    }
+
+    void rejectRecord(std::int64_t line, std::string_view reason, std::string_view raw, bool endsInside)
+    {
         if (!m_batch)
             m_batch = m_queue.takeFree();
         settlePending(false); // the rejections stay in line order
-        addRejection(line, reason, raw, lineCutOff());
+        addRejection(line, endsInside ? endsInsideReason(reason) : std::string(reason), raw, lineCutOff());
+        if (endsInside)
+            m_result.lastLineCut = line;
         flushWhenFull();
     }
 
@@ -107,7 +120,14 @@ public:
 
     bool cancelled() const { return m_cancelled; }
     /// The lines being read, to recognise the last one of a truncated stream.
-    void watchLines(LineReader &lines) { m_lines = &lines; }
+    /// With `recordPerLine` (a format whose lines are records on their own), a rejected last line the file
+    /// ends inside is taken for a cut one (FileImport::lastLineCut); in other formats a line holds many
+    /// records, one of which may be refused for what it says.
+    void watchLines(LineReader &lines, bool recordPerLine)
+    {
+        m_lines = &lines;
+        m_recordPerLine = recordPerLine;
+    }
     void expectRecords(std::uint64_t count) { m_ids.reserveAhead(static_cast<std::size_t>(std::min<std::uint64_t>(count, 1u << 24))); }
 
 private:
@@ -143,6 +163,13 @@ private:
     /// Whether the line just read is the half line where a zstd stream was cut: no malformed record, its
     /// rejection says what happened to it.
     bool lineCutOff() const { return m_lines && m_lines->lastLineUnterminated() && m_lines->input()->truncated(); }
+    /// Whether the line just read is the last of a whole file, which ends inside it (no line end).
+    bool lineEndsTheFile() const
+    {
+        // Not where a zstd stream was cut or failed: that is said of the input, and this line is its victim.
+        return m_recordPerLine && m_lines && m_lines->lastLineUnterminated() && !m_lines->input()->truncated()
+            && m_lines->input()->error().empty();
+    }
 
     void addRejection(std::int64_t line, std::string_view reason, std::string_view raw, bool cutOff)
     {
@@ -173,6 +200,7 @@ private:
     const std::atomic<bool> &m_writerFailed;
     Batch *m_batch = nullptr;
     LineReader *m_lines = nullptr;
+    bool m_recordPerLine = false;
     IdSet m_ids;
     RecordKeyer m_keyer;
     bool m_pending = false;     ///< the batch's last record waits for its id to be looked up (settlePending())
@@ -378,9 +406,10 @@ private:
         } else {
             BatchingSink sink(queue, result, m_options.rejectionSamples, tick, writerFailed);
             if (input)
-                sink.watchLines(lines);
+                sink.watchLines(lines, reading.format && reading.format->independentLines);
             const std::string tooLong = oversizedLineReason(lines.maxLineBytes());
-            lines.setOversizedLineHandler([&](std::int64_t line, std::string_view head) { sink.reject(line, tooLong, head); });
+            lines.setOversizedLineHandler(
+                [&](std::int64_t line, std::string_view head) { sink.rejectOversized(line, tooLong, head); });
             sink.expectRecords(expected);
             std::unique_ptr<TraceReader> reader = reading.make(readerOptions);
             try {
@@ -433,9 +462,17 @@ private:
             result.outcome = FileImport::Outcome::Truncated;
             result.message = "truncated: the zstd stream is cut off; the " + std::to_string(result.accepted)
                              + " records before the cut are kept";
+
         } else if (input && !input->error().empty()) {
             result.outcome = FileImport::Outcome::ReadError;
-            result.message = input->error() + "; the " + std::to_string(result.accepted) + " records before it are kept";
+            result.message
+                = input->error() + "; the " + std::to_string(result.accepted) + " records before it are kept";
+        } else if (result.lastLineCut > 0) {
+            // A file copied or read while it was being written ends inside a record: not a malformed one.
+            result.outcome = FileImport::Outcome::Truncated;
+            result.message = "truncated: the file ends inside line " + std::to_string(result.lastLineCut)
+                + ", with no line end, and its record was rejected; the " + std::to_string(result.accepted)
+                + " records before it are kept";
         }
         // The run's counts commit with its rows, in one transaction: a process killed before the COMMIT
         // leaves the run `running` and none of its rows (store/import_runs.h), never rows under a run that

@@ -64,6 +64,9 @@ struct FileImport {
     /// mapping claimed a span; empty when nothing. The import_runs row's message holds it too.
     std::string notice;
     std::vector<RejectionSample> firstRejections;
+    /// The file ends inside this line (no line end after it), which was rejected: a file cut off while it
+    /// was written, most often. 0 when the last line was read whole or accepted.
+    std::int64_t lastLineCut = 0;
     /// Whether a record the client/server join may take was written (none: an import into an empty store
     /// need not run the join).
     bool joinCandidates = false;

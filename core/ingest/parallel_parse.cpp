@@ -36,6 +36,8 @@ struct Work {
     std::vector<std::uint64_t> idChecks;
     std::uint64_t sequence = 0;
     bool inputTruncated = false;        ///< (with block.endsInput) the zstd stream was cut off
+    bool inputFailed = false; ///< (with block.endsInput) the input could not be read on
+    std::int64_t lastLineCut = 0; ///< the file ends inside this line of the block, rejected (FileImport)
     bool parsed = false;
     std::string fatal;                  ///< a reader's fatal error (the single-threaded read would stop there)
 };
@@ -76,9 +78,14 @@ public:
             m_batch.rejections.emplace_back();
         Rejection &rejection = m_batch.rejections[m_batch.rejectionCount++];
         rejection.line = line;
-        const bool cutOff = m_work.inputTruncated && m_work.block.lastLineUnterminated
-                            && line == m_work.block.linesBefore + m_work.block.lines;
-        rejection.reason = cutOff ? cutOffReason(reason) : std::string(reason);
+        const bool lastOfInput = m_work.block.endsInput && m_work.block.lastLineUnterminated
+            && line == m_work.block.linesBefore + m_work.block.lines;
+        rejection.reason = !lastOfInput ? std::string(reason)
+            : m_work.inputTruncated     ? cutOffReason(reason)
+            : m_work.inputFailed        ? std::string(reason)
+                                        : endsInsideReason(reason);
+        if (lastOfInput && !m_work.inputTruncated && !m_work.inputFailed)
+            m_work.lastLineCut = line;
         rejection.excerpt = excerptOf(raw, kExcerptBytes);
     }
 
@@ -140,6 +147,8 @@ public:
                 free->batch = m_queue.takeFree(); // waits while the writer is behind: memory stays bounded
                 free->sequence = nextToRead++;
                 free->inputTruncated = free->block.endsInput && m_lines.input() && m_lines.input()->truncated();
+                free->inputFailed = free->block.endsInput && m_lines.input() && !m_lines.input()->error().empty();
+                free->lastLineCut = 0;
                 dispatch(free);
                 continue;
             }
@@ -283,6 +292,8 @@ private:
         } else {
             keepFirstOfEachId(w);
             m_queue.pushFull(&batch);
+            if (w.lastLineCut > 0)
+                m_result.lastLineCut = w.lastLineCut;
         }
         w.batch = nullptr;
         {

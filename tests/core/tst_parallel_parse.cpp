@@ -200,6 +200,52 @@ private slots:
         QCOMPARE(many.details, one.details);
     }
 
+    /// A plain file that ends inside a record (copied while it was written) is truncated, as a cut zstd stream
+    /// is, on either path: its last line rejected as cut off, the records before it kept. It exited 0 as
+    /// "complete", its last line rejected as malformed JSON. A last line read whole, or a malformed line
+    /// with its line end, is no cut; nor is a rejected unterminated line of a format whose line holds many
+    /// records (CSV here, whose header the lines need: read on one thread).
+    void plainFileEndingInsideALine_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<bool>("cut");
+        QTest::newRow("cut inside a record")
+            << mixed(300) + "{\"id\":\"late\",\"t_client_s" << QStringLiteral("t.jsonl") << true;
+        QTest::newRow("cut inside a string") << mixed(300) + "{\"id\":\"la" << QStringLiteral("t.jsonl") << true;
+        QTest::newRow("last record whole, no line end") << mixed(300).trimmed() << QStringLiteral("t.jsonl") << false;
+        QTest::newRow("malformed last line, with its line end") << mixed(300) + "{\"id\":\n"
+                                                                << QStringLiteral("t.jsonl") << false;
+        QTest::newRow("CSV, its last row short")
+            << QByteArray("id,start_ns,e2e_ms\na,1700000000000000000,12\nb,1700000000100000000")
+            << QStringLiteral("t.csv") << false;
+    }
+    void plainFileEndingInsideALine()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, name);
+        QFETCH(bool, cut);
+        QTemporaryDir dir;
+        const std::string path = lxtest::writeFile(dir, name, text);
+        const qint64 lines = text.count('\n') + (text.endsWith('\n') ? 0 : 1);
+        for (const unsigned parsers : { 1u, 2u }) {
+            const Outcome o = importWith(path, parsers, 1024);
+            QVERIFY2(o.file.accepted > 0, lxtest::describe(o.file).constData());
+            QCOMPARE(o.file.outcome, cut ? FileImport::Outcome::Truncated : FileImport::Outcome::Complete);
+            QCOMPARE(o.file.lastLineCut, cut ? lines : 0);
+            if (!cut)
+                continue;
+            QVERIFY2(o.file.message.starts_with("truncated: the file ends inside line " + std::to_string(lines)),
+                     o.file.message.c_str());
+            // The rejected table's last row is the cut line, with why.
+            const QString lastRejection = o.rejected.split(QLatin1Char('\n'), Qt::SkipEmptyParts).constLast();
+            QVERIFY2(
+                lastRejection.startsWith(QString::number(lines) + QStringLiteral("|the file ends inside this line")),
+                qPrintable(lastRejection));
+            QVERIFY(o.file.failed()); // the CLI's exit status 2, as for a cut zstd stream
+        }
+    }
+
     void lineOverTheCapIsRefusedUnread_data()
     {
         QTest::addColumn<int>("longLine");  // 1-based line that is too long
