@@ -24,7 +24,7 @@ void printImportSummary(const std::vector<lx::FileImport> &imports, std::ostream
         if (!in.notice.empty())
             out << in.path << ": " << in.notice << '\n';
         for (const lx::RejectionSample &r : in.firstRejections)
-            out << "  line " << r.line << ": " << r.reason << '\n';
+            out << "  " << in.locationUnit << ' ' << r.line << ": " << r.reason << '\n';
         const auto shown = static_cast<std::int64_t>(in.firstRejections.size());
         if (in.rejected > shown)
             out << "  ... and " << (in.rejected - shown) << " more rejected records ("

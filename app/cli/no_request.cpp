@@ -9,7 +9,8 @@ std::string fileOutcome(const lx::FileImport &in)
     if (in.rejected > 0) {
         std::string text = std::to_string(in.rejected) + (in.rejected == 1 ? " record, rejected" : " records, all rejected");
         if (!in.firstRejections.empty())
-            text += " (first: line " + std::to_string(in.firstRejections.front().line) + ": " + in.firstRejections.front().reason + ")";
+            text += " (first: " + in.locationUnit + " " + std::to_string(in.firstRejections.front().line) + ": "
+                + in.firstRejections.front().reason + ")";
         return text;
     }
     if (in.outcome == lx::FileImport::Outcome::Unreadable)

@@ -157,12 +157,7 @@ private:
     /// rejection says what happened to it.
     bool lineCutOff() const { return m_lines && m_lines->lastLineUnterminated() && m_lines->input()->truncated(); }
     /// Whether the line just read is the last of a whole file, which ends inside it (no line end).
-    bool lineEndsTheFile() const
-    {
-        // Not where a zstd stream was cut or failed: that is said of the input, and this line is its victim.
-        return m_recordPerLine && m_lines && m_lines->lastLineUnterminated() && !m_lines->input()->truncated()
-            && m_lines->input()->error().empty();
-    }
+    bool lineEndsTheFile() const { return m_recordPerLine && m_lines && m_lines->endsInsideLastLine(); }
 
     void addRejection(std::int64_t line, std::string_view reason, std::string_view raw, bool cutOff)
     {

@@ -213,6 +213,7 @@ private:
         readerOptions.spanMappings = m_mappings;
         readerOptions.maxDocumentBytes = maxDocument;
         std::string fatal;
+        EarlyStop stop; // the parallel path says a cut through FileImport::lastLineCut
         bool cancelled = false;
         if (parallel) {
             ParallelParse how;
@@ -249,6 +250,8 @@ private:
                 fatal = readerExceptionReason(e);
             }
             result.notice = reader->notice(); // the parallel path reads native lines, which remark nothing
+            stop = reader->stoppedEarly();
+            result.locationUnit = reader->locationUnit();
             try {
                 sink.flush(); // looks the last record's id up, which may need memory too
             } catch (const std::exception &e) {
@@ -300,6 +303,10 @@ private:
             result.message = "truncated: the file ends inside line " + std::to_string(result.lastLineCut)
                 + ", with no line end, and its record was rejected; the " + std::to_string(result.accepted)
                 + " records before it are kept";
+        } else if (!stop.reason.empty()) {
+            result.outcome = stop.cutOff ? FileImport::Outcome::Truncated : FileImport::Outcome::ReadError;
+            result.message = (stop.cutOff ? "truncated: " : "") + stop.reason + "; the "
+                + std::to_string(result.accepted) + " records before it are kept";
         }
         // The run's counts commit with its rows, in one transaction: a process killed before the COMMIT
         // leaves the run `running` and none of its rows (store/import_runs.h), never rows under a run that

@@ -64,6 +64,8 @@ struct FileImport {
     /// mapping claimed a span; empty when nothing. The import_runs row's message holds it too.
     std::string notice;
     std::vector<RejectionSample> firstRejections;
+    /// What their line numbers count (TraceReader::locationUnit()): "line", "message" or "span".
+    std::string locationUnit = "line";
     /// The file ends inside this line (no line end after it), which was rejected: a file cut off while it
     /// was written, most often. 0 when the last line was read whole or accepted.
     std::int64_t lastLineCut = 0;

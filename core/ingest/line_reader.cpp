@@ -104,6 +104,11 @@ void LineReader::reportOversized(std::string_view head)
         m_oversized(m_lineNumber, head);
 }
 
+bool LineReader::endsInsideLastLine() const
+{
+    return m_unterminated && m_input && !m_input->truncated() && m_input->error().empty();
+}
+
 std::string_view LineReader::head()
 {
     while (m_end - m_begin < 4096 && fill()) {

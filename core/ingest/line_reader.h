@@ -60,6 +60,10 @@ public:
 
     /// True when the last line returned had no line end (the file ended without a newline).
     bool lastLineUnterminated() const { return m_unterminated; }
+    /// True when the line just returned is the last of a whole file that ends inside it, with no line end:
+    /// a file copied or read while it was written, most often. Not where a zstd stream was cut or failed:
+    /// that is said of the input, and this line is its victim.
+    bool endsInsideLastLine() const;
     /// The first bytes of the input (up to 4 KiB), without consuming them: what format sniffing looks at.
     std::string_view head();
     /// Bytes of padded capacity after `line`'s start: what simdjson's iterate() needs to know.

@@ -32,6 +32,14 @@ public:
     virtual bool keepGoing() = 0;
 };
 
+/// Why a reader stopped before the end of its input, keeping the records before (TraceReader::stoppedEarly()).
+struct EarlyStop {
+    std::string reason; ///< where and why, naming the line or byte; empty when the input was read to its end
+    /// The input ends inside a record (a file copied while it was written): the import's outcome is
+    /// "truncated". Otherwise what follows could not be found (a corrupt length prefix): "read-error".
+    bool cutOff = false;
+};
+
 /// Parses one input. Recoverable problems are per-record rejections sent to the sink; read() returns a
 /// fatal error that stops the file (empty when none).
 class TraceReader {
@@ -41,6 +49,12 @@ public:
     /// After read(): a remark on what was read that is no error but changes what the records mean (the
     /// OTLP readers: that no span mapping claimed any span); empty when there is none.
     virtual std::string notice() const { return {}; }
+    /// After read(): why it stopped before the end of the input, the records before kept and the stopping
+    /// record rejected (an OTLP file cut off while the Collector wrote it); no reason when it read to the end.
+    virtual EarlyStop stoppedEarly() const { return {}; }
+    /// What a rejection's line number counts in this input: "line", or for OTLP/protobuf "message" (a
+    /// length-prefixed file) or "span" (a bare message), which have no lines (docs/OTLP.md).
+    virtual std::string_view locationUnit() const { return "line"; }
 };
 
 /// The largest JSON document read whole (vLLM bench, LLMPerf, a pretty OTLP/JSON document; README

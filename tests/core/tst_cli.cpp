@@ -162,6 +162,8 @@ private Q_SLOTS:
     void exitStatus_data();
     void exitStatus();
     void truncatedInputStillReported();
+    void otlpFileCutOff_data();
+    void otlpFileCutOff();
     void noRequestNoOutput_data();
     void noRequestNoOutput();
     void reportStatesItsFilter_data();
@@ -485,6 +487,42 @@ void TestCli::truncatedInputStillReported()
     // The records before the cut are in the statistics.
     QCOMPARE(report[QLatin1String("requests")][QLatin1String("total")].toInteger(), m_truncatedWholeLines);
     QCOMPARE(report[QLatin1String("e2e")][QLatin1String("count")].toInteger(), m_truncatedWholeLines);
+}
+
+/// A Collector's file copied while it was written, OTLP/JSON lines or a bare protobuf message: the import
+/// exits 2 and says where the file ends, and each rejection is named by what its number counts. Both exited
+/// 0 as complete, and the protobuf's rejection said "line 18" of a file without lines.
+void TestCli::otlpFileCutOff_data()
+{
+    QTest::addColumn<QString>("file"); // of ../shared/realdata/otlp2parquet
+    QTest::addColumn<int>("keptBytes");
+    QTest::addColumn<QString>("rejection"); // the start of the line that names the rejection
+    QTest::addColumn<QString>("stopped"); // words of the file's message, on stderr
+    QTest::newRow("OTLP/JSON lines") << QStringLiteral("traces.jsonl") << 20000
+                                     << QStringLiteral(
+                                            "  line 17: the file ends inside this line, with no line end: cut off?")
+                                     << QStringLiteral("truncated: the file ends inside line 17");
+    QTest::newRow("bare protobuf") << QStringLiteral("traces.pb") << 9000
+                                   << QStringLiteral("  span 18: malformed protobuf at byte 8728")
+                                   << QStringLiteral("truncated: the file ends inside its protobuf message");
+}
+
+void TestCli::otlpFileCutOff()
+{
+    QFETCH(QString, file);
+    QFETCH(int, keptBytes);
+    QFETCH(QString, rejection);
+    QFETCH(QString, stopped);
+    QFile whole(QDir(QStringLiteral(LX_REALDATA_DIR)).filePath(QStringLiteral("otlp2parquet/") + file));
+    if (!whole.open(QIODevice::ReadOnly))
+        QSKIP("../shared/realdata is not here");
+    const QString cut = path(QStringLiteral("cut-") + file);
+    QVERIFY(writeFile(cut, whole.read(keptBytes)));
+    const CliRun run = runCli({ QStringLiteral("import"), QStringLiteral("--db"),
+                                path(QStringLiteral("cut-") + file + QStringLiteral(".lxdb")), cut });
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(QString::fromUtf8(run.out).contains(QLatin1Char('\n') + rejection), run.out.constData());
+    QVERIFY2(QString::fromUtf8(run.err).contains(stopped), run.err.constData());
 }
 
 void TestCli::noRequestNoOutput_data()

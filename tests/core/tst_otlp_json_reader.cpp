@@ -89,6 +89,8 @@ private Q_SLOTS:
     void whichSpansAreRequests();
     void rejections_data();
     void rejections();
+    void fileCutOffInsideItsLastLine_data();
+    void fileCutOffInsideItsLastLine();
     void unclaimedSpans_data();
     void unclaimedSpans();
     void realFiles_data();
@@ -330,6 +332,47 @@ void TestOtlpJsonReader::rejections()
     const lx::FileImport &f = imported.files[0];
     QVERIFY2(f.outcome == lx::FileImport::Outcome::Complete && f.accepted == accepted, describe(f).constData());
     QCOMPARE(dump(imported.store->db(), "SELECT line, reason FROM rejected ORDER BY line"), expected);
+}
+
+/// A Collector's file copied while the exporter wrote it ends inside a line: the import is truncated (the
+/// CLI's exit status 2), that line rejected as cut off and the spans before it kept. It was "complete",
+/// exit status 0, the line rejected as malformed JSON. Only a line that fails to parse, with no line end,
+/// is a cut: not a malformed line with its line end, nor a whole last line without one whose span is refused.
+void TestOtlpJsonReader::fileCutOffInsideItsLastLine_data()
+{
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<bool>("cut");
+    QTest::addColumn<QString>("rejection"); // line|reason of the last rejection
+
+    const QByteArray good = line(span("ok", "0000000000000001", "", ""));
+    const QByteArray second = line(span("ok2", "0000000000000002", "", ""));
+    QTest::newRow("cut inside the last line")
+        << good + second.left(second.size() / 2) << true
+        << QStringLiteral("2|the file ends inside this line, with no line end: cut off? (malformed JSON: ");
+    QTest::newRow("malformed last line, with its line end") << good + second.left(second.size() / 2) + '\n'
+                                                            << false << QStringLiteral("2|malformed JSON: ");
+    QTest::newRow("whole last line, no line end") << good + second.trimmed() << false << QString();
+    QTest::newRow("a refused span on a last line without line end") << good
+            + line(span("bad", "xyz", "", "")).trimmed() << false << QStringLiteral(R"(2|span "bad": spanId "xyz")");
+}
+
+void TestOtlpJsonReader::fileCutOffInsideItsLastLine()
+{
+    QFETCH(QByteArray, content);
+    QFETCH(bool, cut);
+    QFETCH(QString, rejection);
+    const Imported imported = importOne(QStringLiteral("copied.jsonl"), content);
+    QVERIFY2(imported.store, imported.error.c_str());
+    const lx::FileImport &f = imported.files[0];
+    QCOMPARE(f.outcome, cut ? lx::FileImport::Outcome::Truncated : lx::FileImport::Outcome::Complete);
+    QCOMPARE(f.failed(), cut);
+    QCOMPARE(f.accepted, qint64(rejection.isEmpty() ? 2 : 1));
+    if (cut)
+        QCOMPARE(QString::fromStdString(f.message),
+                 QStringLiteral("truncated: the file ends inside line 2, with no line end, and "
+                                "it was rejected; the 1 records before it are kept"));
+    const QString rejected = dump(imported.store->db(), "SELECT line, reason FROM rejected ORDER BY line");
+    QVERIFY2(rejection.isEmpty() ? rejected.isEmpty() : rejected.startsWith(rejection), qPrintable(rejected));
 }
 
 void TestOtlpJsonReader::unclaimedSpans_data()

@@ -241,49 +241,102 @@ void TestOtlpProtoReader::rejections_data()
     QTest::addColumn<QByteArray>("content");
     QTest::addColumn<qint64>("accepted");
     QTest::addColumn<QString>("expected"); // line|reason of every rejection
+    // A file cut off (copied while the Collector wrote it) or whose messages cannot be found past a corrupt
+    // length prefix is no longer "complete" (it was, exit status 0): the import says where it stopped.
+    QTest::addColumn<int>("outcome"); // FileImport::Outcome
+    QTest::addColumn<QString>("stopped"); // the start of the file's message; empty for a complete file
+    constexpr int complete = int(lx::FileImport::Outcome::Complete);
+    constexpr int truncated = int(lx::FileImport::Outcome::Truncated);
+    constexpr int readError = int(lx::FileImport::Outcome::ReadError);
 
     const QByteArray good = message(span("ok", "0000000000000001", {}));
     const QByteArray good2 = message(span("ok2", "0000000000000002", {}));
     // Message 2 starts at byte 4 + good.size(); its payload 4 bytes later.
     const QString second = QString::number(4 + good.size());
     const QString secondPayload = QString::number(8 + good.size());
-    QTest::newRow("truncated: the last message is cut off") << prefixed({good, good2}).chopped(5) << qint64(1)
+    QTest::newRow("truncated: the last message is cut off")
+        << prefixed({ good, good2 }).chopped(5) << qint64(1)
         << QStringLiteral("2|message 2 at byte %1: truncated: the length prefix says %2 bytes, only %3 follow")
-               .arg(second, QString::number(good2.size()), QString::number(good2.size() - 5));
-    QTest::newRow("cut off inside a length prefix") << prefixed({good}) + QByteArray("\0\0", 2) << qint64(1)
-        << QStringLiteral("2|message 2 at byte %1: cut off inside its 4-byte length prefix").arg(second);
+               .arg(second, QString::number(good2.size()), QString::number(good2.size() - 5))
+        << truncated
+        << QStringLiteral("truncated: the file ends inside message 2 (byte %1), %2 of its %3 bytes read")
+               .arg(second, QString::number(good2.size() - 5), QString::number(good2.size()));
+    QTest::newRow("cut off inside a length prefix")
+        << prefixed({ good }) + QByteArray("\0\0", 2) << qint64(1)
+        << QStringLiteral("2|message 2 at byte %1: cut off inside its 4-byte length prefix").arg(second) << truncated
+        << QStringLiteral("truncated: the file ends inside the length prefix of message 2 (byte %1)").arg(second);
     QTest::newRow("a corrupt message between good ones: the next is read")
-        << prefixed({good, QByteArray("\x0a\x04\x12\x09zz", 6), good2}) << qint64(2)
-        << QStringLiteral("2|message 2: malformed protobuf at byte %1 in a ResourceSpans: field 2 says 9 bytes, only 2 remain "
-                          "(truncated or corrupt) (part starting at byte %2)")
-               .arg(QString::number(10 + good.size()), QString::number(10 + good.size()));
-    QTest::newRow("a corrupt message's framing") << prefixed({good, QByteArray("\x0a\x7f\x01", 3)}) << qint64(1)
-        << QStringLiteral("2|message 2: malformed protobuf at byte %1 in a TracesData: field 1 says 127 bytes, only 1 remain "
-                          "(truncated or corrupt) (part starting at byte %1)").arg(secondPayload);
-    QTest::newRow("a bare message cut off: the ResourceSpans before the cut are kept") << (good + good2).chopped(3) << qint64(1)
-        << QStringLiteral("2|malformed protobuf at byte %1 in a TracesData: field 1 says %2 bytes, only %3 remain (truncated or corrupt) "
+        << prefixed({ good, QByteArray("\x0a\x04\x12\x09zz", 6), good2 }) << qint64(2)
+        << QStringLiteral(
+               "2|message 2: malformed protobuf at byte %1 in a ResourceSpans: field 2 says 9 bytes, only 2 remain "
+               "(truncated or corrupt) (part starting at byte %2)")
+               .arg(QString::number(10 + good.size()), QString::number(10 + good.size()))
+        << complete << QString();
+    QTest::newRow("a corrupt message's framing")
+        << prefixed({ good, QByteArray("\x0a\x7f\x01", 3) }) << qint64(1)
+        << QStringLiteral(
+               "2|message 2: malformed protobuf at byte %1 in a TracesData: field 1 says 127 bytes, only 1 remain "
+               "(truncated or corrupt) (part starting at byte %1)")
+               .arg(secondPayload)
+        << complete << QString();
+    QTest::newRow("a length prefix over 512 MiB: the messages after it cannot be found")
+        << prefixed({ good }) + QByteArray("\x7f\xff\xff\xff", 4) + prefixed({ good2 }) << qint64(1)
+        << QStringLiteral(
+               "2|message 2 at byte %1: the length prefix says 2147483647 bytes, more than 512 MiB: corrupt, the "
+               "rest of the file cannot be read")
+               .arg(second)
+        << readError
+        << QStringLiteral(
+               "the length prefix of message 2 (byte %1) is corrupt, so the messages after it cannot be found; "
+               "the 1 records before it are kept")
+               .arg(second);
+    QTest::newRow("a bare message cut off: the ResourceSpans before the cut are kept")
+        << (good + good2).chopped(3) << qint64(1)
+        << QStringLiteral("2|malformed protobuf at byte %1 in a TracesData: field 1 says %2 bytes, only %3 remain "
+                          "(truncated or corrupt) "
                           "(part starting at byte 0)")
-               .arg(QString::number(good.size()), QString::number(good2.size() - 2), QString::number(good2.size() - 5));
+               .arg(QString::number(good.size()), QString::number(good2.size() - 2), QString::number(good2.size() - 5))
+        << truncated
+        << QStringLiteral("truncated: the file ends inside its protobuf message (at byte %1 in a TracesData")
+               .arg(good.size());
     QTest::newRow("span id of 7 bytes") << message(span("bad", "00000000000000", {})) + good << qint64(1)
-        << QStringLiteral(R"(1|span "bad": span_id is 7 bytes, not 8)");
+                                        << QStringLiteral(R"(1|span "bad": span_id is 7 bytes, not 8)") << complete
+                                        << QString();
     QTest::newRow("no trace id") << message(span("bad", "00000000000000bb", {}, {}, {})) << qint64(0)
-        << QStringLiteral(R"(1|span "bad" (span id 00000000000000bb): no trace_id)");
+                                 << QStringLiteral(R"(1|span "bad" (span id 00000000000000bb): no trace_id)")
+                                 << complete << QString();
     QTest::newRow("no span_id nor trace_id") << message(span("bad", {}, {}, {}, {})) << qint64(0)
-        << QStringLiteral(R"(1|span "bad": no trace_id)");
+                                             << QStringLiteral(R"(1|span "bad": no trace_id)") << complete << QString();
     QTest::newRow("no span_id, and a span of its trace lacks its parent")
-        << good + message(span("llm_request", {}, {}, attribute("gen_ai.latency.e2e", anyDouble(1.0))) + span("prefill_forward", "0000000000000002", "00000000000000aa"))
+        << good
+            + message(span("llm_request", {}, {}, attribute("gen_ai.latency.e2e", anyDouble(1.0)))
+                      + span("prefill_forward", "0000000000000002", "00000000000000aa"))
         << qint64(2)
-        << QStringLiteral(R"(2|span "llm_request": no span id, and span "prefill_forward" of its trace names a parent (00000000000000aa) )"
-                          "that is not in the file: it may be this span, so the trace cannot be linked");
+        << QStringLiteral(
+               R"(2|span "llm_request": no span id, and span "prefill_forward" of its trace names a parent (00000000000000aa) )"
+               "that is not in the file: it may be this span, so the trace cannot be linked")
+        << complete << QString();
     QTest::newRow("invalid kind") << message(span("bad", "00000000000000bb", {}, varintField(6, 9))) << qint64(0)
-        << QStringLiteral(R"(1|span "bad" (span id 00000000000000bb): invalid kind 9)");
-    QTest::newRow("ends before it starts") << message(span("bad", "00000000000000bb", {}, {}, "5b8efff798038103d269b633813fc60c", kEnd, kStart))
-        << qint64(0) << QStringLiteral(R"(1|span "bad" (span id 00000000000000bb): ends before it starts (end_time_unix_nano < start_time_unix_nano))");
-    QTest::newRow("a latency that is a string") << message(span("llm_request", "00000000000000bb", {}, attribute("gen_ai.latency.e2e", anyString("1"))))
-        << qint64(0) << QStringLiteral(R"(1|span "llm_request" (span id 00000000000000bb): gen_ai.latency.e2e is not a number)");
-    QTest::newRow("a known field of the wrong wire type") << message(span("bad", "00000000000000bb", {}, varintField(7, 5))) << qint64(0)
-        << QStringLiteral(R"(1|span "bad" (span id 00000000000000bb): malformed protobuf at byte %1 in a Span: start_time_unix_nano (field 7) )"
-                          "is varint, expected fixed64").arg(message(span("bad", "00000000000000bb", {})).size());
+                                  << QStringLiteral(R"(1|span "bad" (span id 00000000000000bb): invalid kind 9)")
+                                  << complete << QString();
+    QTest::newRow("ends before it starts")
+        << message(span("bad", "00000000000000bb", {}, {}, "5b8efff798038103d269b633813fc60c", kEnd, kStart))
+        << qint64(0)
+        << QStringLiteral(
+               R"(1|span "bad" (span id 00000000000000bb): ends before it starts (end_time_unix_nano < start_time_unix_nano))")
+        << complete << QString();
+    QTest::newRow("a latency that is a string")
+        << message(span("llm_request", "00000000000000bb", {}, attribute("gen_ai.latency.e2e", anyString("1"))))
+        << qint64(0)
+        << QStringLiteral(R"(1|span "llm_request" (span id 00000000000000bb): gen_ai.latency.e2e is not a number)")
+        << complete << QString();
+    QTest::newRow("a known field of the wrong wire type")
+        << message(span("bad", "00000000000000bb", {}, varintField(7, 5))) << qint64(0)
+        << QStringLiteral(
+               R"(1|span "bad" (span id 00000000000000bb): malformed protobuf at byte %1 in a Span: start_time_unix_nano (field 7) )"
+               "is varint, expected fixed64")
+               .arg(message(span("bad", "00000000000000bb", {})).size())
+        << complete << QString();
 }
 
 void TestOtlpProtoReader::rejections()
@@ -291,10 +344,19 @@ void TestOtlpProtoReader::rejections()
     QFETCH(QByteArray, content);
     QFETCH(qint64, accepted);
     QFETCH(QString, expected);
+    QFETCH(int, outcome);
+    QFETCH(QString, stopped);
     const Imported imported = importOne(QStringLiteral("bad.pb"), content);
     QVERIFY2(imported.store, imported.error.c_str());
     const lx::FileImport &f = imported.files[0];
-    QVERIFY2(f.outcome == lx::FileImport::Outcome::Complete && f.accepted == accepted, describe(f).constData());
+    QVERIFY2(int(f.outcome) == outcome && f.accepted == accepted, describe(f).constData());
+    QVERIFY2(QString::fromStdString(f.message).startsWith(stopped), describe(f).constData());
+    QCOMPARE(stopped.isEmpty(), f.message.empty());
+    QCOMPARE(f.failed(), outcome != int(lx::FileImport::Outcome::Complete)); // the CLI's exit status 2
+    // What a rejection's line counts (the CLI prints it): the message of a length-prefixed file, the span of a bare
+    // one.
+    QCOMPARE(QString::fromStdString(f.locationUnit),
+             content.startsWith('\x0a') ? QStringLiteral("span") : QStringLiteral("message"));
     QCOMPARE(dump(imported.store->db(), "SELECT line, reason FROM rejected ORDER BY line"), expected);
 }
 

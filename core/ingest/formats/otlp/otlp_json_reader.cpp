@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ingest/formats/otlp/otlp_json_reader.h"
 
-#include "ingest/line_reader.h"
+#include "ingest/accept_rules.h"
 #include "ingest/formats/otlp/otlp_json_spans.h"
 #include "ingest/formats/otlp/otlp_requests.h"
+#include "ingest/line_reader.h"
 
 #include <simdjson.h>
 
@@ -86,7 +87,15 @@ public:
             const bool padded = lines.capacityAfter(line.data()) >= line.size() + simdjson::SIMDJSON_PADDING;
             if (auto e = m_parser.parse(line.data(), line.size(), !padded).get(root)) {
                 ++m_unitRejections;
-                sink.reject(lineNumber, std::string("malformed JSON: ") + simdjson::error_message(e), line);
+                const std::string why = std::string("malformed JSON: ") + simdjson::error_message(e);
+                if (lines.endsInsideLastLine()) { // a file the Collector was still writing, copied
+                    sink.reject(lineNumber, endsInsideReason(why), line);
+                    stopEarly("the file ends inside line " + std::to_string(lineNumber)
+                                  + ", with no line end, and it was rejected",
+                              true);
+                } else {
+                    sink.reject(lineNumber, why, line);
+                }
                 continue;
             }
             if (std::string why = readUnit(root, lineNumber, false, sink); !why.empty()) {

@@ -84,6 +84,7 @@ public:
     std::string read(LineReader &lines, ImportSink &sink) override
     {
         const OtlpProtoLayout layout = otlpProtoLayout(lines.head());
+        m_unit = layout == OtlpProtoLayout::Bare ? "span" : "message";
         ByteSource input(lines);
         std::string message;
         if (layout == OtlpProtoLayout::Bare) {
@@ -101,6 +102,9 @@ public:
                 const std::string where = "message " + std::to_string(ordinal) + " at byte " + std::to_string(at) + ": ";
                 if (got < 4) {
                     sink.reject(ordinal, where + "cut off inside its 4-byte length prefix", hexExcerpt(message));
+                    stopEarly("the file ends inside the length prefix of message " + std::to_string(ordinal) + " (byte "
+                                  + std::to_string(at) + ")",
+                              true);
                     break;
                 }
                 const std::uint32_t length = bigEndian32(message);
@@ -108,6 +112,9 @@ public:
                     sink.reject(ordinal, where + "the length prefix says " + std::to_string(length)
                                              + " bytes, more than 512 MiB: corrupt, the rest of the file cannot be read",
                                 hexExcerpt(message));
+                    stopEarly("the length prefix of message " + std::to_string(ordinal) + " (byte " + std::to_string(at)
+                                  + ") is corrupt, so the messages after it cannot be found",
+                              false);
                     break;
                 }
                 message.clear();
@@ -115,6 +122,9 @@ public:
                     sink.reject(ordinal, where + "truncated: the length prefix says " + std::to_string(length) + " bytes, only "
                                              + std::to_string(read) + " follow",
                                 hexExcerpt(message));
+                    stopEarly("the file ends inside message " + std::to_string(ordinal) + " (byte " + std::to_string(at)
+                                  + "), " + std::to_string(read) + " of its " + std::to_string(length) + " bytes read",
+                              true);
                     break;
                 }
                 readMessage(message, at + 4, ordinal, sink);
@@ -125,6 +135,8 @@ public:
             return "no OTLP span in this protobuf input: nothing to import (the messages hold no spans)";
         return {};
     }
+
+    std::string_view locationUnit() const override { return m_unit; }
 
 private:
     /// Reads one message (at `offset`; `ordinal` 0 for the bare form) and emits its requests. Spans of a
@@ -148,12 +160,20 @@ private:
             sink.reject(ordinal > 0 ? ordinal : spanOrdinal + 1, where + reason + " (part starting at byte " + std::to_string(at) + ")",
                         hexExcerpt(bytes));
         };
+        if (ordinal == 0) // the bare form: the message is the file, and nothing after a broken framing is read
+            handler.framing = [&](const std::string &reason, bool pastTheEnd) {
+                stopEarly(pastTheEnd ? "the file ends inside its protobuf message (" + reason + ")"
+                                     : "the protobuf message is malformed (" + reason
+                                  + "), so the rest of the file cannot be read",
+                          pastTheEnd);
+            };
         otlp::readProtoTraces(message, offset, attributeFilter(), handler);
         emitCompleteTraces(sink);
     }
 
     std::int64_t m_spansSeen = 0;
     std::int64_t m_problems = 0;
+    std::string_view m_unit = "message";
 };
 
 } // namespace

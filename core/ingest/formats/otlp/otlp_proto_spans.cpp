@@ -59,9 +59,12 @@ std::string_view typeName(WireFormat::WireType type)
 }
 
 /// Calls `onField` for each field of the message in `bytes` (at `offset` of the input); fields of the
-/// fixed32 and group types are skipped. Returns why the message is not well-formed, or empty.
+/// fixed32 and group types are skipped. Returns why the message is not well-formed, or empty; with
+/// `pastTheEnd`, whether it is so because a field runs past the end of `bytes` (cut off, rather than an
+/// invalid tag).
 template<class OnField>
-std::string forEachField(std::string_view bytes, std::uint64_t offset, std::string_view message, OnField &&onField)
+std::string forEachField(std::string_view bytes, std::uint64_t offset, std::string_view message, OnField &&onField,
+                         bool *pastTheEnd = nullptr)
 {
     CodedInputStream in(reinterpret_cast<const std::uint8_t *>(bytes.data()), static_cast<int>(bytes.size()));
     const auto at = [&] { return offset + static_cast<std::uint64_t>(in.CurrentPosition()); };
@@ -86,9 +89,12 @@ std::string forEachField(std::string_view bytes, std::uint64_t offset, std::stri
                 break;
             }
             const std::size_t pos = static_cast<std::size_t>(in.CurrentPosition());
-            if (length > bytes.size() - pos)
+            if (length > bytes.size() - pos) {
+                if (pastTheEnd)
+                    *pastTheEnd = true;
                 return where(tagAt) + "field " + std::to_string(number) + " says " + std::to_string(length) + " bytes, only "
                        + std::to_string(bytes.size() - pos) + " remain (truncated or corrupt)";
+            }
             f.bytes = bytes.substr(pos, length);
             f.offset = offset + pos;
             in.Skip(static_cast<int>(length));
@@ -96,6 +102,8 @@ std::string forEachField(std::string_view bytes, std::uint64_t offset, std::stri
         }
         default: ok = WireFormat::SkipField(&in, tag); break;
         }
+        if (!ok && pastTheEnd) // a varint or fixed64 read fails only where the bytes end
+            *pastTheEnd = true;
         if (!ok)
             return where(tagAt) + "field " + std::to_string(number) + " (" + std::string(typeName(f.type)) + ") is cut off or invalid";
         if (f.type == WireFormat::WIRETYPE_VARINT || f.type == WireFormat::WIRETYPE_FIXED64
@@ -300,31 +308,38 @@ std::string readResourceSpans(std::string_view bytes, std::uint64_t offset, std:
 void readProtoTraces(std::string_view message, std::uint64_t offset, const AttributeFilter &filter, const ProtoSpanHandler &handler)
 {
     std::vector<Field> spanFields;
-    const std::string framing = forEachField(message, offset, "TracesData", [&](const Field &f) -> std::string {
-        if (f.number != field::kResourceSpans)
+    bool framingPastTheEnd = false;
+    const std::string framing = forEachField(
+        message, offset, "TracesData",
+        [&](const Field &f) -> std::string {
+            if (f.number != field::kResourceSpans)
+                return {};
+            if (std::string why = expect(f, WireFormat::WIRETYPE_LENGTH_DELIMITED, "resource_spans"); !why.empty())
+                return why;
+            std::string service;
+            spanFields.clear();
+            if (std::string why = readResourceSpans(f.bytes, f.offset, service, spanFields); !why.empty()) {
+                // This ResourceSpans is lost as a whole; its length is known, so the next one is read.
+                handler.problem(f.offset, "malformed protobuf " + why, f.bytes);
+                return {};
+            }
+            for (const Field &s : spanFields) {
+                Span span;
+                span.service = service;
+                std::string why = readSpan(s.bytes, s.offset, filter, span);
+                if (!why.empty())
+                    why = spanReason(span, why);
+                const std::string excerpt = describe(span, s.offset);
+                handler.span(std::move(span), why, excerpt);
+            }
             return {};
-        if (std::string why = expect(f, WireFormat::WIRETYPE_LENGTH_DELIMITED, "resource_spans"); !why.empty())
-            return why;
-        std::string service;
-        spanFields.clear();
-        if (std::string why = readResourceSpans(f.bytes, f.offset, service, spanFields); !why.empty()) {
-            // This ResourceSpans is lost as a whole; its length is known, so the next one is read.
-            handler.problem(f.offset, "malformed protobuf " + why, f.bytes);
-            return {};
-        }
-        for (const Field &s : spanFields) {
-            Span span;
-            span.service = service;
-            std::string why = readSpan(s.bytes, s.offset, filter, span);
-            if (!why.empty())
-                why = spanReason(span, why);
-            const std::string excerpt = describe(span, s.offset);
-            handler.span(std::move(span), why, excerpt);
-        }
-        return {};
-    });
-    if (!framing.empty())
-        handler.problem(offset, "malformed protobuf " + framing, message);
+        },
+        &framingPastTheEnd);
+    if (framing.empty())
+        return;
+    handler.problem(offset, "malformed protobuf " + framing, message);
+    if (handler.framing)
+        handler.framing(framing, framingPastTheEnd);
 }
 
 bool looksLikeProtoTraces(std::string_view bytes, bool complete)

@@ -24,6 +24,9 @@ struct ProtoSpanHandler {
     /// A part of the message that is not well-formed protobuf; its spans are lost. `offset` is the byte in
     /// the (decompressed) input where the problem is found.
     std::function<void(std::uint64_t offset, const std::string &reason, std::string_view bytes)> problem;
+    /// Optional: after problem(), when the message's own framing is broken, so that nothing after that
+    /// point can be read; `pastTheEnd` when a field runs past the message's end (cut off).
+    std::function<void(const std::string &reason, bool pastTheEnd)> framing;
 };
 
 /// Reads `message`, which starts at byte `offset` of the input. A malformed span is one rejection; a

@@ -51,8 +51,15 @@ public:
 
     /// That no mapping claimed any of the file's spans, naming the spans seen (unclaimedSpansNotice()).
     std::string notice() const override;
+    EarlyStop stoppedEarly() const override { return m_stop; }
 
 protected:
+    /// Says why reading stopped before the end of the input (TraceReader::stoppedEarly()); the first one said stands.
+    void stopEarly(std::string reason, bool cutOff)
+    {
+        if (m_stop.reason.empty())
+            m_stop = { std::move(reason), cutOff };
+    }
     /// The attributes the mappings read: what a span keeps.
     const otlp::AttributeFilter &attributeFilter();
     /// Keeps the span until its trace is emitted; of `raw` only what a rejection's excerpt can show. A span
@@ -75,6 +82,7 @@ private:
     std::size_t m_unitStart = 0; ///< the first span of m_batch that the current line or message brought
     std::uint64_t m_madeUpIds = 0; ///< spans of the file without id so far
     SpanCensus m_census;
+    EarlyStop m_stop;
 };
 
 } // namespace lx
