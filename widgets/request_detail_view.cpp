@@ -150,9 +150,17 @@ void RequestDetailView::showRequest(const lx::Store *store, qint64 rowId)
         add(segments, tr("clock skew"), tr("network came out negative: the client and server clocks disagree"));
 
     QTreeWidgetItem *tokens = section(tr("Token metrics [%1]").arg(fromStd(lx::scopeName(r.metrics.tokenScope))));
-    add(tokens, tr("TTFT"), duration(r.metrics.ttft));
-    add(tokens, tr("TPOT"), duration(r.metrics.tpot));
-    add(tokens, tr("TTLT"), duration(r.metrics.ttlt));
+    // A joined request takes each metric the client did not measure from the server: said where it is so.
+    const auto tokenMetric = [&](const QString &name, std::int64_t value, lx::RequestFlag serverFlag) {
+        const lx::E2eScope scope = lx::tokenMetricScope(r.metrics.tokenScope, r.metrics.flags, serverFlag);
+        add(tokens, name,
+            scope == r.metrics.tokenScope || !lx::isMeasured(value)
+                ? duration(value)
+                : duration(value) + QStringLiteral("  [") + fromStd(lx::scopeName(scope)) + QLatin1Char(']'));
+    };
+    tokenMetric(tr("TTFT"), r.metrics.ttft, lx::kFlagServerTtft);
+    tokenMetric(tr("TPOT"), r.metrics.tpot, lx::kFlagServerTpot);
+    tokenMetric(tr("TTLT"), r.metrics.ttlt, lx::kFlagServerTtlt);
 
     std::int64_t first = INT64_MAX;
     for (std::int64_t t : r.stamps) {

@@ -183,11 +183,11 @@ void addRow(const RequestRow &row, bool includeErrors, ScanPart &part)
     if (row.flags & kFlagClockSkew)
         ++part.clockSkew;
     if (isMeasured(row.ttft))
-        part.ttft.add(row.ttft, row.tokenScope);
+        part.ttft.add(row.ttft, tokenMetricScope(row.tokenScope, row.flags, kFlagServerTtft));
     if (isMeasured(row.tpot))
-        part.tpot.add(row.tpot, row.tokenScope);
+        part.tpot.add(row.tpot, tokenMetricScope(row.tokenScope, row.flags, kFlagServerTpot));
     if (isMeasured(row.ttlt))
-        part.ttlt.add(row.ttlt, row.tokenScope);
+        part.ttlt.add(row.ttlt, tokenMetricScope(row.tokenScope, row.flags, kFlagServerTtlt));
     // The dominant segment follows from the segments just read (the stored column is for SQL filters):
     // one column fewer to decode per row.
     if (const int d = dominantSegment(row.segments); d >= 0) {

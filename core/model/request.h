@@ -67,8 +67,8 @@ enum class Status : int { Ok = 0, Error = 1 };
 
 /// Bits of RequestMetrics::flags.
 enum RequestFlag : std::uint32_t {
-    kFlagClockSkew = 1u << 0,      ///< network time came out negative: client and server clocks disagree
-    kFlagDurationsForm = 1u << 1,  ///< imported from the durations form (no inner timestamps)
+    kFlagClockSkew = 1u << 0, ///< network time came out negative: client and server clocks disagree
+    kFlagDurationsForm = 1u << 1, ///< imported from the durations form (no inner timestamps)
     /// Times are offsets from an unknown origin (the start of the trace or of the request), not wall-clock
     /// times since the epoch: time-based views say so instead of showing dates near 1970.
     kFlagRelativeTime = 1u << 2,
@@ -78,7 +78,22 @@ enum RequestFlag : std::uint32_t {
     /// An OTLP span that no span mapping claimed (core/ingest/formats/otlp/otlp_requests.h): its time is
     /// unattributed because nothing was mapped, not because the service lacks stamps.
     kFlagUnmappedSpan = 1u << 4,
+    /// Of a joined request whose token scope is the client's: the token metric is the server record's,
+    /// the client having not measured it (an AIPerf client measures TTFT; a vLLM span TPOT and TTLT too),
+    /// so it was read on the server's clock (tokenMetricScope()).
+    kFlagServerTtft = 1u << 5,
+    kFlagServerTpot = 1u << 6,
+    kFlagServerTtlt = 1u << 7,
+    /// The same of the token times (ITL): the server record's, the client having sent none.
+    kFlagServerTokenTimes = 1u << 8,
 };
+
+/// The clock one token metric of a request was read on: its token scope, or the server's when a join
+/// took that metric from the server record (`serverFlag`: kFlagServerTtft, ...; the row's `flags`).
+constexpr E2eScope tokenMetricScope(E2eScope tokenScope, std::uint32_t flags, RequestFlag serverFlag)
+{
+    return (flags & serverFlag) ? E2eScope::Server : tokenScope;
+}
 
 /// Everything derived from one request's raw fields (see decompose.h). Times in ns or kNotMeasured.
 struct RequestMetrics {

@@ -130,6 +130,24 @@ constexpr const char *kDropAmbiguousSql =
     " ELSE coalesce(s.unattributed_ns, 0) + c.e2e_ns - s.e2e_ns END)"
 #define LX_CLIENT_OR_SERVER(column) "CASE WHEN p.client_tokens THEN c." column " ELSE s." column " END"
 
+/// Each token metric is the client's where it measured it, else the server's: an AIPerf client measures
+/// TTFT and e2e, its vLLM span TPOT and TTLT too, and all three were taken from the client or none (the
+/// joined requests had no TPOT). `assignments`: the columns' `column = value`; else the flags that mark a
+/// metric the server gave beside the client's token scope (tokenMetricScope()), ORed onto the others.
+std::string tokenMetrics(bool assignments)
+{
+    const std::pair<const char *, RequestFlag> metrics[]
+        = { { "ttft_ns", kFlagServerTtft }, { "tpot_ns", kFlagServerTpot }, { "ttlt_ns", kFlagServerTtlt } };
+    std::string out;
+    for (const auto &[column, flag] : metrics) {
+        const std::string c = std::string("c.") + column, s = std::string("s.") + column;
+        out += assignments ? ", " + std::string(column) + " = coalesce(" + c + ", " + s + ")"
+                           : " | CASE WHEN p.client_tokens AND " + c + " IS NULL AND " + s + " IS NOT NULL THEN "
+                + std::to_string(flag) + " ELSE 0 END";
+    }
+    return assignments ? out + ", token_scope = " LX_CLIENT_OR_SERVER("token_scope") : out;
+}
+
 /// A segment's value in the joined row: the server's own, but for network and unattributed (above).
 std::string joinedSegment(const SegmentDefinition &segment)
 {
@@ -159,44 +177,51 @@ std::string joinedSegmentAssignments(bool withColumns)
 
 /// Writes the joined requests: the client record's row takes the server's segments, network becomes
 /// client e2e minus server e2e, and the server record's request row goes (its details row stays).
-const std::string kApplySql =
-    "INSERT INTO request_joins SELECT p.client, p.server, s.run_id, s.e2e_ns, s.e2e_scope, p.matched_by"
-    " FROM join_pairs p CROSS JOIN requests s ON s.id = p.server;"
-    "UPDATE requests AS c SET status = max(c.status, s.status), start_ns = coalesce(c.start_ns, s.start_ns),"
-    " e2e_ns = " LX_JOINED_E2E ", e2e_scope = CASE WHEN c.e2e_ns IS NULL THEN s.e2e_scope ELSE 1 END, "
-    + joinedSegmentAssignments(true)
-    + ", ttft_ns = " LX_CLIENT_OR_SERVER("ttft_ns") ", tpot_ns = " LX_CLIENT_OR_SERVER("tpot_ns") ","
-      " ttlt_ns = " LX_CLIENT_OR_SERVER("ttlt_ns") ", token_scope = " LX_CLIENT_OR_SERVER("token_scope") ","
-      " dominant = lx_dominant(" LX_JOINED_E2E ", "
-    + joinedSegmentAssignments(false) + "),"
-    // Clock skew as decompose() sees it: a negative network, or a negative leg where both starts are
-    // wall-clock times (inbound = server receive - client send; outbound = the rest of the network).
-    " flags = (c.flags & ~3) | ((c.flags | s.flags) & 2) | 8"
-    "   | CASE WHEN c.e2e_ns - s.e2e_ns < 0 THEN 1"
-    "          WHEN c.start_ns IS NULL OR s.start_ns IS NULL OR ((c.flags | s.flags) & 4) <> 0 THEN 0"
-    "          WHEN s.start_ns - c.start_ns < 0 OR (c.e2e_ns - s.e2e_ns) - (s.start_ns - c.start_ns) < 0 THEN 1"
-    "          ELSE 0 END,"
-    " model_id = coalesce(c.model_id, s.model_id), route_id = coalesce(c.route_id, s.route_id),"
-    " input_tokens = coalesce(c.input_tokens, s.input_tokens), output_tokens = coalesce(c.output_tokens, s.output_tokens)"
-    " FROM join_pairs p CROSS JOIN requests s ON s.id = p.server WHERE c.id = p.client;"
-    "DELETE FROM requests WHERE id IN (SELECT server FROM join_pairs);";
+const std::string kApplySql
+    = "INSERT INTO request_joins SELECT p.client, p.server, s.run_id, s.e2e_ns, s.e2e_scope, p.matched_by"
+      " FROM join_pairs p CROSS JOIN requests s ON s.id = p.server;"
+      "UPDATE requests AS c SET status = max(c.status, s.status), start_ns = coalesce(c.start_ns, s.start_ns),"
+      " e2e_ns = " LX_JOINED_E2E ", e2e_scope = CASE WHEN c.e2e_ns IS NULL THEN s.e2e_scope ELSE 1 END, "
+    + joinedSegmentAssignments(true) + tokenMetrics(true) + ", dominant = lx_dominant(" LX_JOINED_E2E ", "
+    + joinedSegmentAssignments(false)
+    + "),"
+      // Clock skew as decompose() sees it: a negative network, or a negative leg where both starts are
+      // wall-clock times (inbound = server receive - client send; outbound = the rest of the network).
+      " flags = (c.flags & ~3) | ((c.flags | s.flags) & 2) | 8"
+      "   | CASE WHEN c.e2e_ns - s.e2e_ns < 0 THEN 1"
+      "          WHEN c.start_ns IS NULL OR s.start_ns IS NULL OR ((c.flags | s.flags) & 4) <> 0 THEN 0"
+      "          WHEN s.start_ns - c.start_ns < 0 OR (c.e2e_ns - s.e2e_ns) - (s.start_ns - c.start_ns) < 0 THEN 1"
+      "          ELSE 0 END"
+    + tokenMetrics(false)
+    + ","
+      " model_id = coalesce(c.model_id, s.model_id), route_id = coalesce(c.route_id, s.route_id),"
+      " input_tokens = coalesce(c.input_tokens, s.input_tokens), output_tokens = coalesce(c.output_tokens, "
+      "s.output_tokens)"
+      " FROM join_pairs p CROSS JOIN requests s ON s.id = p.server WHERE c.id = p.client;"
+      "DELETE FROM requests WHERE id IN (SELECT server FROM join_pairs);";
 
 #undef LX_JOINED_E2E
 #undef LX_JOINED_NETWORK
 #undef LX_JOINED_UNATTRIBUTED
 #undef LX_CLIENT_OR_SERVER
 
-/// Token times go with the token metrics: the server's move over when the client measured none. Run only
-/// when the store has token times at all.
-constexpr const char *kMoveTokenTimesSql =
-    "DELETE FROM token_times WHERE request_id IN (SELECT client FROM join_pairs WHERE client_tokens = 0)"
-    " AND EXISTS (SELECT 1 FROM token_times t JOIN join_pairs p ON t.request_id = p.server"
-    "             WHERE p.client = token_times.request_id);"
-    "UPDATE token_times SET request_id = (SELECT client FROM join_pairs WHERE server = token_times.request_id)"
-    " WHERE request_id IN (SELECT server FROM join_pairs WHERE client_tokens = 0)"
-    " AND NOT EXISTS (SELECT 1 FROM token_times t JOIN join_pairs p ON t.request_id = p.client"
-    "                 WHERE p.server = token_times.request_id);"
-    "DELETE FROM token_times WHERE request_id IN (SELECT server FROM join_pairs);";
+/// Token times go with the token metrics: the server's replace the client's when the client measured no
+/// token metric, and move over (flagged as the server's) when the client sent none. Run only when the store
+/// has token times at all.
+const std::string kMoveTokenTimesSql
+    = "DELETE FROM token_times WHERE request_id IN (SELECT client FROM join_pairs WHERE client_tokens = 0)"
+      " AND EXISTS (SELECT 1 FROM token_times t JOIN join_pairs p ON t.request_id = p.server"
+      "             WHERE p.client = token_times.request_id);"
+      "UPDATE requests SET flags = flags | "
+    + std::to_string(kFlagServerTokenTimes)
+    + " WHERE id IN (SELECT p.client FROM join_pairs p WHERE p.client_tokens"
+      "   AND EXISTS (SELECT 1 FROM token_times t WHERE t.request_id = p.server)"
+      "   AND NOT EXISTS (SELECT 1 FROM token_times t WHERE t.request_id = p.client));"
+      "UPDATE token_times SET request_id = (SELECT client FROM join_pairs WHERE server = token_times.request_id)"
+      " WHERE request_id IN (SELECT server FROM join_pairs)"
+      " AND NOT EXISTS (SELECT 1 FROM token_times t JOIN join_pairs p ON t.request_id = p.client"
+      "                 WHERE p.server = token_times.request_id);"
+      "DELETE FROM token_times WHERE request_id IN (SELECT server FROM join_pairs);";
 
 /// Lists what stays unjoined: after the join, every candidate left.
 const std::string kListUnmatchedSql = "INSERT INTO join_unmatched SELECT r.id, CASE WHEN " + clientSide("r")

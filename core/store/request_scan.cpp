@@ -284,8 +284,9 @@ void scanTokenGaps(const Store &store, const SqlCondition &where, bool includeEr
     }
     // CROSS JOIN keeps token_times the outer loop: most stores have few or none, and the other order
     // probed it once per request (50 ms for a million).
-    std::string sql = "SELECT t.times, r.token_scope FROM token_times t CROSS JOIN requests r ON r.id = t.request_id WHERE "
-                      + where.sql;
+    std::string sql = "SELECT t.times, r.token_scope, r.flags FROM token_times t CROSS JOIN requests r ON r.id = "
+                      "t.request_id WHERE "
+        + where.sql;
     if (!includeErrors)
         sql += " AND r.status = 0";
     Statement stmt(store.db(), sql);
@@ -293,7 +294,9 @@ void scanTokenGaps(const Store &store, const SqlCondition &where, bool includeEr
     while (stmt.step() == SQLITE_ROW) {
         const auto *bytes = static_cast<const unsigned char *>(sqlite3_column_blob(stmt.get(), 0));
         const std::size_t n = static_cast<std::size_t>(sqlite3_column_bytes(stmt.get(), 0)) / sizeof(std::int64_t);
-        visitGaps(bytes, n, storedScope(sqlite3_column_int(stmt.get(), 1)), gap);
+        const auto flags = static_cast<std::uint32_t>(sqlite3_column_int64(stmt.get(), 2));
+        visitGaps(bytes, n,
+                  tokenMetricScope(storedScope(sqlite3_column_int(stmt.get(), 1)), flags, kFlagServerTokenTimes), gap);
     }
 }
 

@@ -49,7 +49,10 @@ CREATE TABLE IF NOT EXISTS requests (
   dominant        INTEGER,                      -- segments.id of the largest segment
   flags           INTEGER NOT NULL,             -- bit 0 clock skew (negative network), bit 1 durations form,
                                                 -- bit 2 relative times (offsets from an unknown origin, not
-                                                -- since the epoch), bit 3 joined (client + server record)
+                                                -- since the epoch), bit 3 joined (client + server record),
+                                                -- bit 4 an OTLP span no mapping claimed; of a joined
+                                                -- request, bits 5-7: TTFT, TPOT, TTLT are the server
+                                                -- record's (read on its clock), bit 8 its token times too
   model_id        INTEGER,                      -- labels.id of the model
   route_id        INTEGER,                      -- labels.id of the route
   input_tokens    INTEGER,

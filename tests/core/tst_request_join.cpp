@@ -115,6 +115,8 @@ private Q_SLOTS:
     void simulated();
     void keys_data();
     void keys();
+    void tokenMetricsFromBothSides_data();
+    void tokenMetricsFromBothSides();
     void unmatchedListed();
     void laterImportJoins();
     void unjoinedStoreJoinsAtTheNextImport();
@@ -253,6 +255,31 @@ void TestRequestJoin::simulated()
     QCOMPARE(cells[7], n);   // segments add up to e2e
     // Token metrics are the client's: as many as the client file gives, on the client clock.
     QCOMPARE(dump(db, "SELECT count(*) FROM requests WHERE flags & 8 AND ttft_ns IS NOT NULL AND token_scope <> 1"), QStringLiteral("0"));
+    // But not only those: a TPOT or TTLT the client did not measure (AIPerf without its chunks' times
+    // measures TTFT) is the server span's, read on its clock. They were dropped: no joined request had a TPOT.
+    QCOMPARE(
+        dump(db,
+             "SELECT count(*) FROM requests r JOIN request_details d ON d.request_id = r.id"
+             " JOIN ref.request_details xd ON xd.source_id = d.source_id JOIN ref.requests x ON x.id = xd.request_id"
+             " WHERE r.flags & 8 AND ((x.tpot_ns IS NOT NULL AND r.tpot_ns IS NULL) OR (x.ttlt_ns IS NOT NULL AND "
+             "r.ttlt_ns IS NULL))"),
+        QStringLiteral("0"));
+    QVERIFY(dump(db, "SELECT count(*) FROM requests WHERE flags & 8 AND flags & 64").toLongLong() > 0);
+    // The report counts them on the server's clock, with those of the server records left unjoined.
+    const qint64 serverTpot = dump(db,
+                                   "SELECT count(*) FROM requests WHERE status = 0 AND tpot_ns IS NOT NULL AND "
+                                   "(token_scope = 2 OR flags & 64)")
+                                  .toLongLong();
+    const lx::Report report = lx::analyze(*joined.store, {});
+    const auto fromServer = report.tpot.scopes.find("server");
+    QVERIFY2(serverTpot == report.tpot.stat.count
+                 ? report.tpot.scope == "server"
+                 : fromServer != report.tpot.scopes.end() && fromServer->second == serverTpot,
+             qPrintable(QStringLiteral("%1 of %2 TPOT flagged as the server's, the report's scope %3")
+                            .arg(serverTpot)
+                            .arg(report.tpot.stat.count)
+                            .arg(QString::fromStdString(report.tpot.scope))));
+    QCOMPARE(report.ttft.scope, std::string(dropClientEvery > 0 ? "mixed" : "client")); // unjoined spans have theirs
     QCOMPARE(dump(db, "SELECT count(*) FROM token_times t JOIN requests r ON r.id = t.request_id WHERE r.token_scope <> 1"),
              QStringLiteral("0"));
     // The unmatched list holds exactly the dropped ones, each on its side.
@@ -330,6 +357,59 @@ void TestRequestJoin::keys()
     QCOMPARE(dump(db, "SELECT count(*) FROM requests"), QString::number(requests));
     QCOMPARE(dump(db, "SELECT count(*) FROM requests_readable"), QString::number(requests));
     QCOMPARE(dump(db, "SELECT count(*) FROM request_details"), QString::number(requests + matched));
+}
+
+/// A client that measured TTFT alone (AIPerf without its chunks' times) and a server record with TPOT,
+/// TTLT and token times: each metric comes from the side that measured it, and says its clock. The joined
+/// request had the client's TTFT and nothing else.
+void TestRequestJoin::tokenMetricsFromBothSides_data()
+{
+    QTest::addColumn<QByteArray>("client");
+    QTest::addColumn<QString>("joined"); ///< ttft|tpot|ttlt|token scope|flags|token times of the joined request
+    QTest::addColumn<QString>("scopes"); ///< the report's scope of TTFT, TPOT, TTLT and ITL
+
+    const auto aiperf = [](const char *metrics) {
+        return QByteArray(
+                   R"({"metadata":{"x_request_id":"r1","timestamp_ns":1000,"credit_phase":"profiling"},"metrics":{)")
+            + metrics
+            + R"(},"error":null})"
+              "\n";
+    };
+    // Flags: 2 the client's durations form, 8 joined, 64 TPOT and 128 TTLT the server's, 256 its token times.
+    // AIPerf's chunks give the client a TTLT (TTFT + the chunks) but no TPOT without the output length.
+    QTest::newRow("client TTFT only") << aiperf(
+        R"("ttft":{"value":7000,"unit":"ns"},"request_latency":{"value":100000,"unit":"ns"})")
+                                      << "7000|20000|85000|1|458|1"
+                                      << "client|server|server|server";
+    QTest::newRow("client TTFT and its chunks")
+        << aiperf(R"("ttft":{"value":7000,"unit":"ns"},"request_latency":{"value":100000,"unit":"ns"},)"
+                  R"("inter_chunk_latency":{"value":[30000,30000],"unit":"ns"})")
+        << "7000|20000|67000|1|74|1"
+        << "client|server|client|client";
+    QTest::newRow("client without token metrics")
+        << aiperf(R"("request_latency":{"value":100000,"unit":"ns"})") << "5000|20000|85000|2|10|1"
+        << "server|server|server|server";
+}
+
+void TestRequestJoin::tokenMetricsFromBothSides()
+{
+    QFETCH(QByteArray, client);
+    QFETCH(QString, joined);
+    QFETCH(QString, scopes);
+    // serverLine()'s stamps: first token 5 us after receive, last 85 us; five tokens 20 us apart.
+    QByteArray server = serverLine("r1", 5000);
+    server.insert(server.lastIndexOf('}'), ",\"token_times_ns\":[10000,30000,50000,70000,90000]");
+    Investigation investigation;
+    QVERIFY(investigation.import({ client, server }));
+    QCOMPARE(summaryText(lx::readJoinSummary(*investigation.store)), QStringLiteral("1|0|0|0"));
+    QCOMPARE(dump(investigation.store->db(),
+                  "SELECT ttft_ns, tpot_ns, ttlt_ns, token_scope, flags,"
+                  " (SELECT count(*) FROM token_times t WHERE t.request_id = r.id) FROM requests r"),
+             joined);
+    const lx::Report report = lx::analyze(*investigation.store, {});
+    QCOMPARE(QString::fromStdString(report.ttft.scope + '|' + report.tpot.scope + '|' + report.ttlt.scope + '|'
+                                    + report.itl.scope),
+             scopes);
 }
 
 void TestRequestJoin::unmatchedListed()
