@@ -66,6 +66,8 @@ struct Report {
     /// Matching requests whose times are offsets from an unknown origin (kFlagRelativeTime), not dates:
     /// time-based views say "relative to the start of the trace" for them.
     std::int64_t relativeTime = 0;
+    /// Whether firstStartNs and lastStartNs are offsets rather than dates: every request's times are.
+    bool timesAreOffsets() const { return relativeTime > 0 && relativeTime == total; }
     JoinSummary join; ///< client and server records joined (whole investigation, not filtered; request_join.h)
     std::vector<UnmatchedRecord> unmatchedSample; ///< the first few records the join left unmatched (listUnmatched())
     std::int64_t firstStartNs = kNotMeasured; ///< the earliest request start among those matching

@@ -75,7 +75,7 @@ std::string edgeText(const std::vector<std::int64_t> &sortedE2e, std::int64_t ed
 /// A window boundary for people.
 std::string instantLabel(std::int64_t ns, std::int64_t width, bool relative)
 {
-    return relative ? "+" + formatDuration(static_cast<double>(ns)) : formatTimestamp(ns, fractionDigits(width));
+    return formatInstant(ns, relative, fractionDigits(width));
 }
 
 /// Fills each cell's expression and description: "dominant = <segment>" and the bar's `condition`.

@@ -2,6 +2,7 @@
 #include "analysis/load_profile.h"
 
 #include "analysis/grouped_e2e.h"
+#include "analysis/time_axis.h"
 #include "analysis/time_grid.h"
 #include "model/percentiles.h"
 #include "model/time_range.h"
@@ -43,7 +44,9 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
 {
     LoadProfile profile;
     std::int64_t first = INT64_MAX, last = INT64_MIN, lastEnd = INT64_MIN;
+    TimeAxisCount axis;
     for (const LatencyRow &r : rows) {
+        axis.add(r.start, r.flags);
         if (isMeasured(r.start)) {
             first = std::min(first, r.start);
             last = std::max(last, r.start);
@@ -53,6 +56,7 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
     }
     if (first > last)
         return profile;
+    profile.relativeTime = axis.relative();
     const std::int64_t until = options.untilLastEnd ? lastEnd : last;
     const std::uint64_t span = timeDistance(first, until);
     const std::int64_t automatic = chooseWindowWidth(span);

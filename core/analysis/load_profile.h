@@ -62,6 +62,8 @@ struct LoadProfile {
     /// windows and windowNs is a wider one; 0 when the width is the one asked for or automatic.
     std::int64_t requestedWindowNs = 0;
     std::vector<LoadWindow> windows; ///< in time order, covering the first to the last start (or end)
+    /// The windows' times are offsets from an unknown origin, not dates (TimeAxisCount::relative()).
+    bool relativeTime = false;
 };
 
 /// The round width (1, 2, 5 × 10^k ms up to seconds, then 10 s, 15 s, 30 s, 1, 2, 5, 10, 15, 30 min, 1, 2, 3,

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace lx {
 
@@ -83,6 +84,24 @@ std::string formatTimestamp(std::int64_t ns, int fractionDigits)
                       static_cast<int>(time.seconds().count()), fractionDigits, static_cast<long long>(fraction));
     }
     return buf;
+}
+
+std::string formatInstant(std::int64_t ns, bool offset, int fractionDigits)
+{
+    if (!offset)
+        return formatTimestamp(ns, fractionDigits);
+    return (ns < 0 ? "-" : "+") + formatDuration(std::abs(static_cast<double>(ns)));
+}
+
+std::string formatInstantIso(std::int64_t ns, bool offset)
+{
+    if (!offset)
+        return formatTimestamp(ns, 3);
+    char text[48];
+    const std::int64_t ms = ns / 1'000'000; // truncated, as formatTimestamp() truncates
+    std::snprintf(text, sizeof text, "%sPT%lld.%03lldS", ms < 0 ? "-" : "", static_cast<long long>(std::abs(ms) / 1000),
+                  static_cast<long long>(std::abs(ms) % 1000));
+    return text;
 }
 
 std::string jsonNumber(std::optional<double> value, int decimals)

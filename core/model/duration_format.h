@@ -28,6 +28,13 @@ std::string formatDuration(double ns, DurationUnit unit);
 /// truncated: "2025-01-01T12:00:00.123456Z" with 6. Times before 1970 work too.
 std::string formatTimestamp(std::int64_t ns, int fractionDigits = 6);
 
+/// An instant for people: formatTimestamp(), or where the times are offsets from an unknown origin
+/// (kFlagRelativeTime, time_axis.h) the offset, "+5.00 s", not a date near 1970.
+std::string formatInstant(std::int64_t ns, bool offset, int fractionDigits = 6);
+
+/// An instant for machines: formatTimestamp(ns, 3), or an offset as an ISO-8601 duration, "PT5.000S".
+std::string formatInstantIso(std::int64_t ns, bool offset);
+
 /// A JSON number with up to `decimals` decimals and no trailing zeros ("12.5", "3"), or "null".
 std::string jsonNumber(std::optional<double> value, int decimals = 6);
 

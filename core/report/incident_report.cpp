@@ -127,7 +127,8 @@ std::string summaryLine(const Report &r)
     if (!r.filter.empty())
         out += " kept by the filter " + r.filter + (r.firstStartNs != kNotMeasured ? "," : "");
     if (r.firstStartNs != kNotMeasured)
-        out += " from " + formatTimestamp(r.firstStartNs, 0) + " to " + formatTimestamp(r.lastStartNs, 0);
+        out += " from " + formatInstant(r.firstStartNs, r.timesAreOffsets(), 0) + " to "
+            + formatInstant(r.lastStartNs, r.timesAreOffsets(), 0);
     out += ".";
     if (r.rejected > 0)
         out += " " + std::to_string(r.rejected) + " records were rejected at import.";
@@ -295,7 +296,8 @@ std::string incidentReportMarkdown(const IncidentReport &input, const std::strin
     if (input.load) {
         out += "\n## Load and the knee\n\n**" + capitalized(input.load->sentence(input.widthControl)) + "**\n\n";
         if (input.load->knee)
-            out += "The load reached the knee at " + formatTimestamp(input.load->knee->timeNs, 0) + ".\n\n";
+            out += "The load reached the knee at "
+                + formatInstant(input.load->knee->timeNs, input.load->profile.relativeTime, 0) + ".\n\n";
         out += markdownTable(bucketTable(*input.load));
     }
     if (!input.figures.empty()) {
@@ -349,7 +351,8 @@ std::string incidentReportHtml(const IncidentReport &input)
     if (input.load) {
         out += "<h2>Load and the knee</h2>\n";
         if (input.load->knee)
-            out += "<p>The load reached the knee at " + html(formatTimestamp(input.load->knee->timeNs, 0)) + ".</p>\n";
+            out += "<p>The load reached the knee at "
+                + html(formatInstant(input.load->knee->timeNs, input.load->profile.relativeTime, 0)) + ".</p>\n";
         out += htmlTable(bucketTable(*input.load));
     }
     if (!input.figures.empty()) {

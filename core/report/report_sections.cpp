@@ -54,12 +54,13 @@ std::string loadToJson(const LoadAnalysis &load)
     for (std::size_t i = 0; i < load.profile.windows.size(); ++i) {
         const LoadWindow &w = load.profile.windows[i];
         out += i ? ",\n    " : "\n    ";
-        out += "{\"start\": " + quoted(formatTimestamp(w.startNs, 3)) + ", \"start_ns\": " + std::to_string(w.startNs)
-               + ", \"arrivals\": " + std::to_string(w.arrivals) + ", \"arrival_rps\": " + jsonNumber(w.arrivalRps, 3)
-               + ", \"completions\": " + std::to_string(w.completions) + ", \"throughput_rps\": " + jsonNumber(w.throughputRps, 3)
-               + ", \"in_flight\": " + jsonNumber(w.meanInFlight, 2) + ", \"count\": " + std::to_string(w.count)
-               + ", \"segments\": " + segmentsJson(w.segmentMeanNs, false) + ", \"e2e_mean\": " + ms(w.e2eMeanNs)
-               + ", \"e2e_p95\": " + ms(w.e2eP95Ns) + '}';
+        out += "{\"start\": " + quoted(formatInstantIso(w.startNs, load.profile.relativeTime))
+            + ", \"start_ns\": " + std::to_string(w.startNs) + ", \"arrivals\": " + std::to_string(w.arrivals)
+            + ", \"arrival_rps\": " + jsonNumber(w.arrivalRps, 3) + ", \"completions\": "
+            + std::to_string(w.completions) + ", \"throughput_rps\": " + jsonNumber(w.throughputRps, 3)
+            + ", \"in_flight\": " + jsonNumber(w.meanInFlight, 2) + ", \"count\": " + std::to_string(w.count)
+            + ", \"segments\": " + segmentsJson(w.segmentMeanNs, false) + ", \"e2e_mean\": " + ms(w.e2eMeanNs)
+            + ", \"e2e_p95\": " + ms(w.e2eP95Ns) + '}';
     }
     out += load.profile.windows.empty() ? "]" : "\n  ]";
     out += ",\n  \"bucket_by\": \"" + std::string(loadKeyName(load.bucketBy)) + "\", \"geometric_buckets\": "
@@ -74,8 +75,9 @@ std::string loadToJson(const LoadAnalysis &load)
     out += load.buckets.empty() ? "]" : "\n  ]";
     out += ",\n  \"knee\": ";
     if (load.knee)
-        out += "{\"rate_rps\": " + jsonNumber(load.knee->rateRps, 3) + ", \"in_flight\": " + jsonNumber(load.knee->inFlight, 2)
-               + ", \"time_ns\": " + std::to_string(load.knee->timeNs) + ", \"time\": " + quoted(formatTimestamp(load.knee->timeNs, 3)) + '}';
+        out += "{\"rate_rps\": " + jsonNumber(load.knee->rateRps, 3) + ", \"in_flight\": "
+            + jsonNumber(load.knee->inFlight, 2) + ", \"time_ns\": " + std::to_string(load.knee->timeNs)
+            + ", \"time\": " + quoted(formatInstantIso(load.knee->timeNs, load.profile.relativeTime)) + '}';
     else
         out += "null";
     out += ", \"below\": " + shareJson(load.below) + ", \"above\": " + shareJson(load.above);
@@ -139,7 +141,7 @@ std::string loadToText(const LoadAnalysis &load)
             + counted(load.buckets.size(), "bucket") + (load.buckets.empty() ? "\n" : " (--json has them)\n");
     }
     if (load.knee)
-        out += "  knee reached at " + formatTimestamp(load.knee->timeNs, 3) + "\n";
+        out += "  knee reached at " + formatInstant(load.knee->timeNs, load.profile.relativeTime, 3) + "\n";
     return out;
 }
 

@@ -54,6 +54,33 @@ private slots:
         QCOMPARE(QString::fromStdString(formatTimestamp(ns, digits)), text);
     }
 
+    /// A trace whose times are offsets (a Mooncake workload) gave its load windows dates in 1970 in the
+    /// JSON ("1970-01-01T00:00:00.500Z") and the incident report's range "from 1970-01-01 ...".
+    void instants_data()
+    {
+        QTest::addColumn<qint64>("ns");
+        QTest::addColumn<bool>("offset");
+        QTest::addColumn<QString>("forPeople");
+        QTest::addColumn<QString>("forMachines");
+        QTest::newRow("a date") << qint64(1735732800500000000) << false << QStringLiteral("2025-01-01T12:00:00Z")
+                                << QStringLiteral("2025-01-01T12:00:00.500Z");
+        QTest::newRow("an offset") << qint64(500000000) << true << QStringLiteral("+500 ms")
+                                   << QStringLiteral("PT0.500S");
+        QTest::newRow("an offset of an hour")
+            << qint64(3723004000000) << true << QStringLiteral("+1 h 2 min") << QStringLiteral("PT3723.004S");
+        QTest::newRow("a negative offset")
+            << qint64(-1500000000) << true << QStringLiteral("-1.50 s") << QStringLiteral("-PT1.500S");
+    }
+    void instants()
+    {
+        QFETCH(qint64, ns);
+        QFETCH(bool, offset);
+        QFETCH(QString, forPeople);
+        QFETCH(QString, forMachines);
+        QCOMPARE(QString::fromStdString(formatInstant(ns, offset, 0)), forPeople);
+        QCOMPARE(QString::fromStdString(formatInstantIso(ns, offset)), forMachines);
+    }
+
     void jsonNumbers_data()
     {
         QTest::addColumn<double>("value");
