@@ -87,7 +87,7 @@ std::string parseReportArgs(const std::vector<std::string> &arguments, ReportReq
         return "--approximate goes with --push-down";
     if (request.inputs.empty() && from.pull.from.empty())
         return "no input: give trace files or .lxdb stores";
-    return refuseOutputOverInput(request.diagnosis, request.inputs);
+    return settleOutput(request.diagnosis, request.inputs);
 }
 
 } // namespace

@@ -14,6 +14,9 @@
 
 #include <QSaveFile>
 
+#include <cctype>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 std::string chooseFormat(DiagnosisRequest &request, const std::string &value)
@@ -66,7 +69,7 @@ bool parseDiagnosisOption(CliArgs &args, DiagnosisRequest &request, std::string 
     return false;
 }
 
-std::string refuseOutputOverInput(const DiagnosisRequest &request, const std::vector<std::string> &inputs)
+std::string settleOutput(DiagnosisRequest &request, const std::vector<std::string> &inputs)
 {
     if (request.outPath.empty())
         return {};
@@ -76,7 +79,40 @@ std::string refuseOutputOverInput(const DiagnosisRequest &request, const std::ve
             || std::filesystem::equivalent(lx::utf8Path(input), lx::utf8Path(request.outPath), ec))
             return "--out " + request.outPath + " is one of the inputs: the report would replace it";
     }
+    // A report written over an investigation lost it, without a word: `report --out x.lxdb` for `--db`.
+    if (isSqliteDatabase(request.outPath))
+        return "--out " + request.outPath
+            + " is an investigation store (SQLite): the report would replace it; give the report another file name";
+    // `--out r.json` wrote the text report into r.json: the name's suffix says the form unless --format does.
+    if (!request.formatGiven) {
+        const std::string suffix = lowerSuffix(request.outPath);
+        if (suffix == "json" || suffix == "md" || suffix == "html")
+            request.format = suffix;
+        else if (suffix == "htm")
+            request.format = "html";
+    }
     return {};
+}
+
+bool isSqliteDatabase(const std::string &path)
+{
+    char head[16] = {};
+    std::FILE *file = lx::openFile(path, "rb");
+    if (!file)
+        return false;
+    const bool read = std::fread(head, 1, sizeof head, file) == sizeof head;
+    std::fclose(file);
+    return read && std::memcmp(head, "SQLite format 3", sizeof head) == 0; // the 16 bytes, its NUL included
+}
+
+std::string lowerSuffix(const std::string &path)
+{
+    const std::string name = lx::utf8Name(lx::utf8Path(path).filename());
+    const std::size_t dot = name.find_last_of('.');
+    std::string suffix = dot == std::string::npos ? std::string() : name.substr(dot + 1);
+    for (char &c : suffix)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return suffix;
 }
 
 bool writeWholeFile(const std::string &path, const std::string &bytes)

@@ -18,13 +18,14 @@ namespace lx {
 class Store;
 }
 
-constexpr const char *kDiagnosisUsage =
-    "  --slo TARGET           e.g. \"e2e.p95<=2s\" or \"ttft.p99<500ms where model = x\" (repeatable)\n"
-    "  --window DURATION      load profile window, e.g. 10s (default: a round width, at most 200 windows;\n"
-    "                         one that would make more than 100,000 is widened, with a notice)\n"
-    "  --buckets-by rate|in-flight  load buckets by arrival rate (default) or requests in flight\n"
-    "  --format text|json|md|html  output form (--json is --format json); md and html are the incident report\n"
-    "  --out FILE             write there instead of standard output (md: charts go beside it)\n";
+constexpr const char *kDiagnosisUsage
+    = "  --slo TARGET           e.g. \"e2e.p95<=2s\" or \"ttft.p99<500ms where model = x\" (repeatable)\n"
+      "  --window DURATION      load profile window, e.g. 10s (default: a round width, at most 200 windows;\n"
+      "                         one that would make more than 100,000 is widened, with a notice)\n"
+      "  --buckets-by rate|in-flight  load buckets by arrival rate (default) or requests in flight\n"
+      "  --format text|json|md|html  output form (--json is --format json); md and html are the incident report\n"
+      "  --out FILE             write there instead of standard output; .json, .md or .html choose the form\n"
+      "                         unless --format does (md: charts go beside it); never over a store\n";
 
 struct DiagnosisRequest {
     std::vector<std::string> slos;
@@ -46,9 +47,16 @@ std::string chooseFormat(DiagnosisRequest &request, const std::string &value);
 /// Consumes one of the options above when it is next; `error` says why its value is wrong.
 bool parseDiagnosisOption(CliArgs &args, DiagnosisRequest &request, std::string &error);
 
-/// Why --out cannot be written: it is one of the inputs (the same file by any path), which the report would
-/// replace; empty when it can.
-std::string refuseOutputOverInput(const DiagnosisRequest &request, const std::vector<std::string> &inputs);
+/// Settles --out: the report's form from the file's suffix (.json, .md, .html) unless --format or --json
+/// gave it; and why the file cannot be written, empty when it can: it is one of the inputs (the same file
+/// by any path), or an investigation store, either of which the report would replace.
+std::string settleOutput(DiagnosisRequest &request, const std::vector<std::string> &inputs);
+
+/// Whether the file at `path` is an SQLite database (a store): its first 16 bytes say so.
+bool isSqliteDatabase(const std::string &path);
+
+/// The file name's suffix after its last dot, in lower case ("json" of "R.JSON"); empty without one.
+std::string lowerSuffix(const std::string &path);
 
 /// Writes `bytes` as the file at `path`, whole or not at all (QSaveFile): a full disk leaves no half report,
 /// and an older file at `path` stays as it was.

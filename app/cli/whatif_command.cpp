@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "whatif_command.h"
 
+#include "report_diagnosis.h"
+
 #include "cli_args.h"
 #include "filter_options.h"
 #include "open_investigation.h"
@@ -118,6 +120,11 @@ std::string parseWhatIfArgs(const std::vector<std::string> &arguments, WhatIfArg
     }
     if (a.inputs.empty())
         return "no input: give the observed investigation (a .lxdb store or trace files)";
+    // `whatif --json --out w.json` wrote a store named w.json and printed the JSON: --out is not the report's.
+    if (const std::string suffix = lowerSuffix(a.outPath); !a.outPath.empty() && suffix != "lxdb")
+        return "--out " + a.outPath
+            + ": whatif writes the simulated investigation there, a store: name it .lxdb "
+              "(the prediction itself goes to standard output; redirect it to keep it)";
     return {};
 }
 

@@ -75,6 +75,35 @@ std::size_t readString(std::string_view s, std::size_t i, std::string &out)
     fail(i, s.size() - i, "unclosed string: it needs a closing " + std::string(1, quote));
 }
 
+/// Whether the token just read puts a value next: after =, !=, ~ (a text compared), or in a list of
+/// `in (...)`. There a bare value runs to the next space or symbol (bareValueEnd()).
+bool valueComesNext(const std::vector<Token> &tokens)
+{
+    if (tokens.empty() || tokens.back().kind != Tok::Op)
+        return false;
+    const std::string &op = tokens.back().text;
+    if (op == "=" || op == "==" || op == "!=" || op == "<>" || op == "~" || op == ",")
+        return true;
+    return op == "(" && tokens.size() >= 2 && tokens[tokens.size() - 2].kind == Tok::Word
+        && lowered(tokens[tokens.size() - 2].text) == "in";
+}
+
+/// Where a bare value starting at `i` ends: `model = llama-3.1-70b`, `route = /v1/chat/completions`,
+/// written without quotes as people write them. It starts with a letter or '/' and runs to a space, a
+/// parenthesis, a comma, a quote or a comparison or logic symbol. npos when it is a plain word (or not a
+/// bare value at all), which the usual tokens read.
+std::size_t bareValueEnd(std::string_view s, std::size_t i)
+{
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (!isWordStart(c) && c != '/')
+        return std::string_view::npos;
+    std::size_t end = i;
+    bool plainWord = true;
+    for (; end < s.size() && std::string_view(" \t\r\n(),\"'&|!<>=~").find(s[end]) == std::string_view::npos; ++end)
+        plainWord = plainWord && isWordChar(static_cast<unsigned char>(s[end]));
+    return plainWord && c != '/' ? std::string_view::npos : end;
+}
+
 } // namespace
 
 std::string lowered(std::string_view s)
@@ -134,6 +163,11 @@ std::vector<Token> tokenize(std::string_view s)
         if (c == '"' || c == '\'') {
             t.kind = Tok::String;
             i = readString(s, i, t.text);
+        } else if (const std::size_t end = valueComesNext(out) ? bareValueEnd(s, i) : std::string_view::npos;
+                   end != std::string_view::npos) {
+            t.kind = Tok::String; // as if it were quoted
+            t.text = s.substr(i, end - i);
+            i = end;
         } else if (isDigit(c) && isDigit(at(i + 1)) && isDigit(at(i + 2)) && isDigit(at(i + 3)) && at(i + 4) == '-') {
             t.kind = Tok::Time; // 2024-05-01T12:00:00Z, written without quotes
             while (isDigit(at(i)) || isLetter(at(i)) || at(i) == ':' || at(i) == '.' || at(i) == '-' || at(i) == '+')

@@ -164,6 +164,8 @@ private Q_SLOTS:
     void truncatedInputStillReported();
     void otlpFileCutOff_data();
     void otlpFileCutOff();
+    void outSuffixChoosesTheForm_data();
+    void outSuffixChoosesTheForm();
     void noRequestNoOutput_data();
     void noRequestNoOutput();
     void reportStatesItsFilter_data();
@@ -378,6 +380,9 @@ void TestCli::exitStatus_data()
     // Each once took the last value without a word: a script's import went into the second store only.
     QTest::newRow("--db given twice") << split("import --db @one.lxdb --db @two.lxdb @fixture.jsonl") << 1
                                       << QStringList { QStringLiteral("--db is given twice") };
+    // A report written over an investigation lost it, exit status 0 (`--out` for `--db`).
+    QTest::newRow("--out over a store") << split("report --out @requests.lxdb @fixture.jsonl") << 1
+                                        << QStringList { QStringLiteral("is an investigation store") };
     QTest::newRow("--out given twice") << split("report --out @x.md --out @y.md @fixture.jsonl") << 1
                                        << QStringList { QStringLiteral("--out is given twice") };
     QTest::newRow("--json, then --format md")
@@ -523,6 +528,42 @@ void TestCli::otlpFileCutOff()
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(QString::fromUtf8(run.out).contains(QLatin1Char('\n') + rejection), run.out.constData());
     QVERIFY2(QString::fromUtf8(run.err).contains(stopped), run.err.constData());
+}
+
+/// `report --out r.json` wrote the text report into r.json: the suffix now says the form, unless --format or
+/// --json does; the store given as --out above is left as it was.
+void TestCli::outSuffixChoosesTheForm_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("out");
+    QTest::addColumn<QString>("starts"); // the file's first characters
+    QTest::newRow(".json") << split("report @fixture.jsonl") << QStringLiteral("r.json") << QStringLiteral("{");
+    QTest::newRow(".JSON") << split("report @fixture.jsonl") << QStringLiteral("R.JSON") << QStringLiteral("{");
+    QTest::newRow(".md") << split("report @fixture.jsonl") << QStringLiteral("r.md")
+                         << QStringLiteral("# Latency incident report");
+    QTest::newRow(".html") << split("report @fixture.jsonl") << QStringLiteral("r.html")
+                           << QStringLiteral("<!DOCTYPE html>");
+    QTest::newRow(".txt") << split("report @fixture.jsonl") << QStringLiteral("r.txt") << QStringLiteral("Requests:");
+    QTest::newRow("--format text wins") << split("report --format text @fixture.jsonl") << QStringLiteral("t.json")
+                                        << QStringLiteral("Requests:");
+    QTest::newRow("--json wins") << split("report --json @fixture.jsonl") << QStringLiteral("j.md")
+                                 << QStringLiteral("{");
+}
+
+void TestCli::outSuffixChoosesTheForm()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, out);
+    QFETCH(QString, starts);
+    const CliRun run = runCli(resolved(args) << QStringLiteral("--out") << path(out));
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QFile written(path(out));
+    QVERIFY(written.open(QIODevice::ReadOnly));
+    const QByteArray text = written.readAll();
+    QVERIFY2(text.startsWith(starts.toUtf8()), text.left(200).constData());
+    QCOMPARE(
+        runCli({ QStringLiteral("report"), QStringLiteral("--json"), path(QStringLiteral("requests.lxdb")) }).exitCode,
+        0);
 }
 
 void TestCli::noRequestNoOutput_data()

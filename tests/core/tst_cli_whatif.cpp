@@ -129,6 +129,11 @@ private slots:
         const Run exists = cli(L({"whatif", "--out"}) << out << m_trace);
         QCOMPARE(exists.exitCode, 2);
         QVERIFY2(exists.err.contains("the file exists"), exists.err.constData());
+        // `--json --out w.json` wrote a store named w.json and printed the JSON: a name not .lxdb is refused.
+        const Run named = cli(L({ "whatif", "--json", "--out" }) << path("w.json") << m_trace);
+        QCOMPARE(named.exitCode, 1);
+        QVERIFY2(named.err.contains("name it .lxdb"), named.err.constData());
+        QVERIFY(!QFileInfo::exists(path("w.json")));
     }
 
     void workloadArrivals_data()

@@ -479,6 +479,16 @@ private slots:
         row("everything", "", 8);
         row("model", "model = \"llama-70b\"", 4);
         row("model and e2e", "model = \"llama-70b\" and e2e > 2s", 2);
+        // Values as people write them, unquoted (the README's examples failed: expected "and", "or" or the
+        // end, not "-70b"; unexpected character "/").
+        row("bare model with dashes", "model = llama-70b and e2e > 2s", 2);
+        row("bare model, no spaces", "model=llama-70b&&e2e>2s", 2);
+        row("bare model, not equal", "model != llama-70b", 3); // as quoted: 3
+        row("bare models in a list", "model in (llama-70b, llama-8b)", 6);
+        row("bare model, not in a list", "model not in (llama-70b,llama-8b)", 1);
+        row("bare model in parentheses", "(model = llama-8b) or e2e > 2.56s", 4);
+        row("bare route with slashes", "route = /chat", 0);
+        row("bare contains", "model ~ llama-7", 4);
         row("the example", "model = \"llama-70b\" and e2e > 2s and dominant = queue", 1);
         row("seconds", "e2e > 2s", 3);
         row("bare ms", "e2e > 2000", 3);
