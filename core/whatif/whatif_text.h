@@ -23,6 +23,10 @@ std::vector<std::string> sloVerdictLines(const Side &observed, const Side &predi
 /// The model in a few lines: each parameter with its ± standard error and n, or why it was not fitted.
 std::string modelToText(const ServerFit &fit);
 
+/// Why a prediction for the filtered requests alone may mislead (they shared the server with the rest);
+/// empty without a filter. The text and the JSON ("caution") carry it.
+std::string filterCaution(const WhatIfRequest &request);
+
 /// The text output of a finished run (outcome.observed and outcome.predicted set).
 std::string whatIfToText(const WhatIfRequest &request, const WhatIfOutcome &outcome);
 

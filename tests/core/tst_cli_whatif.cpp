@@ -291,6 +291,13 @@ private slots:
         QCOMPARE(json[QLatin1String("model")].toObject()[QLatin1String("requests")].toInteger(), kept);
         const Run text = cli(L({"whatif", "--time-range"}) << range << m_trace);
         QVERIFY2(text.out.contains((QStringLiteral("Observed requests: --time-range ") + range).toUtf8()), text.out.constData());
+        // A fit to the filtered requests alone says why it may mislead (it predicted a large change "with no
+        // change" without a word); a run without a filter does not.
+        QVERIFY2(text.out.contains("\nCaution: the model is fitted to the requests the filter keeps"),
+                 text.out.constData());
+        QVERIFY(json[QLatin1String("caution")].toString().contains(QLatin1String("held the server's slots too")));
+        const Run whole = cli(L({ "whatif" }) << m_trace);
+        QVERIFY2(whole.exitCode == 0 && !whole.out.contains("Caution:"), whole.out.constData());
 
         // A filter that keeps nothing is refused as a model without requests; a bad expression as a bad filter.
         const Run none = cli(L({"whatif", "--filter", "e2e > 1000h"}) << m_trace);
