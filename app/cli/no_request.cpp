@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "no_request.h"
 
+#include "model/duration_format.h"
+#include "store/sqlite_util.h"
+#include "store/store.h"
+
+#include <sqlite3.h>
+
 namespace {
 
 /// What became of one trace file that gave no request.
@@ -47,4 +53,45 @@ std::string noRequestReason(const std::string &resumedStore, const std::vector<l
     for (std::size_t i = 0; i < parts.size(); ++i)
         text += (i ? "; " : ": ") + parts[i];
     return text;
+}
+
+namespace {
+
+/// Up to `limit` names of the labels a column of `requests` refers to, "a, b, c, ..." when there are more.
+std::string labelNames(const lx::Store &store, const char *column, int limit)
+{
+    lx::Statement names(store.db(),
+                        std::string("SELECT l.text FROM labels l WHERE l.id IN (SELECT ") + column
+                            + " FROM requests) ORDER BY l.text LIMIT " + std::to_string(limit + 1));
+    std::string out;
+    for (int n = 0; names.step() == SQLITE_ROW; ++n) {
+        if (n == limit)
+            return out + ", ...";
+        out += (out.empty() ? "" : ", ")
+            + std::string(reinterpret_cast<const char *>(sqlite3_column_text(names.get(), 0)));
+    }
+    return out;
+}
+
+} // namespace
+
+std::string noMatchHint(const lx::Store &store)
+{
+    lx::Statement span(store.db(),
+                       "SELECT count(*), min(start_ns), max(start_ns), max(flags & "
+                           + std::to_string(lx::kFlagRelativeTime) + ") FROM requests");
+    if (span.step() != SQLITE_ROW || sqlite3_column_int64(span.get(), 0) == 0)
+        return {};
+    std::string out
+        = "the filter keeps none of the " + std::to_string(sqlite3_column_int64(span.get(), 0)) + " requests";
+    if (const std::string models = labelNames(store, "model_id", 8); !models.empty())
+        out += "; their models: " + models;
+    if (const std::string routes = labelNames(store, "route_id", 8); !routes.empty())
+        out += "; their routes: " + routes;
+    if (sqlite3_column_type(span.get(), 1) != SQLITE_NULL) {
+        const bool offsets = sqlite3_column_int64(span.get(), 3) != 0;
+        out += "; their starts from " + lx::formatInstant(sqlite3_column_int64(span.get(), 1), offsets, 3) + " to "
+            + lx::formatInstant(sqlite3_column_int64(span.get(), 2), offsets, 3);
+    }
+    return out;
 }

@@ -19,3 +19,12 @@ bool anyRequestImported(const std::vector<lx::FileImport> &imports);
 /// files. Why a file could not be read at all, or a store not merged, is printed already, so it is only named.
 std::string noRequestReason(const std::string &resumedStore, const std::vector<lx::StoreMerge> &merges,
                             const std::vector<lx::FileImport> &imports);
+
+namespace lx {
+class Store;
+}
+
+/// Of a filter that keeps no request of a store that holds some: "the filter keeps none of the 2000
+/// requests; their models: a, b; their routes: /v1/x; their starts from ... to ...", so that a misspelt model
+/// or a time range beside the trace shows at once. Its models and routes are listed up to a handful.
+std::string noMatchHint(const lx::Store &store);

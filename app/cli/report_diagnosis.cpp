@@ -2,15 +2,16 @@
 #include "report_diagnosis.h"
 
 #include "analysis/diagnosis.h"
+#include "analysis/findings.h"
+#include "analysis/slo.h"
+#include "headless_charts.h"
 #include "model/duration_format.h"
 #include "model/duration_parse.h"
-#include "analysis/findings.h"
-#include "headless_charts.h"
+#include "no_request.h"
+#include "platform/utf8_path.h"
 #include "report/incident_report.h"
 #include "report/report_format.h"
 #include "report/report_sections.h"
-#include "analysis/slo.h"
-#include "platform/utf8_path.h"
 
 #include <QSaveFile>
 
@@ -163,6 +164,10 @@ int writeDiagnosedReport(const lx::Store &store, const lx::RequestFilter &filter
     diagnosis.report.inputs.insert(diagnosis.report.inputs.begin(), request.unmerged.begin(), request.unmerged.end());
     diagnosis.report.filter = request.filterText;
     const lx::Report &report = diagnosis.report;
+    // A report of dashes and "Findings: none" said nothing of why: a misspelt model, a range beside the trace.
+    if (report.total == 0 && !filter.empty())
+        if (const std::string hint = noMatchHint(store); !hint.empty())
+            err << "report: " << hint << '\n';
     const lx::LoadAnalysis &load = diagnosis.load;
     const std::vector<lx::Finding> &findings = diagnosis.findings;
     const std::vector<lx::SloResult> &slos = diagnosis.slos;

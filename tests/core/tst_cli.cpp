@@ -380,6 +380,11 @@ void TestCli::exitStatus_data()
     // Each once took the last value without a word: a script's import went into the second store only.
     QTest::newRow("--db given twice") << split("import --db @one.lxdb --db @two.lxdb @fixture.jsonl") << 1
                                       << QStringList { QStringLiteral("--db is given twice") };
+    // A filter that keeps nothing gave a report of dashes and no word of why; it stays a report (exit 0).
+    QTest::newRow("a filter that keeps nothing")
+        << split("report --model nosuch @requests.lxdb") << 0
+        << QStringList { QStringLiteral("the filter keeps none of the 6 requests"),
+                         QStringLiteral("their starts from") };
     // A report written over an investigation lost it, exit status 0 (`--out` for `--db`).
     QTest::newRow("--out over a store") << split("report --out @requests.lxdb @fixture.jsonl") << 1
                                         << QStringList { QStringLiteral("is an investigation store") };
