@@ -164,6 +164,10 @@ void addRow(const RequestRow &row, bool includeErrors, ScanPart &part)
     row.ok ? ++part.ok : ++part.error;
     if (row.flags & kFlagRelativeTime)
         ++part.relativeTime; // counted over every matching row, as total is: it says what the time axis means
+    // Over every matching row too, as the header says it ("2,000 requests: ... 49 with clock skew") and the
+    // findings count it: it counted the ok ones alone, 48 beside a finding's 49.
+    if (row.flags & kFlagClockSkew)
+        ++part.clockSkew;
     if (!row.ok && !includeErrors)
         return;
     if (isMeasured(row.e2e))
@@ -180,8 +184,6 @@ void addRow(const RequestRow &row, bool includeErrors, ScanPart &part)
         const E2eScope decodeScope = (row.flags & kFlagJoined) ? E2eScope::Server : row.tokenScope;
         part.segments[s].add(v, segmentScope(static_cast<Segment>(s), row.e2eScope, decodeScope));
     }
-    if (row.flags & kFlagClockSkew)
-        ++part.clockSkew;
     if (isMeasured(row.ttft))
         part.ttft.add(row.ttft, tokenMetricScope(row.tokenScope, row.flags, kFlagServerTtft));
     if (isMeasured(row.tpot))

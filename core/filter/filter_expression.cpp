@@ -273,6 +273,12 @@ private:
             if (f.name == name)
                 return {f.kind, f.sql, std::string(f.name), &f};
         }
+        // ITL is every gap between two tokens, pooled over the requests: no one value of a request to compare.
+        // It was taken for an attribute ("itl is an attribute: it takes a plain number, without a unit").
+        if (name == "itl")
+            fail(t.pos, t.len,
+                 "itl is no field of a request: ITL is every gap between two of its tokens, pooled over the requests; "
+                 "filter on tpot, its mean per request (tpot > 20ms), or write attr.itl for an attribute of that name");
         if (const Field *f = typoOf(name)) {
             fail(t.pos, t.len,
                  "unknown field " + quoted(t.text) + " (did you mean " + std::string(f->name)

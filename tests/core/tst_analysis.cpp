@@ -95,6 +95,15 @@ private slots:
         QCOMPARE(ms(network.stat.maxNs), 29.0);
         QCOMPARE(network.scope, std::string("client"));
         QCOMPARE(r.e2e.stat.count, qint64(2)); // the skewed request's e2e is still a client-side fact
+
+        // An error request with skew counts too, as the findings count it: the header said 0 beside a
+        // finding's 1. Its network stays out of the statistics, which leave error requests out.
+        Fixture withError(line("skewed error", 0, { 50, 10, 11, 12, 13, 100, 101, 120 }, ",\"status\":\"error\"")
+                          + line("fine", 0, { 0, 10, 11, 12, 13, 100, 101, 120 }));
+        const Report e = analyze(*withError.store);
+        QCOMPARE(e.error, qint64(1));
+        QCOMPARE(e.clockSkew, qint64(1));
+        QCOMPARE(e.segments[int(Segment::Network)].excluded, qint64(0));
     }
 
     void mixedScopesAreSaid()

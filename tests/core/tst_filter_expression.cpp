@@ -316,6 +316,8 @@ private slots:
         };
         row("unknown field", "e2 > 2s", 0, 2, {"unknown field \"e2\"", "did you mean e2e?", "attr.e2"});
         row("typo of a long field", "prefil > 1s", 0, 6, {"did you mean prefill?"});
+        row("itl, which no request has one of", "itl > 20ms", 0, 3,
+            { "itl is no field of a request", "tpot > 20ms", "attr.itl" });
         row("swapped letters", "Modle = x", 0, 5, {"did you mean model?"});
         row("no value", "e2e > ", 6, 0, {"expected a duration after \">\"", "2s"});
         row("duration against a string", "e2e > \"abc\"", 6, 5, {"expected a duration"});
