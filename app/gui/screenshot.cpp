@@ -11,6 +11,7 @@
 #include <QPixmap>
 #include <QSettings>
 #include <QTemporaryDir>
+#include <QTextDocumentFragment>
 #include <QThreadPool>
 #include <QTimer>
 
@@ -67,8 +68,17 @@ int takeScreenshot(const QString &out, MainWindow::View view, const QStringList 
     });
     QTimer::singleShot(0, &window, [&] {
         window.openFiles(files);
-        if (!filter.isEmpty())
+        if (!filter.isEmpty()) {
             window.filterBar()->setExpression(filter);
+            // The picture then shows the red bar over every request: a script must not take it for the
+            // filtered view (it exited 0, "20,000 requests match").
+            if (!window.filterBar()->valid()) {
+                std::fprintf(
+                    stderr, "latency-explorer: --filter: %s\n",
+                    qPrintable(QTextDocumentFragment::fromHtml(window.filterBar()->errorText()).toPlainText()));
+                status = 2;
+            }
+        }
         if (files.isEmpty())
             QTimer::singleShot(200, &window, shoot);
     });

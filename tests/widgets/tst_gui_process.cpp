@@ -52,6 +52,40 @@ private slots:
         QCOMPARE(image.size(), QSize(1400, 900));
     }
 
+    // A bad --filter drew every request under a red bar and exited 0: a script took it for the filtered view.
+    void screenshotWithAFilter_data()
+    {
+        QTest::addColumn<QString>("filter");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("said"); // words on stderr
+        QTest::newRow("a good filter") << QStringLiteral("model = llama-3.1-8b-instruct and e2e > 2s") << 0
+                                       << QString();
+        QTest::newRow("a bad filter") << QStringLiteral("e2e >") << 2
+                                      << QStringLiteral("--filter: expected a duration");
+        QTest::newRow("an unknown field") << QStringLiteral("e2 > 2s") << 2 << QStringLiteral("did you mean e2e?");
+    }
+    void screenshotWithAFilter()
+    {
+        QFETCH(QString, filter);
+        QFETCH(int, status);
+        QFETCH(QString, said);
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("shot.png"));
+        QProcess gui;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.path());
+        gui.setProcessEnvironment(env);
+        gui.start(QStringLiteral(LX_GUI_PATH),
+                  { QStringLiteral("--screenshot"), out, QStringLiteral("--filter"), filter, kSample });
+        QVERIFY(gui.waitForFinished(120000));
+        const QString err = QString::fromUtf8(gui.readAllStandardError());
+        QVERIFY2(gui.exitCode() == status,
+                 qPrintable(QStringLiteral("exit %1; stderr: %2").arg(gui.exitCode()).arg(err)));
+        QVERIFY2(err.contains(said), qPrintable(err));
+        QCOMPARE(QImage(out).size(), QSize(1400, 900)); // drawn either way: the bar shows the error
+    }
+
     // An input that exists but cannot be read exited 0 with a picture of the rest: a script saw success.
     void screenshotOfAnUnreadableInput_data()
     {
