@@ -42,10 +42,10 @@ struct WhatIfPanelResult {
 /// arrivals scaled, the concurrency limit, a cap on the prompts, a faster postprocess), a Run button (and
 /// Enter), Cancel (and Esc) with a progress bar while core's runWhatIf() fits and replays on a worker (a
 /// BackgroundJob on a connection of its own, into a temporary store), and the result: core's sentence
-/// ("with 2 replicas (rr) p99 e2e 41 s → 6.2 s; queue stops dominating"), observed and predicted p50 and
-/// p99 of e2e, TTFT, queue and decode side by side, the SLO targets' verdicts on both sides, or core's
-/// reason for refusing. The predicted load goes
-/// to whoever draws it (predictionChanged): the Load tab's LoadView, dashed beside the observed.
+/// ("with 2 replicas (rr) p99 e2e 41 s → 6.2 s; queue no longer dominates most requests"), observed and predicted p50
+/// and p99 of e2e, TTFT, queue and decode side by side, the SLO targets' verdicts on both sides, or core's reason for
+/// refusing. The predicted load goes to whoever draws it (predictionChanged): the Load tab's LoadView, dashed beside
+/// the observed.
 class WhatIfPanel : public QWidget {
     Q_OBJECT
 

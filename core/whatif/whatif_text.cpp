@@ -83,7 +83,10 @@ std::string summarySentence(const ReplayChanges &changes, const Side &observed, 
     const int was = largestSegment(observed.report), now = largestSegment(predicted.report);
     if (was >= 0 && now >= 0) {
         const std::string wasName(segmentName(static_cast<Segment>(was))), nowName(segmentName(static_cast<Segment>(now)));
-        out += was == now ? "; " + wasName + " still dominates" : "; " + wasName + " stops dominating (" + nowName + " now)";
+        // Of most requests, not of the tail beside it: "queue stops dominating" stood next to a p99 that was
+        // still mostly queue.
+        out += was == now ? "; " + wasName + " still dominates most requests"
+                          : "; " + wasName + " no longer dominates most requests (" + nowName + " does)";
     }
     return out;
 }
