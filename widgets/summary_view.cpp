@@ -113,6 +113,9 @@ void SummaryView::fill()
                               : tr("<br>Latency statistics over the ok requests; — means not measured.");
     if (const std::string none = lx::noLatencySentence(r); !none.empty()) // a workload trace, as the text report says
         counts += QStringLiteral("<br>") + QString::fromStdString(none).toHtmlEscaped();
+    if (r.simulated()) // as the text report says it: a prediction, never what a server did
+        counts += QStringLiteral("<br><b>") + QString::fromStdString(lx::simulatedSentence()).toHtmlEscaped()
+            + QStringLiteral("</b>");
     if (r.relativeTime > 0) // as the text report says it: no date is shown for these requests
         counts += QStringLiteral("<br>") + QString::fromStdString(lx::relativeTimeSentence(r.relativeTime)).toHtmlEscaped();
     m_counts->setText(counts);

@@ -66,6 +66,15 @@ struct Report {
     /// Matching requests whose times are offsets from an unknown origin (kFlagRelativeTime), not dates:
     /// time-based views say "relative to the start of the trace" for them.
     std::int64_t relativeTime = 0;
+    /// Whether the investigation is a what-if replay (an input of format "whatif", whatif/simulated_store.h):
+    /// its figures are a model's prediction, never what a server did.
+    bool simulated() const
+    {
+        for (const InputSummary &in : inputs)
+            if (in.format == "whatif")
+                return true;
+        return false;
+    }
     /// Whether firstStartNs and lastStartNs are offsets rather than dates: every request's times are.
     bool timesAreOffsets() const { return relativeTime > 0 && relativeTime == total; }
     JoinSummary join; ///< client and server records joined (whole investigation, not filtered; request_join.h)

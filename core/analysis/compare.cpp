@@ -75,6 +75,11 @@ std::vector<std::string> comparisonCautions(const Comparison &c)
     }
     if (!cautions.empty())
         return cautions;
+    for (const auto &[side, report] : { std::pair { "baseline", &c.baseline }, std::pair { "incident", &c.incident } })
+        if (report->simulated())
+            cautions.push_back(std::string("the ") + side
+                               + " is simulated (a what-if replay): its difference from the other side is the model's "
+                                 "prediction and the model's own error, not a measurement");
     const std::string &was = c.baseline.e2e.scope, &is = c.incident.e2e.scope;
     if (was != is)
         cautions.push_back("e2e is measured on different clocks (baseline: " + was + ", incident: " + is

@@ -134,6 +134,8 @@ std::string summaryLine(const Report &r)
         out += " " + std::to_string(r.rejected) + " records were rejected at import.";
     if (r.includeErrors)
         out += " The latency figures count the error requests too.";
+    if (r.simulated())
+        out += " " + simulatedSentence();
     const std::optional<double> headline = headlinePercentile(r);
     out += " e2e " + (headline ? percentileKey(*headline) + " " + duration(percentileOf(r, r.e2e.stat, *headline)) + ", " : std::string())
            + "mean " + duration(r.e2e.stat.meanNs) + ".";

@@ -88,6 +88,8 @@ std::string joinAndTimeJson(const Report &report)
     }
     out += report.unmatchedSample.empty() ? "]" : "\n  ]";
     out += ",\n  \"relative_time\": " + std::to_string(report.relativeTime);
+    if (report.simulated()) // only then, so that a measured investigation's JSON is as it was
+        out += ",\n  \"simulated\": true";
     return out;
 }
 
@@ -192,6 +194,8 @@ std::string reportToText(const Report &report)
                       + std::to_string(report.error) + " error), " + std::to_string(report.rejected) + " rejected at import";
     if (report.clockSkew > 0)
         out += ", " + std::to_string(report.clockSkew) + " with clock skew";
+    if (report.simulated())
+        out += "\n" + simulatedSentence();
     if (!report.filter.empty())
         out += "\nFilter: " + report.filter + " (the counts and statistics are of the requests it keeps)";
     out += report.includeErrors ? "\nLatency statistics over every request, errors included; \"-\" means not measured.\n\n"
@@ -230,6 +234,13 @@ std::string noLatencySentence(const Report &report)
     return "No time is measured in these " + std::to_string(report.total)
            + " requests: the input holds their arrivals (and token counts), as a workload trace does. Its arrivals "
              "can drive a prediction from a measured trace: whatif --arrivals FILE TRACE (docs/WHATIF.md).";
+}
+
+std::string simulatedSentence()
+{
+    // A report on whatif's store had nothing to say so, and a finding of it advised synchronising clocks.
+    return "Simulated: a what-if replay (whatif), not measured on a server; its figures and findings are the model's "
+           "prediction.";
 }
 
 std::string relativeTimeSentence(std::int64_t requests)

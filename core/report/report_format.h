@@ -16,6 +16,10 @@ std::string reportToJson(const Report &report);
 /// A readable plain-text table of the same numbers.
 std::string reportToText(const Report &report);
 
+/// "Simulated: a what-if replay (whatif), not measured on a server; ...": said of a report on whatif's store
+/// (Report::simulated()) in every form.
+std::string simulatedSentence();
+
 /// "Times of 7 requests are relative to the start of their trace or request (no wall-clock date).", or
 /// empty when there are none (Report::relativeTime): the text report and the GUI's summary say the same.
 std::string relativeTimeSentence(std::int64_t requests);

@@ -123,6 +123,18 @@ private slots:
         const Run report = cli(L({"report", "--json"}) << out);
         QVERIFY2(report.exitCode == 0, report.err.constData());
         QVERIFY(QJsonDocument::fromJson(report.out).object()[QLatin1String("requests")].toObject()[QLatin1String("total")].toInt() > 1500);
+        // ...which says it is simulated in every form (nothing said so; a finding of it advised NTP), and so
+        // does a comparison with it; a measured one's JSON has no such member.
+        QVERIFY(QJsonDocument::fromJson(report.out).object()[QLatin1String("simulated")].toBool());
+        QVERIFY(!QJsonDocument::fromJson(cli(L({ "report", "--json" }) << m_trace).out)
+                     .object()
+                     .contains(QLatin1String("simulated")));
+        const Run text = cli(L({ "report" }) << out);
+        QVERIFY2(text.out.contains("\nSimulated: a what-if replay (whatif), not measured on a server"),
+                 text.out.constData());
+        const Run compared = cli(L({ "compare" }) << m_trace << out);
+        QVERIFY2(compared.out.contains("Caution: the incident is simulated (a what-if replay)"),
+                 compared.out.constData());
         // ...but no model is fitted from it, and --out never overwrites.
         const Run again = cli(L({"whatif"}) << out);
         QCOMPARE(again.exitCode, 2);
