@@ -169,19 +169,23 @@ void RequestDetailView::showRequest(const lx::Store *store, qint64 rowId)
     }
     // The stamps of one request rarely cross midnight: their date goes in the title once, and each line
     // keeps the time of day, so that the timestamps fit a narrow dock ("2025-01-01T" ten times is noise).
+    // Offsets from an unknown origin (a Mooncake trace) have no date: shown "+3.00 s", never a day of 1970.
+    const bool offsets = (r.metrics.flags & lx::kFlagRelativeTime) != 0;
     QString date;
     for (std::int64_t t : r.stamps) {
-        if (!lx::isMeasured(t))
+        if (!lx::isMeasured(t) || offsets)
             continue;
         const QString day = QString::fromStdString(lx::formatTimestamp(t)).left(10);
         date = date.isEmpty() || date == day ? day : QStringLiteral("-");
     }
     const bool oneDate = !date.isEmpty() && date != QLatin1String("-");
-    QTreeWidgetItem *stamps = section(oneDate ? tr("Timestamps (%1 UTC; offset from the first)").arg(date)
-                                              : tr("Timestamps (UTC; offset from the first)"));
+    QTreeWidgetItem *stamps
+        = section(offsets       ? tr("Timestamps (from the trace's origin, no date; offset from the first)")
+                      : oneDate ? tr("Timestamps (%1 UTC; offset from the first)").arg(date)
+                                : tr("Timestamps (UTC; offset from the first)"));
     for (int i = 0; i < lx::kStampCount; ++i) {
         const std::int64_t t = r.stamps[i];
-        QString when = QString::fromStdString(lx::formatTimestamp(t));
+        QString when = QString::fromStdString(lx::formatInstant(t, offsets));
         if (oneDate)
             when = when.mid(11); // "12:00:00.141644Z"
         add(stamps, fromStd(lx::stampName(lx::Stamp(i))),

@@ -59,6 +59,8 @@ QVariant RequestsModel::headerData(int section, Qt::Orientation orientation, int
     const lx::ColumnInfo &info = lx::columnInfo(static_cast<lx::RequestColumn>(section));
     switch (role) {
     case Qt::DisplayRole:
+        if (m_offsets && info.kind == lx::ColumnKind::Timestamp)
+            return tr("Start (offset)"); // not "(UTC)": these times have no date
         return QString::fromUtf8(info.header.data(), static_cast<qsizetype>(info.header.size()));
     case Qt::TextAlignmentRole:
         return QVariant::fromValue(lx::isNumeric(info.kind) ? Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter)
@@ -101,14 +103,14 @@ QVariant RequestsModel::data(const QModelIndex &index, int role) const
         if (info.kind == lx::ColumnKind::Duration)
             return tr("%1 ms").arg(QString::fromStdString(lx::exportCell(*row, column)));
         if (info.kind == lx::ColumnKind::Timestamp)
-            return QString::fromStdString(lx::exportCell(*row, column));
+            return QString::fromStdString(m_offsets ? lx::formatInstant(value, true, 9) : lx::exportCell(*row, column));
         return {};
     }
     switch (info.kind) {
     case lx::ColumnKind::Duration:
         return QString::fromStdString(lx::formatDuration(static_cast<double>(value), m_unit));
     case lx::ColumnKind::Timestamp:
-        return QString::fromStdString(lx::formatTimestamp(value));
+        return QString::fromStdString(lx::formatInstant(value, m_offsets));
     case lx::ColumnKind::Integer:
         return QString::number(value);
     case lx::ColumnKind::Text:
@@ -186,6 +188,16 @@ void RequestsModel::setDurationUnit(lx::DurationUnit unit)
     m_unit = unit;
     if (rowCount() > 0)
         emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1), {Qt::DisplayRole});
+}
+
+void RequestsModel::setTimesAreOffsets(bool offsets)
+{
+    if (offsets == m_offsets)
+        return;
+    m_offsets = offsets;
+    emit headerDataChanged(Qt::Horizontal, 0, columnCount() - 1);
+    if (rowCount() > 0)
+        emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1), { Qt::DisplayRole, Qt::ToolTipRole });
 }
 
 void RequestsModel::startBuild(bool reset)

@@ -60,6 +60,9 @@ public:
 
     /// How durations are shown; a user setting shared with the other views.
     void setDurationUnit(lx::DurationUnit unit);
+    /// Whether the start times are offsets from an unknown origin (a Mooncake trace, vLLM's bench): shown
+    /// "+3.00 s" as the filter bar and the waterfall show them, not as a day of 1970.
+    void setTimesAreOffsets(bool offsets);
     /// The widest text a duration cell can take in `unit` over the durations a trace holds (hours, clock
     /// skew's minus sign): a duration column this wide never elides a value ("1 h …" at a million).
     static QString widestDurationText(lx::DurationUnit unit);
@@ -113,6 +116,7 @@ private:
     lx::RequestColumn m_column = lx::RequestColumn::Start;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
     lx::DurationUnit m_unit = lx::DurationUnit::Auto;
+    bool m_offsets = false;
 
     bool m_resetPending = false; ///< a filter change or refresh is on its way: a reset, not a layout change
     bool m_busy = false;

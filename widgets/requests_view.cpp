@@ -69,6 +69,7 @@ void RequestsView::setStore(const lx::Store *store, const lx::RequestFilter &fil
     m_model = std::make_unique<RequestsModel>(*store);
     m_columnsSized = false;
     m_model->setDurationUnit(m_unit);
+    m_model->setTimesAreOffsets(m_offsets);
     m_table->setModel(m_model.get());
     m_table->horizontalHeader()->setSortIndicator(int(lx::RequestColumn::Start), Qt::AscendingOrder);
     connect(m_model.get(), &RequestsModel::busyChanged, this, [this](bool busy) {
@@ -97,6 +98,13 @@ void RequestsView::setFilter(const lx::RequestFilter &filter)
 {
     if (m_model)
         m_model->setFilter(filter);
+}
+
+void RequestsView::setTimesAreOffsets(bool offsets)
+{
+    m_offsets = offsets;
+    if (m_model)
+        m_model->setTimesAreOffsets(offsets);
 }
 
 void RequestsView::setDurationUnit(lx::DurationUnit unit)

@@ -32,6 +32,8 @@ public:
     void setStore(const lx::Store *store, const lx::RequestFilter &filter);
     void setFilter(const lx::RequestFilter &filter);
     void setDurationUnit(lx::DurationUnit unit);
+    /// RequestsModel::setTimesAreOffsets(), kept for the next store's model too.
+    void setTimesAreOffsets(bool offsets);
 
     QAbstractItemModel *model() const;
     QTableView *table() const { return m_table; }
@@ -65,6 +67,7 @@ private:
     QTableView *m_table;
     QLabel *m_status;
     lx::DurationUnit m_unit = lx::DurationUnit::Auto;
+    bool m_offsets = false;
     bool m_columnsSized = false;
     BackgroundJob<QString> m_export{this}; ///< the running CSV export: why it failed, empty when it did not
 };

@@ -52,6 +52,7 @@ SummaryView::SummaryView(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     auto *top = new QHBoxLayout;
     m_counts->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_counts->setWordWrap(true); // a long sentence (a workload trace's) widened the window past the screen
     top->addWidget(m_counts, 1);
     top->addWidget(m_rejectedButton);
     layout->addLayout(top);
@@ -113,6 +114,8 @@ void SummaryView::fill()
                               : tr("<br>Latency statistics over the ok requests; — means not measured.");
     if (const std::string none = lx::noLatencySentence(r); !none.empty()) // a workload trace, as the text report says
         counts += QStringLiteral("<br>") + QString::fromStdString(none).toHtmlEscaped();
+    if (r.join.active) // as the text report says it: whether the join worked
+        counts += QStringLiteral("<br>") + QString::fromStdString(lx::joinSentence(r.join)).toHtmlEscaped();
     if (r.simulated()) // as the text report says it: a prediction, never what a server did
         counts += QStringLiteral("<br><b>") + QString::fromStdString(lx::simulatedSentence()).toHtmlEscaped()
             + QStringLiteral("</b>");

@@ -464,7 +464,8 @@ void MainWindow::onReportChanged()
     const lx::Report &report = m_investigation->report();
     m_summary->setReport(report);
     if (lx::isMeasured(report.firstStartNs))
-        m_filterBar->setTimeBounds(report.firstStartNs, report.lastStartNs, report.relativeTime > 0 && report.relativeTime == report.total);
+        m_filterBar->setTimeBounds(report.firstStartNs, report.lastStartNs, report.timesAreOffsets());
+    m_requests->setTimesAreOffsets(report.timesAreOffsets());
     m_statusCounts->setText(tr("%1 %2 (%L3 ok, %L4 error) · %L5 rejected at import")
                                 .arg(requestsText(report.total), agreeing(report.total, tr("matches"), tr("match")))
                                 .arg(report.ok)

@@ -99,11 +99,7 @@ std::string joinAndTimeText(const Report &report)
     std::string out;
     const JoinSummary &j = report.join;
     if (j.active) {
-        out += "\n\nClient and server records joined: " + std::to_string(j.matched) + " matched, " + std::to_string(j.clientOnly)
-               + " client only, " + std::to_string(j.serverOnly) + " server only";
-        if (j.ambiguous > 0)
-            out += ", " + std::to_string(j.ambiguous) + " ambiguous (a key shared by several records)";
-        out += " (network = client e2e - server e2e)";
+        out += "\n\n" + joinSentence(j);
         for (const UnmatchedRecord &u : report.unmatchedSample)
             out += "\n  unmatched " + std::string(u.side == JoinSide::Client ? "client" : "server") + " record \"" + u.sourceId
                    + "\" (" + u.sourcePath + ":" + std::to_string(u.sourceLine) + "): " + unmatchedReason(u);
@@ -234,6 +230,15 @@ std::string noLatencySentence(const Report &report)
     return "No time is measured in these " + std::to_string(report.total)
            + " requests: the input holds their arrivals (and token counts), as a workload trace does. Its arrivals "
              "can drive a prediction from a measured trace: whatif --arrivals FILE TRACE (docs/WHATIF.md).";
+}
+
+std::string joinSentence(const JoinSummary &j)
+{
+    std::string out = "Client and server records joined: " + std::to_string(j.matched) + " matched, "
+        + std::to_string(j.clientOnly) + " client only, " + std::to_string(j.serverOnly) + " server only";
+    if (j.ambiguous > 0)
+        out += ", " + std::to_string(j.ambiguous) + " ambiguous (a key shared by several records)";
+    return out + " (network = client e2e - server e2e)";
 }
 
 std::string simulatedSentence()

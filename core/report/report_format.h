@@ -16,6 +16,10 @@ std::string reportToJson(const Report &report);
 /// A readable plain-text table of the same numbers.
 std::string reportToText(const Report &report);
 
+/// "Client and server records joined: 20 matched, 1 client only, 0 server only (network = client e2e -
+/// server e2e)": the text report and the GUI's summary say the same (JoinSummary::active).
+std::string joinSentence(const JoinSummary &join);
+
 /// "Simulated: a what-if replay (whatif), not measured on a server; ...": said of a report on whatif's store
 /// (Report::simulated()) in every form.
 std::string simulatedSentence();

@@ -168,6 +168,29 @@ private slots:
         QCOMPARE(model.headerData(E2e, Qt::Horizontal, Qt::InitialSortOrderRole).value<Qt::SortOrder>(), Qt::DescendingOrder);
     }
 
+    /// Start times that are offsets (a Mooncake trace) showed as days of 1970 ("1970-01-01T00:00:03.000000Z")
+    /// beside a filter bar and a waterfall that said "+00:00:03".
+    void offsetsAreNoDates()
+    {
+        QTemporaryDir dir;
+        std::string why;
+        std::unique_ptr<Store> store = Store::openTemporary(&why);
+        importFiles(*store,
+                    { lxtest::writeFile(dir, QStringLiteral("m.jsonl"),
+                                        "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 5}\n"
+                                        "{\"timestamp\": 3000, \"input_length\": 12, \"output_length\": 6}\n") });
+        RequestsModel model(*store);
+        QVERIFY(settle(model));
+        const int start = int(RequestColumn::Start);
+        QCOMPARE(model.index(1, start).data().toString(), QString::fromStdString(formatTimestamp(3'000'000'000)));
+        QSignalSpy header(&model, &QAbstractItemModel::headerDataChanged);
+        model.setTimesAreOffsets(true);
+        QCOMPARE(header.count(), 1);
+        QCOMPARE(model.index(1, start).data().toString(), QStringLiteral("+3.00 s"));
+        QCOMPARE(model.index(1, start).data(Qt::ToolTipRole).toString(), QStringLiteral("+3.00 s"));
+        QCOMPARE(model.headerData(start, Qt::Horizontal).toString(), QStringLiteral("Start (offset)"));
+    }
+
     /// No duration a trace holds is elided: the text of any fits the widest text a column is sized to.
     void widestDurationTextHoldsEveryDuration_data()
     {

@@ -114,6 +114,39 @@ private slots:
         }
     }
 
+    /// What the text report says above its table, the summary says too: whether client and server records
+    /// were joined (it said nothing: a joined pair looked like any trace), and that a what-if replay is one.
+    void saysWhatTheReportSays_data()
+    {
+        QTest::addColumn<bool>("joined");
+        QTest::addColumn<bool>("simulated");
+        QTest::newRow("plain") << false << false;
+        QTest::newRow("joined") << true << false;
+        QTest::newRow("simulated") << false << true;
+    }
+    void saysWhatTheReportSays()
+    {
+        QFETCH(bool, joined);
+        QFETCH(bool, simulated);
+        lx::Report report;
+        report.total = report.ok = 20;
+        report.join.active = joined;
+        report.join.matched = joined ? 19 : 0;
+        report.join.clientOnly = joined ? 1 : 0;
+        if (simulated)
+            report.inputs.push_back({ "replay", "whatif", 20, 0, "complete", {} });
+        SummaryView view;
+        view.setReport(report);
+        const QString all = labelTexts(view).join(QLatin1Char('\n'));
+        const std::string text = lx::reportToText(report);
+        const QString join = QString::fromStdString(lx::joinSentence(report.join));
+        QCOMPARE(all.contains(join), joined);
+        QCOMPARE(text.find(join.toStdString()) != std::string::npos, joined);
+        const QString replay = QString::fromStdString(lx::simulatedSentence());
+        QCOMPARE(all.contains(replay), simulated);
+        QCOMPARE(text.find(replay.toStdString()) != std::string::npos, simulated);
+    }
+
     // The inputs' counts are grouped like every other count of the summary (a 1M import showed 1000000
     // under "1,000,000 requests").
     void inputCountsAreGrouped_data()
