@@ -5,6 +5,7 @@
 #include "report/dominant_order.h"
 #include "report/report_format.h"
 
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -179,12 +180,21 @@ void SummaryView::fill()
     for (std::size_t i = 0; i < r.inputs.size(); ++i) {
         const lx::InputSummary &in = r.inputs[i];
         const auto left = Qt::AlignLeft | Qt::AlignVCenter;
-        m_inputs->setItem(int(i), 0, cell(QString::fromStdString(in.path), left));
+        // The file's name, its path on hover: a long path pushed the counts and the outcome off the table.
+        QTableWidgetItem *file = cell(QFileInfo(QString::fromStdString(in.path)).fileName(), left);
+        file->setToolTip(QString::fromStdString(in.path));
+        m_inputs->setItem(int(i), 0, file);
         m_inputs->setItem(int(i), 1, cell(QString::fromStdString(in.format), left));
         m_inputs->setItem(int(i), 2, cell(QLocale().toString(in.accepted))); // grouped like every count above it
         m_inputs->setItem(int(i), 3, cell(QLocale().toString(in.rejected)));
         m_inputs->setItem(int(i), 4, cell(QString::fromStdString(in.outcome), left));
-        m_inputs->setItem(int(i), 5, cell(QString::fromStdString(in.message), left));
+        // Every record of a file rejected, with no message: "complete" alone read as success.
+        const QString message = !in.message.empty() ? QString::fromStdString(in.message)
+            : in.accepted == 0 && in.rejected > 0   ? tr("every record was rejected: Show rejected records… says why")
+                                                    : QString();
+        QTableWidgetItem *said = cell(message, left);
+        said->setToolTip(message); // whole, where the column cuts it
+        m_inputs->setItem(int(i), 5, said);
     }
     m_inputs->resizeColumnsToContents();
     m_inputs->horizontalHeader()->setStretchLastSection(true);

@@ -174,6 +174,40 @@ private slots:
         QTEST(table->item(0, 2)->text(), "acceptedText");
         QTEST(table->item(0, 3)->text(), "rejectedText");
     }
+
+    /// A long path pushed the counts and the outcome off the table, and a file whose every record was
+    /// rejected read "complete" with nothing beside it.
+    void inputsSayWhatMatters_data()
+    {
+        QTest::addColumn<qint64>("accepted");
+        QTest::addColumn<qint64>("rejected");
+        QTest::addColumn<QString>("message"); // the input's own
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("read") << qint64(5) << qint64(1) << QString() << QString();
+        QTest::newRow("all rejected") << qint64(0) << qint64(3) << QString()
+                                      << QStringLiteral("every record was rejected: Show rejected records… says why");
+        QTest::newRow("its own message") << qint64(2) << qint64(0)
+                                         << QStringLiteral("truncated: the file ends inside line 3")
+                                         << QStringLiteral("truncated: the file ends inside line 3");
+    }
+    void inputsSayWhatMatters()
+    {
+        QFETCH(qint64, accepted);
+        QFETCH(qint64, rejected);
+        QFETCH(QString, message);
+        QFETCH(QString, shown);
+        lx::Report report;
+        report.inputs.push_back(
+            { "/a/long/way/down/to/the/trace.jsonl", "jsonl", accepted, rejected, "complete", message.toStdString() });
+        SummaryView view;
+        view.setReport(report);
+        const QTableWidget *table = inputsTable(view);
+        QVERIFY(table);
+        QCOMPARE(table->item(0, 0)->text(), QStringLiteral("trace.jsonl"));
+        QCOMPARE(table->item(0, 0)->toolTip(), QStringLiteral("/a/long/way/down/to/the/trace.jsonl"));
+        QCOMPARE(table->item(0, 5)->text(), shown);
+        QCOMPARE(table->item(0, 5)->toolTip(), shown);
+    }
 };
 
 QTEST_MAIN(TestSummaryView)
