@@ -104,9 +104,10 @@ FindingsView::FindingsView(QWidget *parent)
     updateDetails();
 }
 
-void FindingsView::setFindings(std::vector<lx::Finding> findings)
+void FindingsView::setFindings(std::vector<lx::Finding> findings, bool latencyMeasured)
 {
     m_findings = std::move(findings);
+    m_latencyMeasured = latencyMeasured;
     m_list->clear();
     for (std::size_t i = 0; i < m_findings.size(); ++i) {
         const lx::Finding &f = m_findings[i];
@@ -156,8 +157,10 @@ void FindingsView::updateDetails()
 {
     const int index = currentFinding();
     if (index < 0) {
-        m_details->setText(m_findings.empty() ? tr("No findings: nothing stands out in the slowest requests.")
-                                              : tr("Select a finding to see its evidence."));
+        m_details->setText(!m_findings.empty() ? tr("Select a finding to see its evidence.")
+                               : m_latencyMeasured
+                               ? tr("No findings: nothing stands out in the slowest requests.")
+                               : tr("No findings: no request has a measured latency to look into."));
         m_show->setEnabled(false);
         return;
     }

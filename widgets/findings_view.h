@@ -23,7 +23,9 @@ public:
 
     explicit FindingsView(QWidget *parent = nullptr);
 
-    void setFindings(std::vector<lx::Finding> findings);
+    /// Without `latencyMeasured` (a workload trace: arrivals alone) no finding could be looked for, which
+    /// the view says rather than "nothing stands out".
+    void setFindings(std::vector<lx::Finding> findings, bool latencyMeasured = true);
     const std::vector<lx::Finding> &findings() const { return m_findings; }
     /// Selects a finding (its rank, from 0) and shows its details; -1 selects none.
     void setCurrentFinding(int index);
@@ -44,6 +46,7 @@ private:
     void updateDetails();
 
     std::vector<lx::Finding> m_findings;
+    bool m_latencyMeasured = true;
     QTreeWidget *m_list = nullptr;
     QLabel *m_details = nullptr;
     QPushButton *m_show = nullptr;

@@ -9,6 +9,8 @@
 #include "slo_panel.h"
 #include "whatif_panel.h"
 
+#include <algorithm>
+
 #include <QLabel>
 #include <QLineEdit>
 #include <QSettings>
@@ -47,7 +49,8 @@ LoadTab::LoadTab(Investigation *investigation, FilterBar *filterBar, QWidget *pa
         m_data = std::move(data);
         m_load->setData(m_data ? std::make_shared<const lx::LoadChartData>(m_data->chart) : nullptr);
         m_slos->setResults(m_data ? m_data->slos : std::vector<lx::SloResult>{});
-        m_findings->setFindings(m_data ? m_data->findings : std::vector<lx::Finding>{});
+        m_findings->setFindings(m_data ? m_data->findings : std::vector<lx::Finding> {},
+                                !m_data || m_data->latencyMeasured);
         emit settledChanged();
     })
 {
@@ -120,6 +123,8 @@ void LoadTab::updateCompute()
             return nullptr;
         data->chart = lx::computeLoadChartData(loaded.rows, loaded.tokens, windowNs);
         data->findings = lx::findFindings(loaded.rows, &data->chart.byArrivalRate);
+        data->latencyMeasured = std::any_of(loaded.rows.begin(), loaded.rows.end(),
+                                            [](const lx::LatencyRow &row) { return lx::isMeasured(row.e2e); });
         if (cancel)
             return nullptr;
         data->slos = lx::evaluateSlos(store, filter, targets);

@@ -19,6 +19,7 @@ class WhatIfPanel;
 struct LoadTabData {
     lx::LoadChartData chart;
     std::vector<lx::Finding> findings;
+    bool latencyMeasured = false; ///< some request has an e2e: findings could be looked for
     std::vector<lx::SloResult> slos;
 };
 

@@ -162,6 +162,11 @@ private slots:
         QCOMPARE(view.currentFinding(), -1);
         QVERIFY(!view.showRequestsButton()->isEnabled());
         QVERIFY(view.detailsText().startsWith(QStringLiteral("No findings")));
+        // A workload trace (arrivals alone) said "nothing stands out in the slowest requests" of requests
+        // without a latency.
+        QVERIFY(view.detailsText().contains(QStringLiteral("nothing stands out")));
+        view.setFindings({}, false);
+        QCOMPARE(view.detailsText(), QStringLiteral("No findings: no request has a measured latency to look into."));
         view.showRequests(0); // out of range: nothing
         QCOMPARE(requested.count(), 0);
     }
