@@ -251,6 +251,7 @@ void WhatIfPanel::run()
         });
         if (result->outcome.observed && result->outcome.predicted && !cancel) {
             result->summary = lx::whatif::summarySentence(request.changes, *result->outcome.observed, *result->outcome.predicted);
+            result->fittedToTheFilter = !request.filterText.empty();
             // The overlay's data, as the load view's own: both keys and the load over time, from a scan of
             // the simulated store (the outcome's Side holds the arrival rate's analysis only).
             const lx::LoadRows rows = lx::readLoadRows(*simulated, {});
@@ -342,6 +343,12 @@ void WhatIfPanel::showResult(std::shared_ptr<WhatIfPanelResult> result)
     if (!outcome.fit.limitReached && changes().concurrencyLimit == 0)
         text += QLatin1Char(' ') + tr("The trace never reached a concurrency limit, so the replay sets none: a prediction past "
                                       "the observed load is optimistic (set a concurrency limit).");
+    // As the CLI cautions it: the requests the filter hides held the server's slots too.
+    if (m_result->fittedToTheFilter)
+        text += QLatin1Char(' ')
+            + tr("Fitted to the filtered requests alone: the requests the filter hides held the server's "
+                 "slots too, so this holds only if these had a server of their own (untick \"Only the "
+                 "filtered requests\" to fit the whole investigation).");
     for (const std::string &line : lx::whatif::sloVerdictLines(*outcome.observed, *outcome.predicted))
         text += QLatin1Char('\n') + QString::fromStdString(line);
     setMessage(text);

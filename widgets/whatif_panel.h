@@ -32,6 +32,7 @@ class Store;
 struct WhatIfPanelResult {
     lx::whatif::WhatIfOutcome outcome;
     std::string summary;                                 ///< whatif_text.h's sentence; empty without a prediction
+    bool fittedToTheFilter = false; ///< "Only the filtered requests" was ticked (a caution is said)
     std::shared_ptr<const lx::LoadChartData> predictedLoad; ///< null without a prediction
     std::shared_ptr<lx::Store> simulated;                ///< the replay's temporary store
     std::string error;                                   ///< a store that could not be opened or made

@@ -206,6 +206,8 @@ private slots:
         QCOMPARE(outcome.observed->slos.size(), std::size_t(2));
         for (const char *line : {"SLO e2e.p95<=2s: observed ", "SLO ttft.p99<=500ms: observed ", ", predicted "})
             QVERIFY2(panel.message().contains(QLatin1String(line)), qPrintable(panel.message()));
+        // A fit to the filtered requests alone says why it may mislead, as the CLI does (it said nothing).
+        QCOMPARE(panel.message().contains(QLatin1String("Fitted to the filtered requests alone")), narrowed);
     }
 
     void refusalShowsReason_data()
