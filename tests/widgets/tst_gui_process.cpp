@@ -11,6 +11,16 @@
 
 namespace {
 const QString kSample = QStringLiteral(LX_SOURCE_DIR "/sample_traces/rising_load.jsonl");
+
+/// Starts the application with `args` under the offscreen platform, its settings in `configHome`.
+void startOffscreen(QProcess &gui, const QString &configHome, const QStringList &args)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), configHome);
+    gui.setProcessEnvironment(env);
+    gui.start(QStringLiteral(LX_GUI_PATH), args);
+}
 }
 
 class TestGuiProcess : public QObject {
@@ -37,11 +47,8 @@ private slots:
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("shot.png"));
         QProcess gui;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.path());
-        gui.setProcessEnvironment(env);
-        gui.start(QStringLiteral(LX_GUI_PATH), {QStringLiteral("--screenshot"), out, QStringLiteral("--view"), view, kSample});
+        startOffscreen(gui, dir.path(),
+                       { QStringLiteral("--screenshot"), out, QStringLiteral("--view"), view, kSample });
         QVERIFY(gui.waitForFinished(120000));
         QCOMPARE(gui.exitCode(), status);
         if (status != 0) {
@@ -72,12 +79,8 @@ private slots:
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("shot.png"));
         QProcess gui;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.path());
-        gui.setProcessEnvironment(env);
-        gui.start(QStringLiteral(LX_GUI_PATH),
-                  { QStringLiteral("--screenshot"), out, QStringLiteral("--filter"), filter, kSample });
+        startOffscreen(gui, dir.path(),
+                       { QStringLiteral("--screenshot"), out, QStringLiteral("--filter"), filter, kSample });
         QVERIFY(gui.waitForFinished(120000));
         const QString err = QString::fromUtf8(gui.readAllStandardError());
         QVERIFY2(gui.exitCode() == status,
@@ -111,11 +114,7 @@ private slots:
             args << kSample;
         args << bad;
         QProcess gui;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.path());
-        gui.setProcessEnvironment(env);
-        gui.start(QStringLiteral(LX_GUI_PATH), args);
+        startOffscreen(gui, dir.path(), args);
         QVERIFY(gui.waitForFinished(120000));
         const QString err = QString::fromUtf8(gui.readAllStandardError());
         QVERIFY2(gui.exitCode() == 2, qPrintable(QStringLiteral("exit %1; stderr: %2").arg(gui.exitCode()).arg(err)));
