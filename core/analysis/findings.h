@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis/load_analysis.h"
+#include "analysis/row_halves.h"
 #include "store/latency_rows.h"
 
 #include <optional>
@@ -31,6 +32,8 @@ struct FindingsOptions {
     double tailPercentile = 90; ///< the tail: requests with e2e above this percentile
     bool includeErrors = false;
     double minTailShare = 0.05; ///< dominant-segment findings explaining less of the tail are left out
+    /// From this many rows on, the passes over them run on two threads (row_halves.h; tests lower it).
+    std::size_t twoThreadsFrom = kRowsForTwoThreads;
 };
 
 /// The findings over the rows (latency_rows.h), most of the tail first; the knee, when given, adds its

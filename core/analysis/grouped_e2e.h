@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "analysis/row_halves.h"
 #include "model/percentiles.h"
 #include "model/rank_histogram.h"
 #include "store/request_scan.h"
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -23,31 +25,34 @@ inline constexpr std::size_t kGroupedE2eValuesAtOnce = std::size_t(1) << 22;
 
 /// Calls done(g, statistic) for each group g with requests, its statistic over the e2e of the rows
 /// groupOf(i) puts in it (i indexes `rows`; a negative group: none), with the `percentiles` asked.
-/// counts[g] is the number of rows of group g. At most `valuesAtOnce` values are held at once: a group of
-/// more is summarized in place (two passes over the rows of its own), whose histogram keeps only the values
-/// near the percentiles (summarizeInPlace(): all of them only for values much alike but not equal, rare).
-/// Returns the most values a batch held at once (the capacity it asked for), which tst_load_profile holds
-/// to that bound.
+/// counts[g] is the number of rows of group g in each half of the rows, split as row_halves.h splits them
+/// with `twoThreadsFrom` (all in the first when the rows are too few for two threads); the two halves are
+/// read on two threads, each filling its own places. At most `valuesAtOnce` values are held at once: a
+/// group of more is summarized in place (two passes over the rows of its own), whose histogram keeps only
+/// the values near the percentiles (summarizeInPlace(): all of them only for values much alike but not
+/// equal, rare). Returns the most values a batch held at once (the capacity it asked for), which
+/// tst_load_profile holds to that bound.
 template<typename GroupOf, typename Done>
-std::size_t summarizeE2eByGroup(std::span<const LatencyRow> rows, std::span<const std::size_t> counts, GroupOf &&groupOf,
-                                const std::vector<double> &percentiles, Done &&done,
-                                std::size_t valuesAtOnce = kGroupedE2eValuesAtOnce)
+std::size_t summarizeE2eByGroup(std::span<const LatencyRow> rows, std::span<const std::array<std::size_t, 2>> counts,
+                                GroupOf &&groupOf, const std::vector<double> &percentiles, Done &&done,
+                                std::size_t valuesAtOnce = kGroupedE2eValuesAtOnce,
+                                std::size_t twoThreadsFrom = kRowsForTwoThreads)
 {
+    const auto countOf = [&](std::size_t g) { return counts[g][0] + counts[g][1]; };
     std::vector<std::size_t> offsets(counts.size() + 1, 0);
     for (std::size_t g = 0; g < counts.size(); ++g)
-        offsets[g + 1] = offsets[g] + counts[g];
+        offsets[g + 1] = offsets[g] + countOf(g);
     std::vector<std::int64_t> values;
     std::size_t held = 0;
     for (std::size_t first = 0, last = 0; first < counts.size(); first = last) {
         last = first + 1; // the groups [first, last) this pass
-        if (counts[first] > valuesAtOnce) {
+        if (countOf(first) > valuesAtOnce) {
             std::vector<std::int64_t>().swap(values); // the last batch's are not needed beside it
-            const auto forEachE2e = [&](auto &&visit) {
-                for (std::size_t i = 0; i < rows.size(); ++i)
-                    if (groupOf(i) == static_cast<std::int64_t>(first))
-                        visit(rows[i].e2e);
+            const auto pick = [&](std::size_t i, const LatencyRow &row, auto &&take) {
+                if (groupOf(i) == static_cast<std::int64_t>(first))
+                    take(row.e2e);
             };
-            done(first, summarizeInPlace(forEachE2e, percentiles));
+            done(first, summarizeHalvesInPlace(rows, pick, percentiles, twoThreadsFrom));
             continue;
         }
         while (last < counts.size() && offsets[last + 1] - offsets[first] <= valuesAtOnce)
@@ -63,18 +68,40 @@ std::size_t summarizeE2eByGroup(std::span<const LatencyRow> rows, std::span<cons
         }
         values.resize(size);
         held = std::max(held, values.capacity());
-        std::vector<std::size_t> fill(last - first);
-        for (std::size_t g = first; g < last; ++g)
-            fill[g - first] = offsets[g] - offsets[first];
-        for (std::size_t i = 0; i < rows.size(); ++i) {
-            const std::int64_t g = groupOf(i);
-            if (g >= static_cast<std::int64_t>(first) && g < static_cast<std::int64_t>(last))
-                values[fill[static_cast<std::size_t>(g) - first]++] = rows[i].e2e;
-        }
+        // Where each half writes its next value of each group: the lower half's values first, in the rows'
+        // order, as one thread would have written them.
+        std::array<std::vector<std::size_t>, 2> fill;
         for (std::size_t g = first; g < last; ++g) {
-            if (counts[g] > 0)
-                done(g, summarize(std::span(values).subspan(offsets[g] - offsets[first], counts[g]), percentiles));
+            fill[0].push_back(offsets[g] - offsets[first]);
+            fill[1].push_back(offsets[g] - offsets[first] + counts[g][0]);
         }
+        tallyHalves(
+            rows, fill,
+            [&](std::vector<std::size_t> &at, std::size_t i, const LatencyRow &row) {
+                const std::int64_t g = groupOf(i);
+                if (g >= static_cast<std::int64_t>(first) && g < static_cast<std::int64_t>(last))
+                    values[at[static_cast<std::size_t>(g) - first]++] = row.e2e;
+            },
+            twoThreadsFrom);
+        // Each group's selection on one of two threads, the groups split where half the values are.
+        std::vector<Statistic> stats(last - first);
+        const auto summarizeGroups = [&](std::size_t from, std::size_t to) {
+            for (std::size_t g = from; g < to; ++g)
+                if (countOf(g) > 0)
+                    stats[g - first]
+                        = summarize(std::span(values).subspan(offsets[g] - offsets[first], countOf(g)), percentiles);
+        };
+        std::size_t split = first;
+        while (split < last && 2 * (offsets[split] - offsets[first]) < size)
+            ++split;
+        if (size >= twoThreadsFrom && split > first && split < last)
+            onTwoThreads(
+                [&](std::size_t half) { half == 0 ? summarizeGroups(first, split) : summarizeGroups(split, last); });
+        else
+            summarizeGroups(first, last);
+        for (std::size_t g = first; g < last; ++g)
+            if (countOf(g) > 0)
+                done(g, stats[g - first]);
     }
     return held;
 }

@@ -4,6 +4,7 @@
 #include "analysis/capacity_fit.h"
 #include "analysis/grouped_e2e.h"
 #include "analysis/knee_text.h"
+#include "analysis/row_halves.h"
 #include "analysis/time_grid.h"
 #include "model/duration_format.h"
 #include "model/percentiles.h"
@@ -90,23 +91,28 @@ enum Band { kBelow, kJustPast, kFarPast, kBands };
 /// One pass over the rows: each request in the band of the window it started in.
 template<typename BandOf>
 std::array<Side, kBands> splitRows(std::span<const LatencyRow> rows, const WindowOfRow &windowOfRow, bool includeErrors,
-                                   BandOf bandOf)
+                                   BandOf bandOf, std::size_t twoThreadsFrom)
 {
-    std::array<Side, kBands> sides;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        if (windowOfRow[i] < 0 || !inLatencyStats(rows[i], includeErrors))
-            continue;
-        Side &side = sides[static_cast<std::size_t>(bandOf(windowOfRow[i]))];
-        ++side.count;
-        side.e2e += static_cast<double>(rows[i].e2e);
-        for (int s = 0; s < kSegmentCount; ++s)
-            side.parts[static_cast<std::size_t>(s)] += static_cast<double>(rows[i].part(s));
-        if (isMeasured(rows[i].tpot)) {
-            side.tpot += static_cast<double>(rows[i].tpot);
-            ++side.tpotCount;
-        }
-    }
-    return sides;
+    std::array<std::array<Side, kBands>, 2> halves {};
+    tallyHalves(
+        rows, halves,
+        [&](std::array<Side, kBands> &sides, std::size_t i, const LatencyRow &row) {
+            if (windowOfRow[i] < 0 || !inLatencyStats(row, includeErrors))
+                return;
+            Side &side = sides[static_cast<std::size_t>(bandOf(windowOfRow[i]))];
+            ++side.count;
+            side.e2e += static_cast<double>(row.e2e);
+            for (int s = 0; s < kSegmentCount; ++s)
+                side.parts[static_cast<std::size_t>(s)] += static_cast<double>(row.part(s));
+            if (isMeasured(row.tpot)) {
+                side.tpot += static_cast<double>(row.tpot);
+                ++side.tpotCount;
+            }
+        },
+        twoThreadsFrom);
+    for (std::size_t b = 0; b < kBands; ++b)
+        halves[0][b].add(halves[1][b]);
+    return halves[0];
 }
 
 std::string percent(double share)
@@ -170,27 +176,47 @@ void fillBuckets(LoadAnalysis &out, std::span<const LatencyRow> rows, const Wind
         const int w = windowOfRow[i];
         return w < 0 || !inLatencyStats(rows[i], options.includeErrors) ? -1 : bucketOfWindow[static_cast<std::size_t>(w)];
     };
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        const std::int64_t b = bucketOfRow(i);
-        if (b < 0)
-            continue;
-        LoadBucket &bucket = out.buckets[static_cast<std::size_t>(b)];
-        ++bucket.count;
-        for (int s = 0; s < kSegmentCount; ++s)
-            bucket.segmentMeanNs[static_cast<std::size_t>(s)] += static_cast<double>(rows[i].part(s));
+    // Each bucket's requests and summed segments in each half of the rows: the halves' counts are what
+    // the e2e's grouping needs.
+    struct BucketTally {
+        std::vector<std::int64_t> counts;
+        std::vector<std::array<double, kSegmentCount>> segmentSums;
+    };
+    const std::size_t buckets = out.buckets.size();
+    std::array<BucketTally, 2> halves;
+    for (BucketTally &half : halves) {
+        half.counts.assign(buckets, 0);
+        half.segmentSums.assign(buckets, {});
     }
-    std::vector<std::size_t> counts(out.buckets.size());
-    for (std::size_t b = 0; b < out.buckets.size(); ++b) {
+    tallyHalves(
+        rows, halves,
+        [&](BucketTally &t, std::size_t i, const LatencyRow &row) {
+            const std::int64_t b = bucketOfRow(i);
+            if (b < 0)
+                return;
+            ++t.counts[static_cast<std::size_t>(b)];
+            for (int s = 0; s < kSegmentCount; ++s)
+                t.segmentSums[static_cast<std::size_t>(b)][static_cast<std::size_t>(s)]
+                    += static_cast<double>(row.part(s));
+        },
+        options.twoThreadsFrom);
+    std::vector<std::array<std::size_t, 2>> counts(buckets);
+    for (std::size_t b = 0; b < buckets; ++b) {
         LoadBucket &bucket = out.buckets[b];
-        counts[b] = static_cast<std::size_t>(bucket.count);
-        for (double &mean : bucket.segmentMeanNs)
-            mean /= bucket.count > 0 ? static_cast<double>(bucket.count) : 1.0;
+        bucket.count = halves[0].counts[b] + halves[1].counts[b];
+        counts[b] = { static_cast<std::size_t>(halves[0].counts[b]), static_cast<std::size_t>(halves[1].counts[b]) };
+        for (std::size_t s = 0; s < kSegmentCount; ++s)
+            bucket.segmentMeanNs[s] = (halves[0].segmentSums[b][s] + halves[1].segmentSums[b][s])
+                / (bucket.count > 0 ? static_cast<double>(bucket.count) : 1.0);
     }
     static const std::vector<double> p95 = {95.0};
-    summarizeE2eByGroup(rows, counts, bucketOfRow, p95, [&](std::size_t b, const Statistic &stat) {
-        out.buckets[b].e2eMeanNs = stat.meanNs;
-        out.buckets[b].e2eP95Ns = stat.percentilesNs[0];
-    }, options.e2eValuesAtOnce);
+    summarizeE2eByGroup(
+        rows, counts, bucketOfRow, p95,
+        [&](std::size_t b, const Statistic &stat) {
+            out.buckets[b].e2eMeanNs = stat.meanNs;
+            out.buckets[b].e2eP95Ns = stat.percentilesNs[0];
+        },
+        options.e2eValuesAtOnce, options.twoThreadsFrom);
 }
 
 } // namespace
@@ -262,7 +288,8 @@ LoadAnalysis analyzeLoad(const LoadProfile &profile, std::span<const LatencyRow>
     }
     fillBuckets(out, rows, windowOfRow, inFit, options);
     const auto throughout = [&] {
-        const Side all = splitRows(rows, windowOfRow, options.includeErrors, [](int) { return kBelow; })[kBelow];
+        const Side all = splitRows(
+            rows, windowOfRow, options.includeErrors, [](int) { return kBelow; }, options.twoThreadsFrom)[kBelow];
         out.below = all.dominant();
         out.queueShareBelow = all.queueShare();
         out.tpotBelowNs = all.meanTpot();
@@ -313,7 +340,8 @@ LoadAnalysis analyzeLoad(const LoadProfile &profile, std::span<const LatencyRow>
         const double load = windows[static_cast<std::size_t>(w)].meanInFlight;
         return load < kneeInFlight ? kBelow : load < 2 * kneeInFlight ? kJustPast : kFarPast;
     };
-    std::array<Side, kBands> sides = splitRows(rows, windowOfRow, options.includeErrors, bandOf);
+    std::array<Side, kBands> sides
+        = splitRows(rows, windowOfRow, options.includeErrors, bandOf, options.twoThreadsFrom);
     Side past = sides[kJustPast];
     past.add(sides[kFarPast]);
     const auto noKnee = [&](const std::string &why) {

@@ -57,6 +57,8 @@ struct KneeOptions {
     bool includeErrors = false;
     /// At most this many e2e values are held at once for the buckets' p95 (analysis/grouped_e2e.h).
     std::size_t e2eValuesAtOnce = kGroupedE2eValuesAtOnce;
+    /// From this many rows on, the passes over them run on two threads (row_halves.h; tests lower it).
+    std::size_t twoThreadsFrom = kRowsForTwoThreads;
 };
 
 struct LoadAnalysis {

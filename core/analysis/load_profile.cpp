@@ -2,6 +2,7 @@
 #include "analysis/load_profile.h"
 
 #include "analysis/grouped_e2e.h"
+#include "analysis/row_halves.h"
 #include "analysis/time_axis.h"
 #include "analysis/time_grid.h"
 #include "model/percentiles.h"
@@ -16,6 +17,63 @@ namespace {
 constexpr std::int64_t kMsNs = 1'000'000;
 constexpr std::int64_t kSecondNs = 1'000 * kMsNs;
 constexpr std::int64_t kDayNs = 86400 * kSecondNs;
+
+/// The first and last start, the last end and the time axis of a part of the rows; parts add up.
+struct TimeSpan {
+    std::int64_t first = INT64_MAX, last = INT64_MIN, lastEnd = INT64_MIN;
+    TimeAxisCount axis;
+
+    void add(const LatencyRow &r)
+    {
+        axis.add(r.start, r.flags);
+        if (!isMeasured(r.start))
+            return;
+        first = std::min(first, r.start);
+        last = std::max(last, r.start);
+        // Saturating: a foreign store may hold a start and an e2e whose sum passes 2262.
+        lastEnd = std::max(lastEnd, isMeasured(r.e2e) && r.e2e > 0 ? saturatingAdd(r.start, r.e2e) : r.start);
+    }
+    void add(const TimeSpan &other)
+    {
+        first = std::min(first, other.first);
+        last = std::max(last, other.last);
+        lastEnd = std::max(lastEnd, other.lastEnd);
+        axis.add(other.axis);
+    }
+};
+
+/// What the windows' pass counts and sums in a part of the rows, window by window; parts add up.
+struct WindowTally {
+    explicit WindowTally(std::size_t windows)
+        : arrivals(windows)
+        , completions(windows)
+        , counts(windows)
+        , segmentSums(windows)
+        , busyNs(windows, 0.0)
+        , wholeWindows(windows + 1, 0)
+    {
+    }
+    std::vector<std::int64_t> arrivals, completions, counts;
+    std::vector<std::array<double, kSegmentCount>> segmentSums;
+    /// Time in flight summed per window (ns of requests); a request in flight over whole windows adds
+    /// +1 after its first and -1 at its last (see computeLoadProfile()).
+    std::vector<double> busyNs;
+    std::vector<std::int64_t> wholeWindows;
+
+    void add(const WindowTally &o)
+    {
+        for (std::size_t i = 0; i < arrivals.size(); ++i) {
+            arrivals[i] += o.arrivals[i];
+            completions[i] += o.completions[i];
+            counts[i] += o.counts[i];
+            busyNs[i] += o.busyNs[i];
+            for (std::size_t s = 0; s < kSegmentCount; ++s)
+                segmentSums[i][s] += o.segmentSums[i][s];
+        }
+        for (std::size_t i = 0; i < wholeWindows.size(); ++i)
+            wholeWindows[i] += o.wholeWindows[i];
+    }
+};
 
 } // namespace
 
@@ -43,17 +101,12 @@ std::int64_t chooseWindowWidth(std::uint64_t spanNs, std::uint64_t maxWindows)
 LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptions &options)
 {
     LoadProfile profile;
-    std::int64_t first = INT64_MAX, last = INT64_MIN, lastEnd = INT64_MIN;
-    TimeAxisCount axis;
-    for (const LatencyRow &r : rows) {
-        axis.add(r.start, r.flags);
-        if (isMeasured(r.start)) {
-            first = std::min(first, r.start);
-            last = std::max(last, r.start);
-            // Saturating: a foreign store may hold a start and an e2e whose sum passes 2262.
-            lastEnd = std::max(lastEnd, isMeasured(r.e2e) && r.e2e > 0 ? saturatingAdd(r.start, r.e2e) : r.start);
-        }
-    }
+    std::array<TimeSpan, 2> spans;
+    tallyHalves(
+        rows, spans, [](TimeSpan &span, std::size_t, const LatencyRow &r) { span.add(r); }, options.twoThreadsFrom);
+    spans[0].add(spans[1]);
+    const std::int64_t first = spans[0].first, last = spans[0].last, lastEnd = spans[0].lastEnd;
+    const TimeAxisCount &axis = spans[0].axis;
     if (first > last)
         return profile;
     profile.relativeTime = axis.relative();
@@ -88,39 +141,50 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
     // request adds its partial first and last windows directly and the whole ones between as a difference
     // (+1 at the first, -1 after the last), so that an hour-long wait over one-second windows costs two
     // additions rather than 3,600.
-    std::vector<double> busyNs(count, 0.0);
-    std::vector<std::int64_t> wholeWindows(count + 1, 0);
-    for (const LatencyRow &r : rows) {
-        if (!isMeasured(r.start))
-            continue;
-        const std::size_t i = windowOf(r.start);
-        ++windows[i].arrivals;
-        if (!isMeasured(r.e2e) || r.e2e < 0)
-            continue;
-        const std::int64_t stop = saturatingAdd(r.start, r.e2e);
-        if (stop < end)
-            ++windows[windowOf(stop)].completions;
-        if (stop > r.start) {
-            const std::size_t last = std::min(windowOf(stop - 1), count - 1); // the last window it is in flight in
-            if (last == i) {
-                busyNs[i] += static_cast<double>(std::min(stop, grid.endOf(i)) - r.start);
-            } else {
-                busyNs[i] += static_cast<double>(grid.endOf(i) - r.start);
-                busyNs[last] += static_cast<double>(std::min(stop, grid.endOf(last)) - windows[last].startNs);
-                ++wholeWindows[i + 1];
-                --wholeWindows[last];
+    std::array<WindowTally, 2> tallies = { WindowTally(count), WindowTally(count) };
+    tallyHalves(
+        rows, tallies,
+        [&](WindowTally &t, std::size_t, const LatencyRow &r) {
+            if (!isMeasured(r.start))
+                return;
+            const std::size_t i = windowOf(r.start);
+            ++t.arrivals[i];
+            if (!isMeasured(r.e2e) || r.e2e < 0)
+                return;
+            const std::int64_t stop = saturatingAdd(r.start, r.e2e);
+            if (stop < end)
+                ++t.completions[windowOf(stop)];
+            if (stop > r.start) {
+                const std::size_t last = std::min(windowOf(stop - 1), count - 1); // the last window it is in flight in
+                if (last == i) {
+                    t.busyNs[i] += static_cast<double>(std::min(stop, grid.endOf(i)) - r.start);
+                } else {
+                    t.busyNs[i] += static_cast<double>(grid.endOf(i) - r.start);
+                    t.busyNs[last] += static_cast<double>(std::min(stop, grid.endOf(last)) - windows[last].startNs);
+                    ++t.wholeWindows[i + 1];
+                    --t.wholeWindows[last];
+                }
             }
-        }
-        if (inLatencyStats(r, options.includeErrors)) {
-            LoadWindow &w = windows[i];
-            ++w.count;
-            for (int s = 0; s < kSegmentCount; ++s)
-                w.segmentMeanNs[static_cast<std::size_t>(s)] += static_cast<double>(r.part(s));
-        }
+            if (inLatencyStats(r, options.includeErrors)) {
+                ++t.counts[i];
+                for (int s = 0; s < kSegmentCount; ++s)
+                    t.segmentSums[i][static_cast<std::size_t>(s)] += static_cast<double>(r.part(s));
+            }
+        },
+        options.twoThreadsFrom);
+    tallies[0].add(tallies[1]);
+    const WindowTally &t = tallies[0];
+    std::vector<double> busyNs = t.busyNs;
+    for (std::size_t i = 0; i < count; ++i) {
+        LoadWindow &w = windows[i];
+        w.arrivals = t.arrivals[i];
+        w.completions = t.completions[i];
+        w.count = t.counts[i];
+        w.segmentMeanNs = t.segmentSums[i];
     }
     std::int64_t whole = 0;
     for (std::size_t i = 0; i < count; ++i) {
-        whole += wholeWindows[i];
+        whole += t.wholeWindows[i];
         busyNs[i] += static_cast<double>(whole) * static_cast<double>(width);
     }
     const double seconds = static_cast<double>(width) / 1e9;
@@ -138,19 +202,24 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
         for (double &mean : w.segmentMeanNs)
             mean /= static_cast<double>(w.count);
     }
-    std::vector<std::size_t> counts(count);
+    // The windows' requests in each half of the rows, as the pass above counted them.
+    std::vector<std::array<std::size_t, 2>> counts(count);
     for (std::size_t i = 0; i < count; ++i)
-        counts[i] = static_cast<std::size_t>(windows[i].count);
+        counts[i] = { static_cast<std::size_t>(tallies[0].counts[i] - tallies[1].counts[i]),
+                      static_cast<std::size_t>(tallies[1].counts[i]) };
     const auto windowOfRow = [&](std::size_t i) -> std::int64_t {
         const LatencyRow &r = rows[i];
         return isMeasured(r.start) && r.e2e >= 0 && inLatencyStats(r, options.includeErrors)
                    ? static_cast<std::int64_t>(windowOf(r.start))
                    : -1;
     };
-    summarizeE2eByGroup(rows, counts, windowOfRow, p95, [&](std::size_t i, const Statistic &stat) {
-        windows[i].e2eMeanNs = stat.meanNs;
-        windows[i].e2eP95Ns = stat.percentilesNs[0];
-    }, options.e2eValuesAtOnce);
+    summarizeE2eByGroup(
+        rows, counts, windowOfRow, p95,
+        [&](std::size_t i, const Statistic &stat) {
+            windows[i].e2eMeanNs = stat.meanNs;
+            windows[i].e2eP95Ns = stat.percentilesNs[0];
+        },
+        options.e2eValuesAtOnce, options.twoThreadsFrom);
     return profile;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "analysis/row_statistics.h"
 
+#include "analysis/row_halves.h"
 #include "model/rank_histogram.h"
 
 #include <functional>
@@ -18,30 +19,28 @@ void onTwoThreads(const std::function<void(std::size_t)> &work)
 std::array<Statistic, kRowMetrics> summarizeRows(std::span<const LatencyRow> rows, bool includeErrors,
                                                  const std::vector<double> &percentiles)
 {
-    const std::array<std::span<const LatencyRow>, 2> halves = {rows.first(rows.size() / 2), rows.subspan(rows.size() / 2)};
     // Pass 1: each thread counts its half; the upper half's counts are then added to the lower's.
     std::array<std::vector<RankHistogram>, 2> histograms = {std::vector<RankHistogram>(kRowMetrics),
                                                             std::vector<RankHistogram>(kRowMetrics)};
-    onTwoThreads([&](std::size_t t) {
-        std::vector<RankHistogram> &mine = histograms[t];
-        for (const LatencyRow &row : halves[t])
-            forEachRowValue(row, includeErrors, [&](std::size_t m, std::int64_t v) { mine[m].count(v); });
+    tallyHalves(rows, histograms, [&](std::vector<RankHistogram> &mine, std::size_t, const LatencyRow &row) {
+        forEachRowValue(row, includeErrors, [&](std::size_t m, std::int64_t v) { mine[m].count(v); });
     });
+    const bool twoHalves = upperHalfStart(rows.size()) < rows.size();
     std::vector<RankHistogram> &merged = histograms[0];
     for (std::size_t m = 0; m < kRowMetrics; ++m) {
         merged[m].addCounts(histograms[1][m]);
         merged[m].plan(percentiles);
     }
     // Pass 2: the upper half keeps into a copy of the planned histograms, added back afterwards.
-    histograms[1] = merged;
-    onTwoThreads([&](std::size_t t) {
-        std::vector<RankHistogram> &mine = histograms[t];
-        for (const LatencyRow &row : halves[t])
-            forEachRowValue(row, includeErrors, [&](std::size_t m, std::int64_t v) { mine[m].keep(v); });
+    if (twoHalves)
+        histograms[1] = merged;
+    tallyHalves(rows, histograms, [&](std::vector<RankHistogram> &mine, std::size_t, const LatencyRow &row) {
+        forEachRowValue(row, includeErrors, [&](std::size_t m, std::int64_t v) { mine[m].keep(v); });
     });
     std::array<Statistic, kRowMetrics> out;
     for (std::size_t m = 0; m < kRowMetrics; ++m) {
-        merged[m].addKept(histograms[1][m]);
+        if (twoHalves)
+            merged[m].addKept(histograms[1][m]);
         if (std::optional<Statistic> stat = merged[m].finish()) {
             out[m] = std::move(*stat);
             continue;

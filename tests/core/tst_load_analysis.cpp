@@ -5,6 +5,7 @@
 // knee and says why. Also a closed load (clients that wait for their answers), the reasons for no knee and
 // the sentence. tst_knee_accuracy holds the knee to the capacity over many seeds, lengths, slots and shapes.
 
+#include "analysis/findings.h"
 #include "analysis/load_analysis.h"
 #include "filter/request_filter.h"
 #include "simulation/server_simulation.h"
@@ -83,12 +84,99 @@ std::vector<LatencyRow> closedLoadRows(int decodeSlots, double serviceS)
     return rows;
 }
 
+/// Every figure of a load analysis and its findings, written out in full (%.17g): what two ways of
+/// computing them must agree on to the last bit.
+std::string everyFigure(const LoadAnalysis &load, const std::vector<Finding> &findings)
+{
+    std::string out;
+    const auto add = [&](double v) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.17g ", v);
+        out += text;
+    };
+    const auto addOptional = [&](const std::optional<double> &v) { v ? add(*v) : void(out += "- "); };
+    // A window or a bucket: its own figures, then the segments' means and the e2e's.
+    const auto addGroup = [&](std::initializer_list<double> own, const std::array<double, kSegmentCount> &segmentMeans,
+                              const std::optional<double> &e2eMean, const std::optional<double> &e2eP95) {
+        for (double v : own)
+            add(v);
+        for (double v : segmentMeans)
+            add(v);
+        addOptional(e2eMean);
+        addOptional(e2eP95);
+        out += "\n";
+    };
+    for (const LoadWindow &w : load.profile.windows)
+        addGroup({ double(w.startNs), double(w.coveredNs), double(w.arrivals), double(w.completions), w.arrivalRps,
+                   w.throughputRps, w.meanInFlight, double(w.count) },
+                 w.segmentMeanNs, w.e2eMeanNs, w.e2eP95Ns);
+    for (const LoadBucket &b : load.buckets)
+        addGroup({ b.loadLo, b.loadHi, double(b.windows), double(b.count) }, b.segmentMeanNs, b.e2eMeanNs, b.e2eP95Ns);
+    for (const SegmentShare &share : { load.below, load.above, load.justPast, load.farPast }) {
+        add(share.segment);
+        add(share.share);
+        add(double(share.count));
+    }
+    if (load.knee) {
+        add(load.knee->rateRps);
+        add(load.knee->inFlight);
+        add(double(load.knee->timeNs));
+    }
+    addOptional(load.tpotBelowNs);
+    addOptional(load.tpotAboveNs);
+    out += load.sentence() + "\n";
+    for (const Finding &f : findings)
+        out += f.id + " " + f.evidence + " " + f.filter + "\n";
+    return out;
+}
+
 } // namespace
 
 class TestKnee : public QObject {
     Q_OBJECT
 
 private slots:
+    void twoThreadsGiveOneThreadsFigures_data()
+    {
+        QTest::addColumn<int>("valuesAtOnce");
+        QTest::addColumn<bool>("shuffled");
+        QTest::newRow("all e2e at once") << 1'000'000 << false;
+        QTest::newRow("windows and buckets past the bound, read in place") << 5 << false;
+        QTest::newRow("a few groups a batch, rows out of order") << 150 << true;
+    }
+    /// The passes over the rows split between two threads (row_halves.h) give every figure of one thread's:
+    /// the windows, the buckets and their p95, the knee and its bands, the findings. The rows of a closed
+    /// load with a knee, with errors and requests without a start among them, lowered to two threads.
+    void twoThreadsGiveOneThreadsFigures()
+    {
+        QFETCH(int, valuesAtOnce);
+        QFETCH(bool, shuffled);
+        std::vector<LatencyRow> rows = closedLoadRows(8, 2.0);
+        for (std::size_t i = 0; i < rows.size(); i += 7)
+            rows[i].ok = false;
+        for (std::size_t i = 3; i < rows.size(); i += 41)
+            rows[i].start = kNotMeasured;
+        if (shuffled)
+            for (std::size_t i = 0; i + 1 < rows.size(); i += 2)
+                std::swap(rows[i], rows[rows.size() - 1 - i / 3]);
+        const auto figures = [&](std::size_t twoThreadsFrom) {
+            LoadOptions loadOptions;
+            loadOptions.e2eValuesAtOnce = std::size_t(valuesAtOnce);
+            loadOptions.twoThreadsFrom = twoThreadsFrom;
+            KneeOptions kneeOptions;
+            kneeOptions.e2eValuesAtOnce = std::size_t(valuesAtOnce);
+            kneeOptions.twoThreadsFrom = twoThreadsFrom;
+            FindingsOptions findingsOptions;
+            findingsOptions.twoThreadsFrom = twoThreadsFrom;
+            const LoadAnalysis load = analyzeLoad(computeLoadProfile(rows, loadOptions), rows, kneeOptions);
+            return everyFigure(load, findFindings(rows, &load, findingsOptions));
+        };
+        const std::string one = figures(SIZE_MAX), two = figures(1);
+        QVERIFY2(one.find("knee near") != std::string::npos, one.c_str());
+        QVERIFY(one.find("errors") != std::string::npos);
+        QCOMPARE(QString::fromStdString(two), QString::fromStdString(one));
+    }
+
     void simulatedKnee_data()
     {
         QTest::addColumn<int>("decodeSlots");

@@ -227,14 +227,19 @@ private slots:
     {
         QTest::addColumn<QList<int>>("groupSizes");
         QTest::addColumn<int>("valuesAtOnce");
-        QTest::newRow("all groups in one pass") << QList<int>{3, 5, 2} << 100;
-        QTest::newRow("a group a pass") << QList<int>{3, 5, 2} << 5;
-        QTest::newRow("a group past the bound, in place") << QList<int>{2, 40, 3} << 8;
-        QTest::newRow("every group past the bound") << QList<int>{9, 12, 30} << 8;
-        QTest::newRow("empty groups between") << QList<int>{0, 6, 0, 0, 7, 0} << 7;
-        QTest::newRow("empty groups before a group past the bound") << QList<int>{0, 0, 20, 0} << 4;
+        QTest::addColumn<bool>("twoThreads");
+        QTest::newRow("all groups in one pass") << QList<int> { 3, 5, 2 } << 100 << false;
+        QTest::newRow("a group a pass") << QList<int> { 3, 5, 2 } << 5 << false;
+        QTest::newRow("a group past the bound, in place") << QList<int> { 2, 40, 3 } << 8 << false;
+        QTest::newRow("every group past the bound") << QList<int> { 9, 12, 30 } << 8 << false;
+        QTest::newRow("empty groups between") << QList<int> { 0, 6, 0, 0, 7, 0 } << 7 << false;
+        QTest::newRow("empty groups before a group past the bound") << QList<int> { 0, 0, 20, 0 } << 4 << false;
         // Each pass needs a little more than the one before: resize() alone asked for twice the values.
-        QTest::newRow("passes growing by one") << QList<int>{4, 4, 5, 4, 6, 3, 7} << 7;
+        QTest::newRow("passes growing by one") << QList<int> { 4, 4, 5, 4, 6, 3, 7 } << 7 << false;
+        // The same on two threads (row_halves.h), each half of the rows filling its own places.
+        QTest::newRow("two threads: all groups in one pass") << QList<int> { 3, 5, 2 } << 100 << true;
+        QTest::newRow("two threads: a group past the bound, in place") << QList<int> { 2, 40, 3 } << 8 << true;
+        QTest::newRow("two threads: passes growing by one") << QList<int> { 4, 4, 5, 4, 6, 3, 7 } << 7 << true;
     }
     /// Each group's e2e statistic is summarize()'s over its values, however the groups are taken, and no
     /// batch holds more than `valuesAtOnce` values: a group of more is read in place. (The bound is what
@@ -243,6 +248,7 @@ private slots:
     {
         QFETCH(QList<int>, groupSizes);
         QFETCH(int, valuesAtOnce);
+        QFETCH(bool, twoThreads);
         std::vector<LatencyRow> rows;
         std::vector<std::int64_t> groupOfRow;
         std::vector<std::vector<std::int64_t>> expected(std::size_t(groupSizes.size()));
@@ -264,17 +270,27 @@ private slots:
                 groupOfRow.push_back(-1);
             }
         }
+        // Each group's rows in each half of the rows, as the threads split them.
+        const std::size_t twoThreadsFrom = twoThreads ? 1 : SIZE_MAX;
+        const std::size_t upper = upperHalfStart(rows.size(), twoThreadsFrom);
+        QCOMPARE(upper < rows.size(), twoThreads);
+        std::vector<std::array<std::size_t, 2>> halves(counts.size());
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            if (groupOfRow[i] >= 0)
+                ++halves[std::size_t(groupOfRow[i])][i < upper ? 0 : 1];
         const std::vector<double> percentiles = {50.0, 95.0};
         std::vector<int> done(counts.size(), 0);
-        const std::size_t held = summarizeE2eByGroup(rows, counts, [&](std::size_t i) { return groupOfRow[i]; }, percentiles,
-                                                     [&](std::size_t g, const Statistic &stat) {
-            ++done[g];
-            const Statistic want = summarize(expected[g], percentiles);
-            QCOMPARE(stat.count, want.count);
-            QCOMPARE(stat.meanNs, want.meanNs);
-            QCOMPARE(stat.maxNs, want.maxNs);
-            QCOMPARE(stat.percentilesNs, want.percentilesNs);
-        }, std::size_t(valuesAtOnce));
+        const std::size_t held = summarizeE2eByGroup(
+            rows, halves, [&](std::size_t i) { return groupOfRow[i]; }, percentiles,
+            [&](std::size_t g, const Statistic &stat) {
+                ++done[g];
+                const Statistic want = summarize(expected[g], percentiles);
+                QCOMPARE(stat.count, want.count);
+                QCOMPARE(stat.meanNs, want.meanNs);
+                QCOMPARE(stat.maxNs, want.maxNs);
+                QCOMPARE(stat.percentilesNs, want.percentilesNs);
+            },
+            std::size_t(valuesAtOnce), twoThreadsFrom);
         for (std::size_t g = 0; g < counts.size(); ++g)
             QCOMPARE(done[g], counts[g] > 0 ? 1 : 0);
         QVERIFY2(held <= std::size_t(valuesAtOnce), qPrintable(QString::number(held)));

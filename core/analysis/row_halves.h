@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "analysis/row_statistics.h"
+#include "model/rank_histogram.h"
+#include "store/request_scan.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+/// \file row_halves.h
+/// A pass over the collected rows split between two threads: the lower half on this one, the upper half on
+/// a second, each into a tally of its own that the caller adds up, lower half first (the rows' order). After
+/// the scan, a report's load profile, knee and findings are a dozen passes over 880 MB of rows at 10M
+/// requests, each bound by the memory it reads rather than by what it computes; one core read them in
+/// about 80 ms a pass, 0.9 s in all.
+
+namespace lx {
+
+/// From this many rows on, a pass is worth a second thread (its start costs some 50 us).
+inline constexpr std::size_t kRowsForTwoThreads = std::size_t(1) << 16;
+
+/// Where a pass over `rows` rows splits: the first row of the upper half, or `rows` when all of them are
+/// read on this thread (fewer than `twoThreadsFrom`).
+inline std::size_t upperHalfStart(std::size_t rows, std::size_t twoThreadsFrom = kRowsForTwoThreads)
+{
+    return rows >= twoThreadsFrom && rows >= 2 ? rows / 2 : rows;
+}
+
+/// Calls visit(tallies[half], i, rows[i]) for every row i: the rows before upperHalfStart() into
+/// tallies[0] on this thread, the others into tallies[1] on a second thread.
+template<typename Tally, typename Visit>
+void tallyHalves(std::span<const LatencyRow> rows, std::array<Tally, 2> &tallies, Visit &&visit,
+                 std::size_t twoThreadsFrom = kRowsForTwoThreads)
+{
+    const std::size_t upper = upperHalfStart(rows.size(), twoThreadsFrom);
+    const auto run = [&](std::size_t half) {
+        Tally &tally = tallies[half];
+        const std::size_t to = half == 0 ? upper : rows.size();
+        for (std::size_t i = half == 0 ? 0 : upper; i < to; ++i)
+            visit(tally, i, rows[i]);
+    };
+    if (upper == rows.size())
+        run(0);
+    else
+        onTwoThreads(run);
+}
+
+/// The statistic of the values pick(i, row, take) gives (it calls take(value) for each value of row i), as
+/// summarize() gives it, read in place: two passes of a RankHistogram over the halves.
+template<typename Pick>
+Statistic summarizeHalvesInPlace(std::span<const LatencyRow> rows, Pick &&pick, const std::vector<double> &percentiles,
+                                 std::size_t twoThreadsFrom = kRowsForTwoThreads)
+{
+    std::array<RankHistogram, 2> histograms;
+    tallyHalves(
+        rows, histograms,
+        [&](RankHistogram &mine, std::size_t i, const LatencyRow &row) {
+            pick(i, row, [&](std::int64_t v) { mine.count(v); });
+        },
+        twoThreadsFrom);
+    const bool twoHalves = upperHalfStart(rows.size(), twoThreadsFrom) < rows.size();
+    RankHistogram &merged = histograms[0];
+    merged.addCounts(histograms[1]);
+    merged.plan(percentiles);
+    if (twoHalves)
+        histograms[1] = merged; // the upper half keeps into a copy of the plan, added back afterwards
+    tallyHalves(
+        rows, histograms,
+        [&](RankHistogram &mine, std::size_t i, const LatencyRow &row) {
+            pick(i, row, [&](std::int64_t v) { mine.keep(v); });
+        },
+        twoThreadsFrom);
+    if (twoHalves)
+        merged.addKept(histograms[1]);
+    if (std::optional<Statistic> stat = merged.finish())
+        return std::move(*stat);
+    // Values much alike but not equal (rare): copied out and selected.
+    std::vector<std::int64_t> values;
+    values.reserve(static_cast<std::size_t>(merged.count()));
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        pick(i, rows[i], [&](std::int64_t v) { values.push_back(v); });
+    return summarize(values, percentiles);
+}
+
+} // namespace lx
