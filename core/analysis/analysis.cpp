@@ -2,12 +2,15 @@
 #include "analysis/analysis.h"
 
 #include "analysis/row_statistics.h"
+#include "analysis/token_metric_chunks.h"
 #include "model/decompose.h"
 #include "model/huge_page_allocator.h"
+#include "model/rank_histogram.h"
 #include "store/held_rows.h"
-#include "store/request_join.h"
 #include "store/import_runs.h"
 #include "store/latency_rows.h"
+#include "store/request_columns.h"
+#include "store/request_join.h"
 #include "store/request_scan.h"
 #include "store/store.h"
 
@@ -29,6 +32,9 @@ constexpr std::size_t kUnmatchedSample = 10; ///< unmatched records a report nam
 /// `data` only counted: the values are read from the collected rows later (AnalysisOptions::rows).
 struct Samples {
     std::int64_t *data = nullptr;
+    /// Without `data`, the first pass of the values' RankHistogram when they are read again afterwards
+    /// (token_metric_chunks.h), else none: they are read from the collected rows.
+    std::unique_ptr<RankHistogram> histogram;
     std::size_t count = 0;
     std::array<std::int64_t, 4> scopeCounts{};
     std::int64_t excluded = 0;
@@ -37,6 +43,8 @@ struct Samples {
     {
         if (data)
             data[count] = value;
+        else if (histogram)
+            histogram->count(value);
         ++count;
         ++scopeCounts[static_cast<int>(scope)];
     }
@@ -206,6 +214,8 @@ void mergeInto(ScanPart &into, ScanPart &from)
     for (std::size_t i = 0; i < target.size(); ++i) {
         if (target[i]->data && source[i]->data)
             std::memmove(target[i]->data + target[i]->count, source[i]->data, source[i]->count * sizeof(std::int64_t));
+        if (target[i]->histogram && source[i]->histogram)
+            target[i]->histogram->addCounts(*source[i]->histogram);
         target[i]->count += source[i]->count;
         for (std::size_t k = 0; k < target[i]->scopeCounts.size(); ++k)
             target[i]->scopeCounts[k] += source[i]->scopeCounts[k];
@@ -234,27 +244,44 @@ constexpr std::optional<std::size_t> rowMetricOf(std::size_t i)
     return std::nullopt;
 }
 
-/// Points each metric of `part` at its column, `offset` values in; with `fromRows`, those the rows hold at
-/// none (they are only counted, and read from the collected rows afterwards).
-void placeIn(ScanPart &part, const SampleColumns &columns, std::size_t offset, bool fromRows)
+/// Where each metric of a scan's values comes from when they are not gathered into its column.
+struct ReadElsewhere {
+    bool rowMetrics = false; ///< the segments, e2e and TPOT: from the collected rows (row_statistics.h)
+    bool tokenMetrics = false; ///< TTFT and TTLT: from their columns of the chunks (token_metric_chunks.h)
+
+    bool operator()(std::size_t i) const
+    {
+        return (rowMetrics && rowMetricOf(i)) || (tokenMetrics && (i == kTtftMetric || i == kTtltMetric));
+    }
+    static constexpr std::size_t kTtftMetric = kSegmentCount + 1, kTtltMetric = kSegmentCount + 3; // ScanPart::all()
+};
+
+/// Points each metric of `part` at its column, `offset` values in; those read elsewhere at none (they are
+/// only counted, and their values read afterwards).
+void placeIn(ScanPart &part, const SampleColumns &columns, std::size_t offset, ReadElsewhere elsewhere)
 {
     const auto all = part.all();
     for (std::size_t i = 0; i < all.size(); ++i)
-        all[i]->data = fromRows && rowMetricOf(i) ? nullptr : columns.column(i) + offset;
+        all[i]->data = elsewhere(i) ? nullptr : columns.column(i) + offset;
+    if (elsewhere.tokenMetrics) {
+        part.ttft.histogram = std::make_unique<RankHistogram>();
+        part.ttlt.histogram = std::make_unique<RankHistogram>();
+    }
 }
 
 /// Scans the matching rows; on a store of many rows the upper half on a second connection and thread,
 /// writing into the upper part of the same columns.
 std::unique_ptr<SampleColumns> scanAll(const Store &store, const SqlCondition &where, const RowIdRange &range,
-                                       const AnalysisOptions &options, bool collectRows, ScanPart &part)
+                                       const AnalysisOptions &options, bool collectRows, bool tokenMetricsFromChunks,
+                                       ScanPart &part)
 {
     auto columns = std::make_unique<SampleColumns>(part.all().size(), static_cast<std::size_t>(range.rows()));
     ScanPart upper;
-    const bool fromRows = options.rows != nullptr;
-    placeIn(part, *columns, 0, fromRows);
+    const ReadElsewhere elsewhere { options.rows != nullptr, tokenMetricsFromChunks };
+    placeIn(part, *columns, 0, elsewhere);
     // The upper half starts mid() - lo values in only when there is one; with one half (sparse ids
     // counted, say) that offset may lie past the columns' end.
-    placeIn(upper, *columns, range.twoHalves ? static_cast<std::size_t>(range.mid() - range.lo) : 0, fromRows);
+    placeIn(upper, *columns, range.twoHalves ? static_cast<std::size_t>(range.mid() - range.lo) : 0, elsewhere);
     // A store's held rows read without a condition are the rows the collector would gather, in its order:
     // lent rather than copied (held_rows.h).
     const HeldRows *held = store.heldRows();
@@ -296,8 +323,14 @@ Report analyze(const Store &store, const RequestFilter &filter, const AnalysisOp
     // Many rows are collected after the columns of this scan are let go (AnalysisOptions::rowsInASecondScanFrom);
     // held rows are lent, never collected.
     const RowIdRange range = requestIdRange(store);
-    const bool secondScan = options.rows && !(store.heldRows() && where.sql == "1") && range.rows() >= options.rowsInASecondScanFrom;
-    auto columns = scanAll(store, where, range, options, !secondScan, part);
+    bool secondScan
+        = options.rows && !(store.heldRows() && where.sql == "1") && range.rows() >= options.rowsInASecondScanFrom;
+    // Without a filter, on a store with column chunks, TTFT and TTLT are read from their own columns of the
+    // chunks afterwards, so that the one scan collects the rows: never held beside them, and no second scan.
+    const bool tokenMetricsFromChunks = secondScan && where.sql == "1" && readableRequestColumns(store.db(), range);
+    if (tokenMetricsFromChunks)
+        secondScan = false;
+    auto columns = scanAll(store, where, range, options, !secondScan, tokenMetricsFromChunks, part);
     std::vector<std::int64_t, HugePageAllocator<std::int64_t>> gaps;
     Samples itl;
     readTokenGaps(store, where, options.includeErrors, gaps, itl);
@@ -330,11 +363,19 @@ Report analyze(const Store &store, const RequestFilter &filter, const AnalysisOp
         return report;
     }
     // TTFT, TTLT and ITL from their columns, which are then let go; the metrics the rows hold from the rows.
+    const ReadElsewhere elsewhere { true, tokenMetricsFromChunks };
     onTwoThreads([&](std::size_t first) {
         for (std::size_t i = first; i < in.size(); i += 2)
-            if (!rowMetricOf(i))
+            if (!elsewhere(i))
                 *out[i] = summarizeSamples(*in[i], options.percentiles);
     });
+    if (tokenMetricsFromChunks) {
+        std::array<Statistic, 2> stats
+            = summarizeTokenMetricChunks(store.db(), { part.ttft.histogram.get(), part.ttlt.histogram.get() },
+                                         options.includeErrors, options.percentiles);
+        report.ttft = describe(part.ttft, std::move(stats[0]));
+        report.ttlt = describe(part.ttlt, std::move(stats[1]));
+    }
     columns.reset();
     gaps = {};
     if (secondScan)

@@ -32,9 +32,12 @@ struct AnalysisOptions {
     /// segment and TPOT statistics from these rows rather than from columns of their own: their values are
     /// then held once, not twice (a report on 10M requests: 0.9 GB less at its peak).
     LatencyRowCollector *rows = nullptr;
-    /// From this many requests on (by the id range), `rows` are collected in a second scan, after the TTFT,
-    /// TTLT and ITL columns of the first are summarized and let go: the rows (88 bytes a request) and those
-    /// columns (16 more) are then never held at once. A report on 10M requests: 1047 MiB at its peak before.
+    /// From this many requests on (by the id range), the TTFT and TTLT values are never held beside the
+    /// `rows` (88 bytes a request, those two 16 more; a report on 10M requests peaked at 1047 MiB with both).
+    /// Without a filter, on a store with column chunks, the one scan collects the rows and the two metrics
+    /// are read afterwards from their own columns of the chunks (token_metric_chunks.h); otherwise the rows
+    /// are collected in a second scan, after the TTFT, TTLT and ITL columns of the first are summarized and
+    /// let go.
     std::int64_t rowsInASecondScanFrom = std::int64_t{1} << 22;
 };
 

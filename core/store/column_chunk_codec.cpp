@@ -13,7 +13,25 @@ namespace {
 
 static_assert(std::endian::native == std::endian::little, "column chunks are little-endian");
 
-constexpr unsigned char kMark[8] = {'L', 'X', 'C', 'O', 'L', 'v', '2', '\0'};
+constexpr unsigned char kMark[8] = { 'L', 'X', 'C', 'O', 'L', 'v', '3', '\0' };
+/// Layout v2's mark: the same header, every column's codes in column order.
+constexpr unsigned char kMarkV2[8] = { 'L', 'X', 'C', 'O', 'L', 'v', '2', '\0' };
+
+/// The columns in the order their codes are stored in a chunk of layout v3 (kStoredFirst, then the rest).
+constexpr std::array<std::size_t, kChunkColumns> storedOrder()
+{
+    std::array<std::size_t, kChunkColumns> order {};
+    std::size_t at = 0;
+    for (const std::size_t c : kStoredFirst)
+        order[at++] = c;
+    for (std::size_t c = 0; c < kChunkColumns; ++c)
+        if (std::find(kStoredFirst.begin(), kStoredFirst.end(), c) == kStoredFirst.end())
+            order[at++] = c;
+    return order;
+}
+constexpr std::array<std::size_t, kChunkColumns> kStoredOrder = storedOrder();
+/// Layout v2's order: the columns' own.
+constexpr std::array<std::size_t, kChunkColumns> kColumnOrder = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 };
 
 /// Bytes that hold `code`: 1 for codes up to 255, 8 for the largest.
 std::uint8_t bytesFor(std::uint64_t code)
@@ -21,13 +39,15 @@ std::uint8_t bytesFor(std::uint64_t code)
     return static_cast<std::uint8_t>(std::max<std::uint64_t>(1, (std::bit_width(code) + 7) / 8));
 }
 
-/// Where column `column`'s codes start in a chunk of `rows` rows.
-std::size_t columnOffset(const std::array<ColumnCoding, kChunkColumns> &codings, std::size_t column, std::size_t rows)
+/// Sets each coding's offset: the codes of the columns one after the other in `order`, after the header.
+void placeCodes(std::array<ColumnCoding, kChunkColumns> &codings, const std::array<std::size_t, kChunkColumns> &order,
+                std::size_t rows)
 {
-    std::size_t offset = kChunkHeaderBytes;
-    for (std::size_t c = 0; c < column; ++c)
-        offset += codings[c].width * rows;
-    return offset;
+    std::uint64_t offset = kChunkHeaderBytes;
+    for (const std::size_t c : order) {
+        codings[c].offset = offset;
+        offset += static_cast<std::uint64_t>(codings[c].width) * rows;
+    }
 }
 
 } // namespace
@@ -77,7 +97,7 @@ void encodeChunk(const std::array<std::span<const std::int64_t>, kChunkColumns> 
         std::memcpy(p, &coding.base, sizeof coding.base);
         p += sizeof coding.base;
     }
-    for (std::size_t c = 0; c < kChunkColumns; ++c) {
+    for (const std::size_t c : kStoredOrder) {
         const ColumnCoding coding = codings[c];
         if (coding.width == 0)
             continue;
@@ -93,7 +113,10 @@ void encodeChunk(const std::array<std::span<const std::int64_t>, kChunkColumns> 
 std::optional<std::array<ColumnCoding, kChunkColumns>> readChunkHeader(std::span<const unsigned char> head,
                                                                        std::size_t rows, std::uint64_t size)
 {
-    if (head.size() < kChunkHeaderBytes || std::memcmp(head.data(), kMark, sizeof kMark) != 0 || rows > UINT32_MAX)
+    if (head.size() < kChunkHeaderBytes || rows > UINT32_MAX)
+        return std::nullopt;
+    const bool v3 = std::memcmp(head.data(), kMark, sizeof kMark) == 0;
+    if (!v3 && std::memcmp(head.data(), kMarkV2, sizeof kMarkV2) != 0)
         return std::nullopt;
     std::array<ColumnCoding, kChunkColumns> codings;
     std::uint64_t expected = kChunkHeaderBytes;
@@ -108,6 +131,7 @@ std::optional<std::array<ColumnCoding, kChunkColumns>> readChunkHeader(std::span
     }
     if (expected != size)
         return std::nullopt;
+    placeCodes(codings, v3 ? kStoredOrder : kColumnOrder, rows);
     return codings;
 }
 
@@ -115,19 +139,24 @@ void decodeColumn(std::span<const unsigned char> blob, const std::array<ColumnCo
                   std::size_t column, std::size_t rows, std::int64_t *out)
 {
     const ColumnCoding coding = codings[column];
+    decodeCodes(coding.width == 0 ? blob : blob.subspan(coding.offset), coding, rows, out);
+}
+
+void decodeCodes(std::span<const unsigned char> codes, ColumnCoding coding, std::size_t rows, std::int64_t *out)
+{
     if (coding.width == 0) {
         std::fill(out, out + rows, coding.base);
         return;
     }
-    const unsigned char *p = blob.data() + columnOffset(codings, column, rows);
-    const unsigned char *end = blob.data() + blob.size();
+    const unsigned char *p = codes.data();
+    const unsigned char *end = codes.data() + codes.size();
     const std::size_t width = coding.width;
     const std::uint64_t mask = width == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * width)) - 1;
     const auto value = [&](std::uint64_t code) {
         return code == 0 ? kNotMeasured : static_cast<std::int64_t>(static_cast<std::uint64_t>(coding.base) + code - 1);
     };
     std::size_t i = 0;
-    // Whole 8-byte loads, masked to the width, while they stay inside the BLOB; the last few byte by byte.
+    // Whole 8-byte loads, masked to the width, while they stay inside the bytes given; the last few byte by byte.
     for (; i < rows && p + 8 <= end; ++i, p += width) {
         std::uint64_t code;
         std::memcpy(&code, p, sizeof code);

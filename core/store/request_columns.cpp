@@ -11,21 +11,19 @@
 #include <optional>
 #include <span>
 #include <stdexcept>
+#include <string>
 
 namespace lx {
 
 namespace {
 
-// The chunk's columns (column_chunk_codec.h), in this order.
-constexpr std::size_t kIdColumn = 0, kStartColumn = 1, kE2eColumn = 2, kFirstSegmentColumn = 3;
-constexpr std::size_t kTtftColumn = kFirstSegmentColumn + kSegmentCount, kTpotColumn = kTtftColumn + 1,
-                      kTtltColumn = kTtftColumn + 2, kFlagsColumn = kTtftColumn + 3, kStatesColumn = kTtftColumn + 4;
-static_assert(kStatesColumn + 1 == kChunkColumns);
+static_assert(kFirstSegmentColumn + kSegmentCount == kTtftColumn);
 
 /// The states column: ok, and the two scopes (0 to 3 each), in one small number.
 std::int64_t statesOf(const RequestRow &row)
 {
-    return (row.ok ? 1 : 0) | static_cast<std::int64_t>(row.e2eScope) << 1 | static_cast<std::int64_t>(row.tokenScope) << 4;
+    return (row.ok ? kStateOk : 0) | static_cast<std::int64_t>(row.e2eScope) << 1
+        | static_cast<std::int64_t>(row.tokenScope) << 4;
 }
 
 /// The columns of one chunk, decoded into memory a scan reuses from chunk to chunk.
@@ -48,7 +46,7 @@ public:
             row.segments[static_cast<std::size_t>(s)] = value(kFirstSegmentColumn + static_cast<std::size_t>(s), i);
         row.flags = static_cast<std::uint32_t>(value(kFlagsColumn, i));
         const std::int64_t states = value(kStatesColumn, i);
-        row.ok = (states & 1) != 0;
+        row.ok = (states & kStateOk) != 0;
         row.tpot = value(kTpotColumn, i);
         row.e2eScope = storedScope(states >> 1 & 7);
         row.ttft = value(kTtftColumn, i);
@@ -231,6 +229,53 @@ void scanRequestColumns(sqlite3 *db, std::int64_t lo, std::int64_t hi, const Row
                         RequestRowVisit visit, void *context)
 {
     scanChunks(db, lo, hi, nullptr, &condition, half, visit, context);
+}
+
+void readChunkColumns(sqlite3 *db, std::span<const std::size_t> columns, const ChunkColumnsVisit &visit)
+{
+    // Each chunk's header, then each column's own bytes, out of the BLOB through sqlite3_blob_read(): only
+    // the pages that hold them are read, not the chunk's whole record.
+    Statement chunks(db, "SELECT first_id, rows, length(data) FROM request_columns ORDER BY first_id");
+    std::vector<std::vector<std::int64_t>> values(columns.size(), std::vector<std::int64_t>(kRowsPerChunk));
+    std::vector<const std::int64_t *> decoded(columns.size());
+    std::vector<unsigned char> codes;
+    std::array<unsigned char, kChunkHeaderBytes> head;
+    while (chunks.step() == SQLITE_ROW) {
+        sqlite3_stmt *q = chunks.get();
+        const std::int64_t firstId = sqlite3_column_int64(q, 0);
+        const std::int64_t rows = sqlite3_column_int64(q, 1);
+        const auto size = static_cast<std::uint64_t>(sqlite3_column_int64(q, 2));
+        if (rows < 1 || static_cast<std::uint64_t>(rows) > kRowsPerChunk || size < kChunkHeaderBytes)
+            damaged(firstId, "its size is not its rows'");
+        sqlite3_blob *blob = nullptr;
+        const auto close = [&] { sqlite3_blob_close(blob); };
+        if (sqlite3_blob_open(db, "main", "request_columns", "data", firstId, 0, &blob) != SQLITE_OK
+            || sqlite3_blob_read(blob, head.data(), static_cast<int>(head.size()), 0) != SQLITE_OK) {
+            close();
+            throw std::runtime_error(std::string("cannot read the store's column chunks: ") + sqlite3_errmsg(db));
+        }
+        const auto n = static_cast<std::size_t>(rows);
+        const auto codings = readChunkHeader(head, n, size);
+        if (!codings) {
+            close();
+            damaged(firstId, "its layout does not make its size");
+        }
+        for (std::size_t k = 0; k < columns.size(); ++k) {
+            const ColumnCoding coding = (*codings)[columns[k]];
+            codes.resize(coding.width * n);
+            if (!codes.empty()
+                && sqlite3_blob_read(blob, codes.data(), static_cast<int>(codes.size()),
+                                     static_cast<int>((*codings)[columns[k]].offset))
+                    != SQLITE_OK) {
+                close();
+                throw std::runtime_error(std::string("cannot read the store's column chunks: ") + sqlite3_errmsg(db));
+            }
+            decodeCodes(codes, coding, n, values[k].data());
+            decoded[k] = values[k].data();
+        }
+        close();
+        visit(decoded, n);
+    }
 }
 
 bool dropRequestColumns(sqlite3 *db, std::string *error)

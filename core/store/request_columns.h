@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "store/column_chunk_codec.h"
 #include "store/request_scan.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -29,6 +31,9 @@ class Store;
 
 /// Requests per chunk: a chunk is 3 to 7 MB (column_chunk_codec.h), a scan holds one per thread.
 inline constexpr std::size_t kRowsPerChunk = 65536;
+
+/// The states column's bit that says a request is ok (the two scopes are above it).
+inline constexpr std::int64_t kStateOk = 1;
 
 /// Collects rows in id order and writes them as chunks into `request_columns`, inside the caller's
 /// transaction.
@@ -66,6 +71,16 @@ void scanRequestColumns(sqlite3 *db, std::int64_t lo, std::int64_t hi, const std
 /// The same for the chunked requests that `condition` selects.
 void scanRequestColumns(sqlite3 *db, std::int64_t lo, std::int64_t hi, const RowCondition &condition, int half,
                         RequestRowVisit visit, void *context);
+
+/// Called with the values of the columns a reader asked for, one chunk at a time: columns[k] holds `rows`
+/// values of the k-th column asked for.
+using ChunkColumnsVisit = std::function<void(std::span<const std::int64_t *const> columns, std::size_t rows)>;
+
+/// Reads the columns `columns` (kTtftColumn, ...) of every chunk, in id order, and nothing else of them:
+/// a few of a chunk's 15 columns cost a few of its bytes. For a store whose chunks are readable
+/// (readableRequestColumns()): every request of the table, none chosen. Throws std::runtime_error when a
+/// chunk contradicts itself or cannot be read.
+void readChunkColumns(sqlite3 *db, std::span<const std::size_t> columns, const ChunkColumnsVisit &visit);
 
 /// Deletes every chunk, in the caller's transaction: for what changes rows other than by appending them.
 bool dropRequestColumns(sqlite3 *db, std::string *error);

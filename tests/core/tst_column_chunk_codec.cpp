@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <set>
 #include <vector>
 
 using namespace lx;
@@ -40,6 +41,8 @@ private slots:
     void valuesDecodeToThemselves();
     void headerIsChecked_data();
     void headerIsChecked();
+    void eachColumnKeepsItsOwnValues_data();
+    void eachColumnKeepsItsOwnValues();
 };
 
 void TestColumnChunkCodec::valuesDecodeToThemselves_data()
@@ -121,6 +124,68 @@ void TestColumnChunkCodec::headerIsChecked()
     const auto codings = readChunkHeader(std::span(blob.data(), headLength), values.size() + static_cast<std::size_t>(rowsOff),
                                          blob.size() + static_cast<std::size_t>(sizeOff));
     QCOMPARE(codings.has_value(), accepted);
+}
+
+void TestColumnChunkCodec::eachColumnKeepsItsOwnValues_data()
+{
+    QTest::addColumn<bool>("layoutV2");
+    QTest::newRow("layout v3: TTFT, TTLT and the states first") << false;
+    QTest::newRow("layout v2, as an earlier version wrote it: the columns in order") << true;
+}
+
+/// Columns of different values and widths each decode to their own values, whatever order the layout
+/// stores their codes in; v3 puts TTFT, TTLT and the states right after the header (a reader of those alone
+/// reads the BLOB's head), and a chunk of v2 is still read.
+void TestColumnChunkCodec::eachColumnKeepsItsOwnValues()
+{
+    QFETCH(bool, layoutV2);
+    const std::size_t rows = 300;
+    std::array<Column, kChunkColumns> values;
+    for (std::size_t c = 0; c < kChunkColumns; ++c)
+        for (std::size_t i = 0; i < rows; ++i) // column c's values 2^(4c) apart: widths of 2 to 8 bytes
+            values[c].push_back(i % 11 == c ? kNotMeasured
+                                            : static_cast<std::int64_t>(c)
+                                        + static_cast<std::int64_t>((i * 7) % rows)
+                                            * (std::int64_t { 1 } << std::min<std::size_t>(4 * c, 52)));
+    std::array<std::span<const std::int64_t>, kChunkColumns> columns;
+    for (std::size_t c = 0; c < kChunkColumns; ++c)
+        columns[c] = values[c];
+    std::vector<unsigned char> blob;
+    encodeChunk(columns, blob);
+    if (layoutV2) { // the same header under v2's mark, the codes moved into column order
+        const auto v3 = readChunkHeader(blob, rows, blob.size());
+        QVERIFY(v3);
+        std::vector<unsigned char> v2(blob.begin(), blob.begin() + kChunkHeaderBytes);
+        v2[6] = '2';
+        for (std::size_t c = 0; c < kChunkColumns; ++c) {
+            const auto from = blob.begin() + static_cast<std::ptrdiff_t>((*v3)[c].offset);
+            v2.insert(v2.end(), from, from + static_cast<std::ptrdiff_t>((*v3)[c].width * rows));
+        }
+        blob = v2;
+    }
+    const auto codings = readChunkHeader(blob, rows, blob.size());
+    QVERIFY(codings);
+    if (!layoutV2) {
+        QCOMPARE((*codings)[kTtftColumn].offset, std::uint64_t(kChunkHeaderBytes));
+        QCOMPARE((*codings)[kTtltColumn].offset, kChunkHeaderBytes + (*codings)[kTtftColumn].width * rows);
+        QCOMPARE((*codings)[kIdColumn].offset,
+                 (*codings)[kStatesColumn].offset + (*codings)[kStatesColumn].width * rows);
+    } else {
+        QCOMPARE((*codings)[kIdColumn].offset, std::uint64_t(kChunkHeaderBytes));
+    }
+    std::set<int> widths;
+    for (std::size_t c = 0; c < kChunkColumns; ++c) {
+        widths.insert((*codings)[c].width);
+        Column decoded(rows, 0x5a5a5a5a);
+        decodeColumn(blob, *codings, c, rows, decoded.data());
+        QCOMPARE(decoded, values[c]);
+        // The column's own bytes alone, as a reader of a few columns reads them out of the BLOB.
+        Column alone(rows, 0x5a5a5a5a);
+        const ColumnCoding coding = (*codings)[c];
+        decodeCodes(std::span(blob).subspan(coding.offset, coding.width * rows), coding, rows, alone.data());
+        QCOMPARE(alone, values[c]);
+    }
+    QVERIFY2(widths.size() >= 5, "the columns take widths of their own");
 }
 
 QTEST_APPLESS_MAIN(TestColumnChunkCodec)

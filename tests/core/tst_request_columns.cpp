@@ -274,28 +274,37 @@ void TestRequestColumns::rowsOfASecondScan_data()
 {
     QTest::addColumn<int>("requests");
     QTest::addColumn<QString>("filter");
-    QTest::newRow("one half") << 1500 << QString();
-    QTest::newRow("one half, filtered") << 1500 << QStringLiteral("e2e > 2s");
-    QTest::newRow("two halves") << 200001 << QString();
-    QTest::newRow("two halves, filtered by what SQL decides") << 200001 << QStringLiteral("dominant = queue");
+    QTest::addColumn<bool>("includeErrors");
+    // Without a filter, TTFT and TTLT are read from their columns of the chunks after the one scan.
+    QTest::newRow("one half") << 1500 << QString() << false;
+    QTest::newRow("one half, errors included") << 1500 << QString() << true;
+    QTest::newRow("one half, filtered") << 1500 << QStringLiteral("e2e > 2s") << false;
+    QTest::newRow("two halves") << 200001 << QString() << false;
+    QTest::newRow("two halves, filtered by what SQL decides") << 200001 << QStringLiteral("dominant = queue") << false;
 }
 
-/// The rows a diagnosis collects in a second scan (AnalysisOptions::rowsInASecondScanFrom, for many
-/// requests) give every figure the rows of the first scan give.
+/// The rows a diagnosis collects for many requests (AnalysisOptions::rowsInASecondScanFrom: TTFT and TTLT
+/// read from the chunks afterwards, or the rows collected in a second scan) give every figure that the
+/// rows of one scan, with those two metrics' values beside them, give.
 void TestRequestColumns::rowsOfASecondScan()
 {
     QFETCH(int, requests);
     QFETCH(QString, filter);
+    QFETCH(bool, includeErrors);
     lx::Store &store = importedOnce(lx::sim::TraceForm::Timestamps, requests);
     const std::optional<lx::RequestFilter> where = lxtest::filterOf(filter);
     QVERIFY(where);
     const auto everything = [&](std::int64_t secondScanFrom) {
         lx::DiagnosisOptions options;
         options.analysis.rowsInASecondScanFrom = secondScanFrom;
+        options.analysis.includeErrors = includeErrors;
         const lx::Diagnosis d = lx::diagnose(store, *where, options);
         return lx::reportToJson(d.report) + lx::loadToJson(d.load) + lx::findingsToJson(d.findings);
     };
-    QVERIFY(lx::analyze(store, *where).total > requests / 10); // the rows compared are many
+    const lx::Report report = lx::analyze(store, *where);
+    QVERIFY(report.total > requests / 10); // the rows compared are many
+    QVERIFY(report.ttft.stat.count > 0 && report.ttlt.stat.count > 0);
+    QVERIFY(report.error > 0); // which includeErrors counts in the figures
     QCOMPARE(everything(0), everything(std::numeric_limits<std::int64_t>::max()));
 }
 
