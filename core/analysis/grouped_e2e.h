@@ -23,28 +23,47 @@ namespace lx {
 /// At most this many e2e values are held at once: 4M (32 MB) keep a trace of 4M requests to one pass.
 inline constexpr std::size_t kGroupedE2eValuesAtOnce = std::size_t(1) << 22;
 
+/// The rows of one group in one half of the rows: how many, and the span of row indexes they lie in. A
+/// trace's rows come in about the order of their start, so the rows of a time window lie close together
+/// and a pass for a batch of windows need only read their span.
+struct GroupRows {
+    std::size_t count = 0;
+    std::size_t first = SIZE_MAX, end = 0; ///< [first, end): empty while count is 0
+
+    void add(std::size_t row)
+    {
+        ++count;
+        first = std::min(first, row);
+        end = std::max(end, row + 1);
+    }
+};
+
+/// Each group's rows in each half of the rows (halves[0][g], halves[1][g]), split as row_halves.h splits
+/// them with the same `twoThreadsFrom` (all in the first when the rows are too few for two threads).
+using GroupRowsByHalf = std::array<std::vector<GroupRows>, 2>;
+
 /// Calls done(g, statistic) for each group g with requests, its statistic over the e2e of the rows
-/// groupOf(i) puts in it (i indexes `rows`; a negative group: none), with the `percentiles` asked.
-/// counts[g] is the number of rows of group g in each half of the rows, split as row_halves.h splits them
-/// with `twoThreadsFrom` (all in the first when the rows are too few for two threads); the two halves are
-/// read on two threads, each filling its own places. At most `valuesAtOnce` values are held at once: a
-/// group of more is summarized in place (two passes over the rows of its own), whose histogram keeps only
-/// the values near the percentiles (summarizeInPlace(): all of them only for values much alike but not
-/// equal, rare). Returns the most values a batch held at once (the capacity it asked for), which
-/// tst_load_profile holds to that bound.
+/// groupOf(i) puts in it (i indexes `rows`; a negative group: none), with the `percentiles` asked. `groups`
+/// counts each group's rows in each half; the two halves are read on two threads, each filling its own
+/// places, and each only over the span of its rows that the batch's groups lie in. At most `valuesAtOnce`
+/// values are held at once: a group of more is summarized in place (two passes over the rows of its own),
+/// whose histogram keeps only the values near the percentiles (summarizeInPlace(): all of them only for
+/// values much alike but not equal, rare). Returns the most values a batch held at once (the capacity it
+/// asked for), which tst_load_profile holds to that bound.
 template<typename GroupOf, typename Done>
-std::size_t summarizeE2eByGroup(std::span<const LatencyRow> rows, std::span<const std::array<std::size_t, 2>> counts,
-                                GroupOf &&groupOf, const std::vector<double> &percentiles, Done &&done,
+std::size_t summarizeE2eByGroup(std::span<const LatencyRow> rows, const GroupRowsByHalf &groups, GroupOf &&groupOf,
+                                const std::vector<double> &percentiles, Done &&done,
                                 std::size_t valuesAtOnce = kGroupedE2eValuesAtOnce,
                                 std::size_t twoThreadsFrom = kRowsForTwoThreads)
 {
-    const auto countOf = [&](std::size_t g) { return counts[g][0] + counts[g][1]; };
-    std::vector<std::size_t> offsets(counts.size() + 1, 0);
-    for (std::size_t g = 0; g < counts.size(); ++g)
+    const std::size_t groupCount = groups[0].size();
+    const auto countOf = [&](std::size_t g) { return groups[0][g].count + groups[1][g].count; };
+    std::vector<std::size_t> offsets(groupCount + 1, 0);
+    for (std::size_t g = 0; g < groupCount; ++g)
         offsets[g + 1] = offsets[g] + countOf(g);
     std::vector<std::int64_t> values;
     std::size_t held = 0;
-    for (std::size_t first = 0, last = 0; first < counts.size(); first = last) {
+    for (std::size_t first = 0, last = 0; first < groupCount; first = last) {
         last = first + 1; // the groups [first, last) this pass
         if (countOf(first) > valuesAtOnce) {
             std::vector<std::int64_t>().swap(values); // the last batch's are not needed beside it
@@ -55,7 +74,7 @@ std::size_t summarizeE2eByGroup(std::span<const LatencyRow> rows, std::span<cons
             done(first, summarizeHalvesInPlace(rows, pick, percentiles, twoThreadsFrom));
             continue;
         }
-        while (last < counts.size() && offsets[last + 1] - offsets[first] <= valuesAtOnce)
+        while (last < groupCount && offsets[last + 1] - offsets[first] <= valuesAtOnce)
             ++last;
         // Sized exactly: resize() past the capacity would ask for twice the values while still holding the
         // old ones (three times what the pass needs: 95 MB at a report's peak on 10M requests).
@@ -69,20 +88,30 @@ std::size_t summarizeE2eByGroup(std::span<const LatencyRow> rows, std::span<cons
         values.resize(size);
         held = std::max(held, values.capacity());
         // Where each half writes its next value of each group: the lower half's values first, in the rows'
-        // order, as one thread would have written them.
+        // order, as one thread would have written them. Each half reads the span its groups' rows lie in.
         std::array<std::vector<std::size_t>, 2> fill;
+        std::array<GroupRows, 2> span;
         for (std::size_t g = first; g < last; ++g) {
             fill[0].push_back(offsets[g] - offsets[first]);
-            fill[1].push_back(offsets[g] - offsets[first] + counts[g][0]);
+            fill[1].push_back(offsets[g] - offsets[first] + groups[0][g].count);
+            for (std::size_t half = 0; half < 2; ++half) {
+                const GroupRows &mine = groups[half][g];
+                span[half].first = std::min(span[half].first, mine.first);
+                span[half].end = std::max(span[half].end, mine.end);
+            }
         }
-        tallyHalves(
-            rows, fill,
-            [&](std::vector<std::size_t> &at, std::size_t i, const LatencyRow &row) {
+        const auto fillHalf = [&](std::size_t half) {
+            std::vector<std::size_t> &at = fill[half];
+            for (std::size_t i = span[half].first; i < span[half].end; ++i) {
                 const std::int64_t g = groupOf(i);
                 if (g >= static_cast<std::int64_t>(first) && g < static_cast<std::int64_t>(last))
-                    values[at[static_cast<std::size_t>(g) - first]++] = row.e2e;
-            },
-            twoThreadsFrom);
+                    values[at[static_cast<std::size_t>(g) - first]++] = rows[i].e2e;
+            }
+        };
+        if (span[1].first < span[1].end && span[0].first < span[0].end)
+            onTwoThreads(fillHalf);
+        else
+            fillHalf(span[0].first < span[0].end ? 0 : 1);
         // Each group's selection on one of two threads, the groups split where half the values are.
         std::vector<Statistic> stats(last - first);
         const auto summarizeGroups = [&](std::size_t from, std::size_t to) {

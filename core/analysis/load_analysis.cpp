@@ -64,7 +64,10 @@ struct Side {
 class WindowOfRow {
 public:
     WindowOfRow(std::span<const LatencyRow> rows, const std::vector<LoadWindow> &windows, std::int64_t width)
-        : m_rows(rows), m_origin(windows.empty() ? 0 : windows.front().startNs), m_windows(windows.size()), m_width(width)
+        : m_rows(rows)
+        , m_origin(windows.empty() ? 0 : windows.front().startNs)
+        , m_windows(windows.size())
+        , m_index(TimeGrid { m_origin, width, windows.size() })
     {
     }
 
@@ -74,15 +77,14 @@ public:
         if (m_windows == 0 || !isMeasured(r.start) || r.start < m_origin)
             return -1;
         // Unsigned: the trace's times may lie more than INT64_MAX apart (time_grid.h).
-        return static_cast<int>(std::min<std::uint64_t>(timeDistance(m_origin, r.start) / static_cast<std::uint64_t>(m_width),
-                                                         m_windows - 1));
+        return static_cast<int>(std::min<std::uint64_t>(m_index(r.start), m_windows - 1));
     }
 
 private:
     std::span<const LatencyRow> m_rows;
     std::int64_t m_origin;
     std::size_t m_windows;
-    std::int64_t m_width;
+    WindowIndexer m_index;
 };
 
 /// The load bands of the knee: below it, just past it (up to twice its requests in flight), far past it.
@@ -176,16 +178,16 @@ void fillBuckets(LoadAnalysis &out, std::span<const LatencyRow> rows, const Wind
         const int w = windowOfRow[i];
         return w < 0 || !inLatencyStats(rows[i], options.includeErrors) ? -1 : bucketOfWindow[static_cast<std::size_t>(w)];
     };
-    // Each bucket's requests and summed segments in each half of the rows: the halves' counts are what
+    // Each bucket's requests and summed segments in each half of the rows: the halves' rows are what
     // the e2e's grouping needs.
     struct BucketTally {
-        std::vector<std::int64_t> counts;
+        std::vector<GroupRows> groups;
         std::vector<std::array<double, kSegmentCount>> segmentSums;
     };
     const std::size_t buckets = out.buckets.size();
     std::array<BucketTally, 2> halves;
     for (BucketTally &half : halves) {
-        half.counts.assign(buckets, 0);
+        half.groups.assign(buckets, {});
         half.segmentSums.assign(buckets, {});
     }
     tallyHalves(
@@ -194,24 +196,23 @@ void fillBuckets(LoadAnalysis &out, std::span<const LatencyRow> rows, const Wind
             const std::int64_t b = bucketOfRow(i);
             if (b < 0)
                 return;
-            ++t.counts[static_cast<std::size_t>(b)];
+            t.groups[static_cast<std::size_t>(b)].add(i);
             for (int s = 0; s < kSegmentCount; ++s)
                 t.segmentSums[static_cast<std::size_t>(b)][static_cast<std::size_t>(s)]
                     += static_cast<double>(row.part(s));
         },
         options.twoThreadsFrom);
-    std::vector<std::array<std::size_t, 2>> counts(buckets);
+    const GroupRowsByHalf groups = { halves[0].groups, halves[1].groups };
     for (std::size_t b = 0; b < buckets; ++b) {
         LoadBucket &bucket = out.buckets[b];
-        bucket.count = halves[0].counts[b] + halves[1].counts[b];
-        counts[b] = { static_cast<std::size_t>(halves[0].counts[b]), static_cast<std::size_t>(halves[1].counts[b]) };
+        bucket.count = static_cast<std::int64_t>(groups[0][b].count + groups[1][b].count);
         for (std::size_t s = 0; s < kSegmentCount; ++s)
             bucket.segmentMeanNs[s] = (halves[0].segmentSums[b][s] + halves[1].segmentSums[b][s])
                 / (bucket.count > 0 ? static_cast<double>(bucket.count) : 1.0);
     }
     static const std::vector<double> p95 = {95.0};
     summarizeE2eByGroup(
-        rows, counts, bucketOfRow, p95,
+        rows, groups, bucketOfRow, p95,
         [&](std::size_t b, const Statistic &stat) {
             out.buckets[b].e2eMeanNs = stat.meanNs;
             out.buckets[b].e2eP95Ns = stat.percentilesNs[0];

@@ -47,13 +47,14 @@ struct WindowTally {
     explicit WindowTally(std::size_t windows)
         : arrivals(windows)
         , completions(windows)
-        , counts(windows)
+        , groups(windows)
         , segmentSums(windows)
         , busyNs(windows, 0.0)
         , wholeWindows(windows + 1, 0)
     {
     }
-    std::vector<std::int64_t> arrivals, completions, counts;
+    std::vector<std::int64_t> arrivals, completions;
+    std::vector<GroupRows> groups; ///< each window's rows in the latency statistics
     std::vector<std::array<double, kSegmentCount>> segmentSums;
     /// Time in flight summed per window (ns of requests); a request in flight over whole windows adds
     /// +1 after its first and -1 at its last (see computeLoadProfile()).
@@ -65,7 +66,6 @@ struct WindowTally {
         for (std::size_t i = 0; i < arrivals.size(); ++i) {
             arrivals[i] += o.arrivals[i];
             completions[i] += o.completions[i];
-            counts[i] += o.counts[i];
             busyNs[i] += o.busyNs[i];
             for (std::size_t s = 0; s < kSegmentCount; ++s)
                 segmentSums[i][s] += o.segmentSums[i][s];
@@ -135,7 +135,8 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
         w.coveredNs = std::max<std::int64_t>(std::min(grid.endOf(i), untilEnd) - std::max(w.startNs, first), 0);
     }
     const std::int64_t end = grid.endOf(count - 1);
-    const auto windowOf = [&](std::int64_t t) { return static_cast<std::size_t>(grid.indexOf(t)); };
+    const WindowIndexer windowIndex(grid);
+    const auto windowOf = [&](std::int64_t t) { return static_cast<std::size_t>(windowIndex(t)); };
 
     // Time in flight summed per window (ns of requests), then e2e values grouped by window for the p95. A
     // request adds its partial first and last windows directly and the whole ones between as a difference
@@ -144,7 +145,7 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
     std::array<WindowTally, 2> tallies = { WindowTally(count), WindowTally(count) };
     tallyHalves(
         rows, tallies,
-        [&](WindowTally &t, std::size_t, const LatencyRow &r) {
+        [&](WindowTally &t, std::size_t row, const LatencyRow &r) {
             if (!isMeasured(r.start))
                 return;
             const std::size_t i = windowOf(r.start);
@@ -166,12 +167,14 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
                 }
             }
             if (inLatencyStats(r, options.includeErrors)) {
-                ++t.counts[i];
+                t.groups[i].add(row);
                 for (int s = 0; s < kSegmentCount; ++s)
                     t.segmentSums[i][static_cast<std::size_t>(s)] += static_cast<double>(r.part(s));
             }
         },
         options.twoThreadsFrom);
+    // The windows' rows in each half, before the halves' tallies are added up: the e2e's grouping reads them.
+    const GroupRowsByHalf groups = { tallies[0].groups, tallies[1].groups };
     tallies[0].add(tallies[1]);
     const WindowTally &t = tallies[0];
     std::vector<double> busyNs = t.busyNs;
@@ -179,7 +182,7 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
         LoadWindow &w = windows[i];
         w.arrivals = t.arrivals[i];
         w.completions = t.completions[i];
-        w.count = t.counts[i];
+        w.count = static_cast<std::int64_t>(groups[0][i].count + groups[1][i].count);
         w.segmentMeanNs = t.segmentSums[i];
     }
     std::int64_t whole = 0;
@@ -202,11 +205,6 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
         for (double &mean : w.segmentMeanNs)
             mean /= static_cast<double>(w.count);
     }
-    // The windows' requests in each half of the rows, as the pass above counted them.
-    std::vector<std::array<std::size_t, 2>> counts(count);
-    for (std::size_t i = 0; i < count; ++i)
-        counts[i] = { static_cast<std::size_t>(tallies[0].counts[i] - tallies[1].counts[i]),
-                      static_cast<std::size_t>(tallies[1].counts[i]) };
     const auto windowOfRow = [&](std::size_t i) -> std::int64_t {
         const LatencyRow &r = rows[i];
         return isMeasured(r.start) && r.e2e >= 0 && inLatencyStats(r, options.includeErrors)
@@ -214,7 +212,7 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
                    : -1;
     };
     summarizeE2eByGroup(
-        rows, counts, windowOfRow, p95,
+        rows, groups, windowOfRow, p95,
         [&](std::size_t i, const Statistic &stat) {
             windows[i].e2eMeanNs = stat.meanNs;
             windows[i].e2eP95Ns = stat.percentilesNs[0];

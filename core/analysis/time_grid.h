@@ -40,4 +40,32 @@ struct TimeGrid {
     std::int64_t endOf(std::uint64_t i) const;
 };
 
+/// indexOf() of a grid, exactly, by a multiplication with the width's inverse rather than a division: a
+/// pass over 10M requests takes a window index or three of each, and a 64-bit division costs tens of cycles
+/// (a fifth of the samples of the load profile's passes).
+class WindowIndexer {
+public:
+    explicit WindowIndexer(const TimeGrid &grid);
+
+    std::uint64_t operator()(std::int64_t t) const
+    {
+        const std::uint64_t d = timeDistance(m_origin, t);
+        if (d >= m_fastBelow)
+            return d / m_width; // past the grid (or a grid too long for the double's precision): divide
+        // The double's quotient is within one of the true one for quotients below 2^40: one step corrects it.
+        std::uint64_t q = static_cast<std::uint64_t>(static_cast<double>(d) * m_inverse);
+        if (q * m_width > d)
+            --q;
+        else if (d - q * m_width >= m_width)
+            ++q;
+        return q;
+    }
+
+private:
+    std::int64_t m_origin;
+    std::uint64_t m_width;
+    double m_inverse;
+    std::uint64_t m_fastBelow; ///< distances below this (the grid's span) are multiplied; 0: always divided
+};
+
 } // namespace lx

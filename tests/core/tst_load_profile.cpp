@@ -4,8 +4,12 @@
 
 #include "analysis/grouped_e2e.h"
 #include "analysis/load_profile.h"
+#include "analysis/time_grid.h"
+#include "model/time_range.h"
 
 #include <QTest>
+#include <limits>
+#include <random>
 
 #include <numeric>
 
@@ -35,6 +39,44 @@ class TestLoadProfile : public QObject {
     Q_OBJECT
 
 private slots:
+    void windowIndexIsTheDivision_data()
+    {
+        QTest::addColumn<qint64>("first");
+        QTest::addColumn<qint64>("last");
+        QTest::addColumn<qint64>("width");
+        QTest::newRow("1 s windows over an hour of 2025")
+            << qint64(1'735'732'800'141'644'922) << qint64(1'735'736'400'000'000'000) << qint64(1'000'000'000);
+        QTest::newRow("1 ns windows") << qint64(-5'000) << qint64(95'000) << qint64(1);
+        QTest::newRow("a width that is no power of ten") << qint64(0) << qint64(7'777'777'777'777) << qint64(7'919);
+        QTest::newRow("1677 to 2262 in 100,000 windows") << std::numeric_limits<qint64>::min()
+                + 1 << std::numeric_limits<qint64>::max() << qint64(184'467'440'737'095);
+        QTest::newRow("one window a day over 300 years")
+            << qint64(-4'000'000'000'000'000'000) << qint64(5'000'000'000'000'000'000) << qint64(86'400'000'000'000);
+    }
+    /// WindowIndexer (a multiplication by the width's inverse) gives exactly the grid's division, at window
+    /// edges, a ns either side of them, past the grid's end and at the ends of int64.
+    void windowIndexIsTheDivision()
+    {
+        QFETCH(qint64, first);
+        QFETCH(qint64, last);
+        QFETCH(qint64, width);
+        const TimeGrid grid = TimeGrid::over(first, last, width);
+        const WindowIndexer index(grid);
+        std::vector<std::int64_t> times = { first, last, std::numeric_limits<std::int64_t>::max() };
+        std::mt19937_64 random(7);
+        for (int i = 0; i < 20'000; ++i) {
+            const std::uint64_t w = random() % grid.count; // a window's edge, a ns either side, and a time inside
+            const std::int64_t edge = grid.startOf(w);
+            for (const std::int64_t t :
+                 { edge, edge - 1, edge + 1,
+                   saturatingAdd(edge, static_cast<std::int64_t>(random() % static_cast<std::uint64_t>(width))) })
+                if (t >= grid.origin)
+                    times.push_back(t);
+        }
+        for (const std::int64_t t : times)
+            QCOMPARE(index(t), grid.indexOf(t));
+    }
+
     void windowWidth_data()
     {
         QTest::addColumn<qint64>("spanNs");
@@ -228,18 +270,26 @@ private slots:
         QTest::addColumn<QList<int>>("groupSizes");
         QTest::addColumn<int>("valuesAtOnce");
         QTest::addColumn<bool>("twoThreads");
-        QTest::newRow("all groups in one pass") << QList<int> { 3, 5, 2 } << 100 << false;
-        QTest::newRow("a group a pass") << QList<int> { 3, 5, 2 } << 5 << false;
-        QTest::newRow("a group past the bound, in place") << QList<int> { 2, 40, 3 } << 8 << false;
-        QTest::newRow("every group past the bound") << QList<int> { 9, 12, 30 } << 8 << false;
-        QTest::newRow("empty groups between") << QList<int> { 0, 6, 0, 0, 7, 0 } << 7 << false;
-        QTest::newRow("empty groups before a group past the bound") << QList<int> { 0, 0, 20, 0 } << 4 << false;
+        QTest::addColumn<bool>("inRuns");
+        QTest::newRow("all groups in one pass") << QList<int> { 3, 5, 2 } << 100 << false << false;
+        QTest::newRow("a group a pass") << QList<int> { 3, 5, 2 } << 5 << false << false;
+        QTest::newRow("a group past the bound, in place") << QList<int> { 2, 40, 3 } << 8 << false << false;
+        QTest::newRow("every group past the bound") << QList<int> { 9, 12, 30 } << 8 << false << false;
+        QTest::newRow("empty groups between") << QList<int> { 0, 6, 0, 0, 7, 0 } << 7 << false << false;
+        QTest::newRow("empty groups before a group past the bound")
+            << QList<int> { 0, 0, 20, 0 } << 4 << false << false;
         // Each pass needs a little more than the one before: resize() alone asked for twice the values.
-        QTest::newRow("passes growing by one") << QList<int> { 4, 4, 5, 4, 6, 3, 7 } << 7 << false;
+        QTest::newRow("passes growing by one") << QList<int> { 4, 4, 5, 4, 6, 3, 7 } << 7 << false << false;
         // The same on two threads (row_halves.h), each half of the rows filling its own places.
-        QTest::newRow("two threads: all groups in one pass") << QList<int> { 3, 5, 2 } << 100 << true;
-        QTest::newRow("two threads: a group past the bound, in place") << QList<int> { 2, 40, 3 } << 8 << true;
-        QTest::newRow("two threads: passes growing by one") << QList<int> { 4, 4, 5, 4, 6, 3, 7 } << 7 << true;
+        QTest::newRow("two threads: all groups in one pass") << QList<int> { 3, 5, 2 } << 100 << true << false;
+        QTest::newRow("two threads: a group past the bound, in place") << QList<int> { 2, 40, 3 } << 8 << true << false;
+        QTest::newRow("two threads: passes growing by one") << QList<int> { 4, 4, 5, 4, 6, 3, 7 } << 7 << true << false;
+        // Each group's rows one after the other, as a trace's windows come: a batch reads only their span.
+        QTest::newRow("in runs: a group a pass") << QList<int> { 3, 5, 2 } << 5 << false << true;
+        QTest::newRow("in runs, two threads: passes growing by one")
+            << QList<int> { 4, 4, 5, 4, 6, 3, 7 } << 7 << true << true;
+        QTest::newRow("in runs, two threads: empty groups, one past the bound")
+            << QList<int> { 0, 6, 0, 20, 7, 0 } << 7 << true << true;
     }
     /// Each group's e2e statistic is summarize()'s over its values, however the groups are taken, and no
     /// batch holds more than `valuesAtOnce` values: a group of more is read in place. (The bound is what
@@ -249,16 +299,19 @@ private slots:
         QFETCH(QList<int>, groupSizes);
         QFETCH(int, valuesAtOnce);
         QFETCH(bool, twoThreads);
+        QFETCH(bool, inRuns);
         std::vector<LatencyRow> rows;
         std::vector<std::int64_t> groupOfRow;
         std::vector<std::vector<std::int64_t>> expected(std::size_t(groupSizes.size()));
         std::vector<std::size_t> counts;
         for (qsizetype g = 0; g < groupSizes.size(); ++g)
             counts.push_back(std::size_t(groupSizes[g]));
-        // Rows of all groups interleaved, and rows of no group among them.
+        // Rows of all groups interleaved (or in runs), and rows of no group among them.
         std::size_t left = std::accumulate(counts.begin(), counts.end(), std::size_t(0));
         for (int i = 0; left > 0; ++i) {
-            const auto g = std::size_t(i) % counts.size();
+            std::size_t g = std::size_t(i) % counts.size();
+            if (inRuns) // the first group not yet full
+                for (g = 0; expected[g].size() == counts[g]; ++g) { }
             if (expected[g].size() < counts[g]) {
                 rows.push_back(row(i, i % 3, 10 + (i * 104'729) % 997));
                 groupOfRow.push_back(std::int64_t(g));
@@ -274,10 +327,10 @@ private slots:
         const std::size_t twoThreadsFrom = twoThreads ? 1 : SIZE_MAX;
         const std::size_t upper = upperHalfStart(rows.size(), twoThreadsFrom);
         QCOMPARE(upper < rows.size(), twoThreads);
-        std::vector<std::array<std::size_t, 2>> halves(counts.size());
+        GroupRowsByHalf halves = { std::vector<GroupRows>(counts.size()), std::vector<GroupRows>(counts.size()) };
         for (std::size_t i = 0; i < rows.size(); ++i)
             if (groupOfRow[i] >= 0)
-                ++halves[std::size_t(groupOfRow[i])][i < upper ? 0 : 1];
+                halves[i < upper ? 0 : 1][std::size_t(groupOfRow[i])].add(i);
         const std::vector<double> percentiles = {50.0, 95.0};
         std::vector<int> done(counts.size(), 0);
         const std::size_t held = summarizeE2eByGroup(
