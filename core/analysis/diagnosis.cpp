@@ -5,6 +5,7 @@
 #include "analysis/load_profile.h"
 #include "store/request_scan.h"
 
+#include <algorithm>
 
 namespace lx {
 
@@ -26,6 +27,12 @@ Diagnosis diagnose(const Store &store, const RequestFilter &filter, const Diagno
     d.load = analyzeLoad(computeLoadProfile(rows, loadOptions), rows, kneeOptions);
     FindingsOptions findingsOptions;
     findingsOptions.includeErrors = options.analysis.includeErrors;
+    // The tail's threshold is the report's own e2e percentile when it computed that one (p90 by default).
+    const std::vector<double> &percentiles = d.report.percentiles;
+    if (const auto at = std::find(percentiles.begin(), percentiles.end(), findingsOptions.tailPercentile);
+        at != percentiles.end())
+        findingsOptions.tailThresholdNs
+            = d.report.e2e.stat.percentilesNs[static_cast<std::size_t>(at - percentiles.begin())];
     d.findings = findFindings(rows, &d.load, findingsOptions);
     d.slos = evaluateSlos(store, filter, options.slos, options.analysis.includeErrors);
     return d;

@@ -106,14 +106,16 @@ std::vector<Finding> findFindings(std::span<const LatencyRow> rows, const LoadAn
 {
     std::vector<Finding> out;
     // Read in place: a copy of every e2e was 80 MB at 10M requests, beside the rows, at a report's peak.
-    const std::optional<double> threshold = summarizeHalvesInPlace(
-                                                rows,
-                                                [&](std::size_t, const LatencyRow &r, auto &&take) {
-                                                    if (inLatencyStats(r, options.includeErrors))
-                                                        take(r.e2e);
-                                                },
-                                                { options.tailPercentile }, options.twoThreadsFrom)
-                                                .percentilesNs[0];
+    const std::optional<double> threshold = options.tailThresholdNs
+        ? *options.tailThresholdNs
+        : summarizeHalvesInPlace(
+              rows,
+              [&](std::size_t, const LatencyRow &r, auto &&take) {
+                  if (inLatencyStats(r, options.includeErrors))
+                      take(r.e2e);
+              },
+              { options.tailPercentile }, options.twoThreadsFrom)
+              .percentilesNs[0];
     // e2e is whole ns, so e2e > p90 is e2e > floor(p90): a threshold the filter reads back exactly. Without
     // one (no e2e measured) the pass still counts the errors and the skew, and nothing is in the tail.
     const std::int64_t cut = threshold ? static_cast<std::int64_t>(*threshold) : INT64_MAX;

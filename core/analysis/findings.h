@@ -32,6 +32,9 @@ struct FindingsOptions {
     double tailPercentile = 90; ///< the tail: requests with e2e above this percentile
     bool includeErrors = false;
     double minTailShare = 0.05; ///< dominant-segment findings explaining less of the tail are left out
+    /// The e2e at tailPercentile over the same rows when the caller has it already (a report's own p90;
+    /// the inner nullopt: no e2e measured), so that the rows are not read twice more for it.
+    std::optional<std::optional<double>> tailThresholdNs;
     /// From this many rows on, the passes over them run on two threads (row_halves.h; tests lower it).
     std::size_t twoThreadsFrom = kRowsForTwoThreads;
 };

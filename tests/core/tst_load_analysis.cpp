@@ -8,6 +8,7 @@
 #include "analysis/findings.h"
 #include "analysis/load_analysis.h"
 #include "filter/request_filter.h"
+#include "model/percentiles.h"
 #include "simulation/server_simulation.h"
 #include "simulation/trace_writers.h"
 #include "test_support.h"
@@ -159,7 +160,13 @@ private slots:
         if (shuffled)
             for (std::size_t i = 0; i + 1 < rows.size(); i += 2)
                 std::swap(rows[i], rows[rows.size() - 1 - i / 3]);
-        const auto figures = [&](std::size_t twoThreadsFrom) {
+        // The e2e p90 of the rows in the statistics, as a report computes it beside the findings.
+        std::vector<std::int64_t> e2e;
+        for (const LatencyRow &row : rows)
+            if (inLatencyStats(row, false))
+                e2e.push_back(row.e2e);
+        const std::optional<double> p90 = summarize(e2e, { 90.0 }).percentilesNs[0];
+        const auto figures = [&](std::size_t twoThreadsFrom, bool thresholdGiven = false) {
             LoadOptions loadOptions;
             loadOptions.e2eValuesAtOnce = std::size_t(valuesAtOnce);
             loadOptions.twoThreadsFrom = twoThreadsFrom;
@@ -168,6 +175,8 @@ private slots:
             kneeOptions.twoThreadsFrom = twoThreadsFrom;
             FindingsOptions findingsOptions;
             findingsOptions.twoThreadsFrom = twoThreadsFrom;
+            if (thresholdGiven)
+                findingsOptions.tailThresholdNs = p90;
             const LoadAnalysis load = analyzeLoad(computeLoadProfile(rows, loadOptions), rows, kneeOptions);
             return everyFigure(load, findFindings(rows, &load, findingsOptions));
         };
@@ -175,6 +184,9 @@ private slots:
         QVERIFY2(one.find("knee near") != std::string::npos, one.c_str());
         QVERIFY(one.find("errors") != std::string::npos);
         QCOMPARE(QString::fromStdString(two), QString::fromStdString(one));
+        // The findings given the tail's threshold (diagnose() passes the report's p90) read the same tail.
+        QVERIFY(p90);
+        QCOMPARE(QString::fromStdString(figures(1, true)), QString::fromStdString(one));
     }
 
     void simulatedKnee_data()
