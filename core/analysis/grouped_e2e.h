@@ -38,6 +38,58 @@ struct GroupRows {
     }
 };
 
+/// Up to this many groups of more values than a batch holds (the knee's load buckets) take a RankHistogram
+/// each: two passes over the rows, where batches took a pass each (three at 10M requests) and a selection
+/// over every value. A histogram is about 0.8 MB, two a group (one per half).
+inline constexpr std::size_t kGroupedE2eHistograms = 16;
+
+/// Calls done(g, statistic) for each group g in [0, groupCount) with rows, its statistic over the e2e of
+/// the rows groupOf(i) puts in it: a RankHistogram a group and half of the rows, two passes on two threads.
+template<typename GroupOf, typename Done>
+void summarizeE2eByHistograms(std::span<const LatencyRow> rows, std::size_t groupCount, GroupOf &&groupOf,
+                              const std::vector<double> &percentiles, Done &&done, std::size_t twoThreadsFrom)
+{
+    std::array<std::vector<RankHistogram>, 2> histograms
+        = { std::vector<RankHistogram>(groupCount), std::vector<RankHistogram>(groupCount) };
+    tallyHalves(
+        rows, histograms,
+        [&](std::vector<RankHistogram> &mine, std::size_t i, const LatencyRow &row) {
+            if (const std::int64_t g = groupOf(i); g >= 0)
+                mine[static_cast<std::size_t>(g)].count(row.e2e);
+        },
+        twoThreadsFrom);
+    const bool twoHalves = upperHalfStart(rows.size(), twoThreadsFrom) < rows.size();
+    std::vector<RankHistogram> &merged = histograms[0];
+    for (std::size_t g = 0; g < groupCount; ++g) {
+        merged[g].addCounts(histograms[1][g]);
+        merged[g].plan(percentiles);
+    }
+    if (twoHalves)
+        histograms[1] = merged; // the upper half keeps into a copy of the plan, added back afterwards
+    tallyHalves(
+        rows, histograms,
+        [&](std::vector<RankHistogram> &mine, std::size_t i, const LatencyRow &row) {
+            if (const std::int64_t g = groupOf(i); g >= 0)
+                mine[static_cast<std::size_t>(g)].keep(row.e2e);
+        },
+        twoThreadsFrom);
+    for (std::size_t g = 0; g < groupCount; ++g) {
+        if (merged[g].count() == 0)
+            continue;
+        if (twoHalves)
+            merged[g].addKept(histograms[1][g]);
+        std::optional<Statistic> stat = merged[g].finish();
+        if (!stat) { // values much alike but not equal (rare): this group's read again, in place
+            const auto pick = [&](std::size_t i, const LatencyRow &row, auto &&take) {
+                if (groupOf(i) == static_cast<std::int64_t>(g))
+                    take(row.e2e);
+            };
+            stat = summarizeHalvesInPlace(rows, pick, percentiles, twoThreadsFrom);
+        }
+        done(g, *stat);
+    }
+}
+
 /// Each group's rows in each half of the rows (halves[0][g], halves[1][g]), split as row_halves.h splits
 /// them with the same `twoThreadsFrom` (all in the first when the rows are too few for two threads).
 using GroupRowsByHalf = std::array<std::vector<GroupRows>, 2>;
@@ -54,13 +106,18 @@ template<typename GroupOf, typename Done>
 std::size_t summarizeE2eByGroup(std::span<const LatencyRow> rows, const GroupRowsByHalf &groups, GroupOf &&groupOf,
                                 const std::vector<double> &percentiles, Done &&done,
                                 std::size_t valuesAtOnce = kGroupedE2eValuesAtOnce,
-                                std::size_t twoThreadsFrom = kRowsForTwoThreads)
+                                std::size_t twoThreadsFrom = kRowsForTwoThreads,
+                                std::size_t histogramsUpTo = kGroupedE2eHistograms)
 {
     const std::size_t groupCount = groups[0].size();
     const auto countOf = [&](std::size_t g) { return groups[0][g].count + groups[1][g].count; };
     std::vector<std::size_t> offsets(groupCount + 1, 0);
     for (std::size_t g = 0; g < groupCount; ++g)
         offsets[g + 1] = offsets[g] + countOf(g);
+    if (groupCount <= histogramsUpTo && offsets.back() > valuesAtOnce) {
+        summarizeE2eByHistograms(rows, groupCount, groupOf, percentiles, done, twoThreadsFrom);
+        return 0;
+    }
     std::vector<std::int64_t> values;
     std::size_t held = 0;
     for (std::size_t first = 0, last = 0; first < groupCount; first = last) {

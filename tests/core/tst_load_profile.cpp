@@ -332,21 +332,24 @@ private slots:
             if (groupOfRow[i] >= 0)
                 halves[i < upper ? 0 : 1][std::size_t(groupOfRow[i])].add(i);
         const std::vector<double> percentiles = {50.0, 95.0};
-        std::vector<int> done(counts.size(), 0);
-        const std::size_t held = summarizeE2eByGroup(
-            rows, halves, [&](std::size_t i) { return groupOfRow[i]; }, percentiles,
-            [&](std::size_t g, const Statistic &stat) {
-                ++done[g];
-                const Statistic want = summarize(expected[g], percentiles);
-                QCOMPARE(stat.count, want.count);
-                QCOMPARE(stat.meanNs, want.meanNs);
-                QCOMPARE(stat.maxNs, want.maxNs);
-                QCOMPARE(stat.percentilesNs, want.percentilesNs);
-            },
-            std::size_t(valuesAtOnce), twoThreadsFrom);
-        for (std::size_t g = 0; g < counts.size(); ++g)
-            QCOMPARE(done[g], counts[g] > 0 ? 1 : 0);
-        QVERIFY2(held <= std::size_t(valuesAtOnce), qPrintable(QString::number(held)));
+        // In batches of groups, and (where the groups hold more than a batch) a RankHistogram a group.
+        for (const std::size_t histogramsUpTo : { std::size_t(0), kGroupedE2eHistograms }) {
+            std::vector<int> done(counts.size(), 0);
+            const std::size_t held = summarizeE2eByGroup(
+                rows, halves, [&](std::size_t i) { return groupOfRow[i]; }, percentiles,
+                [&](std::size_t g, const Statistic &stat) {
+                    ++done[g];
+                    const Statistic want = summarize(expected[g], percentiles);
+                    QCOMPARE(stat.count, want.count);
+                    QCOMPARE(stat.meanNs, want.meanNs);
+                    QCOMPARE(stat.maxNs, want.maxNs);
+                    QCOMPARE(stat.percentilesNs, want.percentilesNs);
+                },
+                std::size_t(valuesAtOnce), twoThreadsFrom, histogramsUpTo);
+            for (std::size_t g = 0; g < counts.size(); ++g)
+                QCOMPARE(done[g], counts[g] > 0 ? 1 : 0);
+            QVERIFY2(held <= std::size_t(valuesAtOnce), qPrintable(QString::number(held)));
+        }
     }
 
     void errorsInTheFiguresWhenAsked()
