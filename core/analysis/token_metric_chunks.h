@@ -15,17 +15,18 @@
 /// the second pass reads the head of each chunk's BLOB, where they are stored (column_chunk_codec.h),
 /// instead of a second scan of everything to collect the rows after them.
 
-struct sqlite3;
-
 namespace lx {
+
+class Store;
 
 /// The TTFT (first) and TTLT statistics of every request in the store's chunks: of the ok ones, or of
 /// all with includeErrors; the values measured. `counted` holds the first pass of each (the scan that
 /// collected the rows counted them): this reads the chunks for the second pass, and again only for
-/// values much alike (rare). As summarize() gives them. For a store whose chunks are readable
+/// values much alike (rare); on a store of many requests the upper half of the chunks on a second
+/// connection and thread. As summarize() gives them. For a store whose chunks are readable
 /// (readableRequestColumns()) and a report without a filter. Throws std::runtime_error on a chunk that
 /// cannot be read.
-std::array<Statistic, 2> summarizeTokenMetricChunks(sqlite3 *db, std::array<RankHistogram *, 2> counted,
+std::array<Statistic, 2> summarizeTokenMetricChunks(const Store &store, std::array<RankHistogram *, 2> counted,
                                                     bool includeErrors, const std::vector<double> &percentiles);
 
 } // namespace lx

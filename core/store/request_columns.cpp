@@ -231,11 +231,16 @@ void scanRequestColumns(sqlite3 *db, std::int64_t lo, std::int64_t hi, const Row
     scanChunks(db, lo, hi, nullptr, &condition, half, visit, context);
 }
 
-void readChunkColumns(sqlite3 *db, std::span<const std::size_t> columns, const ChunkColumnsVisit &visit)
+void readChunkColumns(sqlite3 *db, std::span<const std::size_t> columns, const ChunkColumnsVisit &visit,
+                      std::int64_t firstIdFrom, std::int64_t firstIdTo)
 {
     // Each chunk's header, then each column's own bytes, out of the BLOB through sqlite3_blob_read(): only
     // the pages that hold them are read, not the chunk's whole record.
-    Statement chunks(db, "SELECT first_id, rows, length(data) FROM request_columns ORDER BY first_id");
+    Statement chunks(db,
+                     "SELECT first_id, rows, length(data) FROM request_columns WHERE first_id BETWEEN ? AND ?"
+                     " ORDER BY first_id");
+    chunks.bindInt(1, firstIdFrom);
+    chunks.bindInt(2, firstIdTo);
     std::vector<std::vector<std::int64_t>> values(columns.size(), std::vector<std::int64_t>(kRowsPerChunk));
     std::vector<const std::int64_t *> decoded(columns.size());
     std::vector<unsigned char> codes;

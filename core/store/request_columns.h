@@ -76,11 +76,12 @@ void scanRequestColumns(sqlite3 *db, std::int64_t lo, std::int64_t hi, const Row
 /// values of the k-th column asked for.
 using ChunkColumnsVisit = std::function<void(std::span<const std::int64_t *const> columns, std::size_t rows)>;
 
-/// Reads the columns `columns` (kTtftColumn, ...) of every chunk, in id order, and nothing else of them:
-/// a few of a chunk's 15 columns cost a few of its bytes. For a store whose chunks are readable
-/// (readableRequestColumns()): every request of the table, none chosen. Throws std::runtime_error when a
-/// chunk contradicts itself or cannot be read.
-void readChunkColumns(sqlite3 *db, std::span<const std::size_t> columns, const ChunkColumnsVisit &visit);
+/// Reads the columns `columns` (kTtftColumn, ...) of every chunk whose first id is in [firstIdFrom,
+/// firstIdTo], in id order, and nothing else of them: a few of a chunk's 15 columns cost a few of its bytes.
+/// For a store whose chunks are readable (readableRequestColumns()): every request of those chunks, none
+/// chosen. Throws std::runtime_error when a chunk contradicts itself or cannot be read.
+void readChunkColumns(sqlite3 *db, std::span<const std::size_t> columns, const ChunkColumnsVisit &visit,
+                      std::int64_t firstIdFrom = INT64_MIN, std::int64_t firstIdTo = INT64_MAX);
 
 /// Deletes every chunk, in the caller's transaction: for what changes rows other than by appending them.
 bool dropRequestColumns(sqlite3 *db, std::string *error);
