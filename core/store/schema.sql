@@ -106,7 +106,8 @@ CREATE TABLE IF NOT EXISTS token_times (
 -- and this program drops and rebuilds the chunks whenever it changes the rows other than by appending.
 -- A chunk's BLOB holds, for its `rows` requests in id order: id, start_ns, e2e_ns, the seven segments,
 -- ttft_ns, tpot_ns, ttlt_ns, flags and the states (ok, e2e_scope, token_scope), each column in as few
--- bytes as its values need (core/store/column_chunk_codec.h). A chunk of another layout (an earlier
+-- bytes as its values need (core/store/column_chunk_codec.h); layout v3 stores the codes of TTFT, TTLT and
+-- the states first, v2 (still read) every column in this order. A chunk of another layout (an earlier
 -- version's) is not read: the next import writes the chunks anew. (An addition: the schema version stays 1.)
 CREATE TABLE IF NOT EXISTS request_columns (
   first_id INTEGER PRIMARY KEY,                 -- requests.id of the chunk's first request
