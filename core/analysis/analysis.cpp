@@ -141,6 +141,7 @@ struct ScanPart {
     std::int64_t relativeTime = 0; ///< rows whose times are offsets from an unknown origin
     std::int64_t firstStart = INT64_MAX, lastStart = INT64_MIN;
     std::array<std::int64_t, kSegmentCount> dominantCounts{};
+    RowTimes times;
 
     std::array<Samples *, kSegmentCount + 4> all()
     {
@@ -169,6 +170,7 @@ void addRow(const RequestRow &row, bool includeErrors, ScanPart &part)
         part.firstStart = std::min(part.firstStart, row.start);
         part.lastStart = std::max(part.lastStart, row.start);
     }
+    part.times.add(row.start, row.e2e, row.flags);
     row.ok ? ++part.ok : ++part.error;
     if (row.flags & kFlagRelativeTime)
         ++part.relativeTime; // counted over every matching row, as total is: it says what the time axis means
@@ -229,6 +231,7 @@ void mergeInto(ScanPart &into, ScanPart &from)
     into.dominantTotal += from.dominantTotal;
     into.firstStart = std::min(into.firstStart, from.firstStart);
     into.lastStart = std::max(into.lastStart, from.lastStart);
+    into.times.add(from.times);
     for (int s = 0; s < kSegmentCount; ++s)
         into.dominantCounts[s] += from.dominantCounts[s];
 }
@@ -342,6 +345,7 @@ Report analyze(const Store &store, const RequestFilter &filter, const AnalysisOp
     report.relativeTime = part.relativeTime;
     report.dominantTotal = part.dominantTotal;
     report.dominantCounts = part.dominantCounts;
+    report.rowTimes = part.times;
     if (part.firstStart <= part.lastStart) {
         report.firstStartNs = part.firstStart;
         report.lastStartNs = part.lastStart;

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "analysis/time_axis.h"
+#include "filter/request_filter.h"
 #include "model/percentiles.h"
 #include "model/request.h"
 #include "store/request_join.h"
-#include "filter/request_filter.h"
 #include "store/request_scan.h"
 
 #include <array>
@@ -84,6 +85,8 @@ struct Report {
     std::vector<UnmatchedRecord> unmatchedSample; ///< the first few records the join left unmatched (listUnmatched())
     std::int64_t firstStartNs = kNotMeasured; ///< the earliest request start among those matching
     std::int64_t lastStartNs = kNotMeasured;  ///< the latest
+    /// The times of the matching requests as a load profile reads them (LoadOptions::rowTimes).
+    RowTimes rowTimes;
     std::array<MetricSummary, kSegmentCount> segments;
     MetricSummary e2e;
     MetricSummary ttft, tpot, itl, ttlt;

@@ -21,6 +21,7 @@ Diagnosis diagnose(const Store &store, const RequestFilter &filter, const Diagno
     LoadOptions loadOptions;
     loadOptions.windowNs = options.windowNs;
     loadOptions.includeErrors = options.analysis.includeErrors;
+    loadOptions.rowTimes = d.report.rowTimes; // of the rows collected: the scan counted them
     KneeOptions kneeOptions;
     kneeOptions.bucketBy = options.bucketBy;
     kneeOptions.includeErrors = options.analysis.includeErrors;

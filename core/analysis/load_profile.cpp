@@ -18,30 +18,6 @@ constexpr std::int64_t kMsNs = 1'000'000;
 constexpr std::int64_t kSecondNs = 1'000 * kMsNs;
 constexpr std::int64_t kDayNs = 86400 * kSecondNs;
 
-/// The first and last start, the last end and the time axis of a part of the rows; parts add up.
-struct TimeSpan {
-    std::int64_t first = INT64_MAX, last = INT64_MIN, lastEnd = INT64_MIN;
-    TimeAxisCount axis;
-
-    void add(const LatencyRow &r)
-    {
-        axis.add(r.start, r.flags);
-        if (!isMeasured(r.start))
-            return;
-        first = std::min(first, r.start);
-        last = std::max(last, r.start);
-        // Saturating: a foreign store may hold a start and an e2e whose sum passes 2262.
-        lastEnd = std::max(lastEnd, isMeasured(r.e2e) && r.e2e > 0 ? saturatingAdd(r.start, r.e2e) : r.start);
-    }
-    void add(const TimeSpan &other)
-    {
-        first = std::min(first, other.first);
-        last = std::max(last, other.last);
-        lastEnd = std::max(lastEnd, other.lastEnd);
-        axis.add(other.axis);
-    }
-};
-
 /// What the windows' pass counts and sums in a part of the rows, window by window; parts add up.
 struct WindowTally {
     explicit WindowTally(std::size_t windows)
@@ -101,12 +77,19 @@ std::int64_t chooseWindowWidth(std::uint64_t spanNs, std::uint64_t maxWindows)
 LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptions &options)
 {
     LoadProfile profile;
-    std::array<TimeSpan, 2> spans;
-    tallyHalves(
-        rows, spans, [](TimeSpan &span, std::size_t, const LatencyRow &r) { span.add(r); }, options.twoThreadsFrom);
-    spans[0].add(spans[1]);
-    const std::int64_t first = spans[0].first, last = spans[0].last, lastEnd = spans[0].lastEnd;
-    const TimeAxisCount &axis = spans[0].axis;
+    RowTimes times;
+    if (options.rowTimes) {
+        times = *options.rowTimes;
+    } else {
+        std::array<RowTimes, 2> halves;
+        tallyHalves(
+            rows, halves, [](RowTimes &t, std::size_t, const LatencyRow &r) { t.add(r.start, r.e2e, r.flags); },
+            options.twoThreadsFrom);
+        times = halves[0];
+        times.add(halves[1]);
+    }
+    const std::int64_t first = times.first, last = times.last, lastEnd = times.lastEnd;
+    const TimeAxisCount &axis = times.axis;
     if (first > last)
         return profile;
     profile.relativeTime = axis.relative();

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis/grouped_e2e.h"
+#include "analysis/time_axis.h"
 
 #include "store/latency_rows.h"
 
@@ -40,6 +41,9 @@ struct LoadOptions {
     std::size_t e2eValuesAtOnce = kGroupedE2eValuesAtOnce;
     /// From this many rows on, the passes over them run on two threads (row_halves.h; tests lower it).
     std::size_t twoThreadsFrom = kRowsForTwoThreads;
+    /// The rows' times when the caller counted them already (a report's scan: Report::rowTimes), so that
+    /// they are not read for them; counted from the rows otherwise.
+    std::optional<RowTimes> rowTimes;
 };
 
 struct LoadWindow {

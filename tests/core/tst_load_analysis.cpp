@@ -166,10 +166,16 @@ private slots:
             if (inLatencyStats(row, false))
                 e2e.push_back(row.e2e);
         const std::optional<double> p90 = summarize(e2e, { 90.0 }).percentilesNs[0];
-        const auto figures = [&](std::size_t twoThreadsFrom, bool thresholdGiven = false) {
+        // The rows' times as a report's scan counts them beside the rows.
+        RowTimes times;
+        for (const LatencyRow &row : rows)
+            times.add(row.start, row.e2e, row.flags);
+        const auto figures = [&](std::size_t twoThreadsFrom, bool thresholdGiven = false, bool timesGiven = false) {
             LoadOptions loadOptions;
             loadOptions.e2eValuesAtOnce = std::size_t(valuesAtOnce);
             loadOptions.twoThreadsFrom = twoThreadsFrom;
+            if (timesGiven)
+                loadOptions.rowTimes = times;
             KneeOptions kneeOptions;
             kneeOptions.e2eValuesAtOnce = std::size_t(valuesAtOnce);
             kneeOptions.twoThreadsFrom = twoThreadsFrom;
@@ -187,6 +193,8 @@ private slots:
         // The findings given the tail's threshold (diagnose() passes the report's p90) read the same tail.
         QVERIFY(p90);
         QCOMPARE(QString::fromStdString(figures(1, true)), QString::fromStdString(one));
+        // And the load profile given the rows' times (diagnose() passes the report's) makes the same windows.
+        QCOMPARE(QString::fromStdString(figures(1, true, true)), QString::fromStdString(one));
     }
 
     void simulatedKnee_data()
