@@ -375,7 +375,7 @@ Report analyze(const Store &store, const RequestFilter &filter, const AnalysisOp
     });
     if (tokenMetricsFromChunks) {
         std::array<Statistic, 2> stats
-            = summarizeTokenMetricChunks(store, { part.ttft.histogram.get(), part.ttlt.histogram.get() },
+            = summarizeTokenMetricChunks(store, range, { part.ttft.histogram.get(), part.ttlt.histogram.get() },
                                          options.includeErrors, options.percentiles);
         report.ttft = describe(part.ttft, std::move(stats[0]));
         report.ttlt = describe(part.ttlt, std::move(stats[1]));

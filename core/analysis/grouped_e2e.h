@@ -100,8 +100,10 @@ using GroupRowsByHalf = std::array<std::vector<GroupRows>, 2>;
 /// places, and each only over the span of its rows that the batch's groups lie in. At most `valuesAtOnce`
 /// values are held at once: a group of more is summarized in place (two passes over the rows of its own),
 /// whose histogram keeps only the values near the percentiles (summarizeInPlace(): all of them only for
-/// values much alike but not equal, rare). Returns the most values a batch held at once (the capacity it
-/// asked for), which tst_load_profile holds to that bound.
+/// values much alike but not equal, rare). Up to `histogramsUpTo` groups of more values than a batch take
+/// a RankHistogram each instead (summarizeE2eByHistograms()). Returns the most values a batch held at once
+/// (the capacity it asked for; 0 with the histograms, about 0.8 MB a group), which tst_load_profile holds
+/// to that bound.
 template<typename GroupOf, typename Done>
 std::size_t summarizeE2eByGroup(std::span<const LatencyRow> rows, const GroupRowsByHalf &groups, GroupOf &&groupOf,
                                 const std::vector<double> &percentiles, Done &&done,

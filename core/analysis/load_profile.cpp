@@ -119,7 +119,10 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
     }
     const std::int64_t end = grid.endOf(count - 1);
     const WindowIndexer windowIndex(grid);
-    const auto windowOf = [&](std::int64_t t) { return static_cast<std::size_t>(windowIndex(t)); };
+    // Clamped: the rows' times may be the caller's (LoadOptions::rowTimes), and a row outside them (a store
+    // written to between two scans) must land in a window, not past the last.
+    const auto windowOf
+        = [&](std::int64_t t) { return static_cast<std::size_t>(std::min<std::uint64_t>(windowIndex(t), count - 1)); };
 
     // Time in flight summed per window (ns of requests), then e2e values grouped by window for the p95. A
     // request adds its partial first and last windows directly and the whole ones between as a difference

@@ -4,6 +4,7 @@
 #include "analysis/row_halves.h"
 #include "model/rank_histogram.h"
 
+#include <exception>
 #include <functional>
 #include <thread>
 
@@ -11,9 +12,25 @@ namespace lx {
 
 void onTwoThreads(const std::function<void(std::size_t)> &work)
 {
-    std::thread worker(work, 1);
-    work(0);
+    // An exception of either half is thrown here once both are done: one escaping the worker, or this
+    // thread leaving a joinable worker behind, would end the process (a damaged chunk is an error to report).
+    std::exception_ptr workerFailed;
+    std::thread worker([&] {
+        try {
+            work(1);
+        } catch (...) {
+            workerFailed = std::current_exception();
+        }
+    });
+    try {
+        work(0);
+    } catch (...) {
+        worker.join();
+        throw;
+    }
     worker.join();
+    if (workerFailed)
+        std::rethrow_exception(workerFailed);
 }
 
 std::array<Statistic, kRowMetrics> summarizeRows(std::span<const LatencyRow> rows, bool includeErrors,

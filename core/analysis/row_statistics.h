@@ -42,7 +42,7 @@ void forEachRowValue(const LatencyRow &row, bool includeErrors, Visit &&visit)
 }
 
 /// Runs work(0) on this thread and work(1) on another, and returns when both are done: how the report
-/// shares its statistics between two cores.
+/// shares its statistics between two cores. An exception of either is thrown once both are done.
 void onTwoThreads(const std::function<void(std::size_t)> &work);
 
 /// count, mean, max and the percentiles of each row metric, as summarize() gives them.

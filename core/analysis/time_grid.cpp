@@ -34,12 +34,13 @@ std::int64_t TimeGrid::endOf(std::uint64_t i) const { return saturatingAdd(start
 
 WindowIndexer::WindowIndexer(const TimeGrid &grid)
     : m_origin(grid.origin)
-    , m_width(static_cast<std::uint64_t>(grid.width))
-    , m_inverse(1.0 / static_cast<double>(grid.width))
+    , m_width(grid.width > 0 ? static_cast<std::uint64_t>(grid.width) : 1)
+    , m_inverse(1.0 / static_cast<double>(m_width))
     , m_fastBelow(0)
 {
-    // The fast path needs q * width to fit for every quotient it gives (at most count), and quotients
-    // below 2^40, where the double's error stays under one.
+    // A grid of no windows (a profile of no rows has width 0) is never asked: its width stands at 1 so
+    // that nothing here divides by zero. The fast path needs q * width to fit for every quotient it gives
+    // (at most count), and quotients below 2^40, where the double's error stays under one.
     constexpr std::uint64_t kMaxFastWindows = std::uint64_t { 1 } << 40;
     if (grid.count < kMaxFastWindows && grid.count <= UINT64_MAX / m_width)
         m_fastBelow = grid.count * m_width;

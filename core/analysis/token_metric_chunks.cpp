@@ -9,8 +9,9 @@
 
 namespace lx {
 
-std::array<Statistic, 2> summarizeTokenMetricChunks(const Store &store, std::array<RankHistogram *, 2> counted,
-                                                    bool includeErrors, const std::vector<double> &percentiles)
+std::array<Statistic, 2> summarizeTokenMetricChunks(const Store &store, const RowIdRange &range,
+                                                    std::array<RankHistogram *, 2> counted, bool includeErrors,
+                                                    const std::vector<double> &percentiles)
 {
     static constexpr std::array<std::size_t, 3> kColumns = { kTtftColumn, kTtltColumn, kStatesColumn };
     // Calls take(metric, value) for each value the statistics count of the chunks whose first id is in
@@ -34,22 +35,21 @@ std::array<Statistic, 2> summarizeTokenMetricChunks(const Store &store, std::arr
     // The chunks of the upper half of the ids on a second connection and thread, keeping into a copy of
     // the plan that is added back: the read is SQLite's pages more than the values, and it is a tenth of a
     // report on 10M requests.
-    const RowIdRange range = requestIdRange(store);
     const ReadConnection second = range.twoHalves ? store.openReader() : ReadConnection();
     if (second) {
         std::array<RankHistogram, 2> upper = { *counted[0], *counted[1] };
         onTwoThreads([&](std::size_t half) {
             if (half == 0)
-                forEachValue(store.db(), INT64_MIN, range.mid() - 1,
+                forEachValue(store.db(), range.lo, range.mid() - 1,
                              [&](std::size_t m, std::int64_t v) { counted[m]->keep(v); });
             else
-                forEachValue(second.db(), range.mid(), INT64_MAX,
+                forEachValue(second.db(), range.mid(), range.hi,
                              [&](std::size_t m, std::int64_t v) { upper[m].keep(v); });
         });
         for (std::size_t m = 0; m < 2; ++m)
             counted[m]->addKept(upper[m]);
     } else {
-        forEachValue(store.db(), INT64_MIN, INT64_MAX, [&](std::size_t m, std::int64_t v) { counted[m]->keep(v); });
+        forEachValue(store.db(), range.lo, range.hi, [&](std::size_t m, std::int64_t v) { counted[m]->keep(v); });
     }
     std::array<Statistic, 2> out;
     for (std::size_t m = 0; m < 2; ++m) {
@@ -60,7 +60,7 @@ std::array<Statistic, 2> summarizeTokenMetricChunks(const Store &store, std::arr
         // Values much alike but not equal (rare): this metric's copied out and selected.
         std::vector<std::int64_t> values;
         values.reserve(static_cast<std::size_t>(counted[m]->count()));
-        forEachValue(store.db(), INT64_MIN, INT64_MAX, [&](std::size_t metric, std::int64_t v) {
+        forEachValue(store.db(), range.lo, range.hi, [&](std::size_t metric, std::int64_t v) {
             if (metric == m)
                 values.push_back(v);
         });

@@ -3,6 +3,7 @@
 
 #include "model/percentiles.h"
 #include "model/rank_histogram.h"
+#include "store/request_scan.h"
 
 #include <array>
 #include <vector>
@@ -19,14 +20,16 @@ namespace lx {
 
 class Store;
 
-/// The TTFT (first) and TTLT statistics of every request in the store's chunks: of the ok ones, or of
-/// all with includeErrors; the values measured. `counted` holds the first pass of each (the scan that
-/// collected the rows counted them): this reads the chunks for the second pass, and again only for
+/// The TTFT (first) and TTLT statistics of the requests of `range` (the scan's: requestIdRange()) in the
+/// store's chunks: of the ok ones, or of all with includeErrors; the values measured. `counted` holds the
+/// first pass of each (the scan of that range that collected the rows counted them): this reads the
+/// chunks of the same ids for the second pass, and again only for
 /// values much alike (rare); on a store of many requests the upper half of the chunks on a second
 /// connection and thread. As summarize() gives them. For a store whose chunks are readable
 /// (readableRequestColumns()) and a report without a filter. Throws std::runtime_error on a chunk that
 /// cannot be read.
-std::array<Statistic, 2> summarizeTokenMetricChunks(const Store &store, std::array<RankHistogram *, 2> counted,
-                                                    bool includeErrors, const std::vector<double> &percentiles);
+std::array<Statistic, 2> summarizeTokenMetricChunks(const Store &store, const RowIdRange &range,
+                                                    std::array<RankHistogram *, 2> counted, bool includeErrors,
+                                                    const std::vector<double> &percentiles);
 
 } // namespace lx

@@ -252,33 +252,33 @@ void readChunkColumns(sqlite3 *db, std::span<const std::size_t> columns, const C
         const auto size = static_cast<std::uint64_t>(sqlite3_column_int64(q, 2));
         if (rows < 1 || static_cast<std::uint64_t>(rows) > kRowsPerChunk || size < kChunkHeaderBytes)
             damaged(firstId, "its size is not its rows'");
-        sqlite3_blob *blob = nullptr;
-        const auto close = [&] { sqlite3_blob_close(blob); };
-        if (sqlite3_blob_open(db, "main", "request_columns", "data", firstId, 0, &blob) != SQLITE_OK
-            || sqlite3_blob_read(blob, head.data(), static_cast<int>(head.size()), 0) != SQLITE_OK) {
-            close();
-            throw std::runtime_error(std::string("cannot read the store's column chunks: ") + sqlite3_errmsg(db));
-        }
         const auto n = static_cast<std::size_t>(rows);
-        const auto codings = readChunkHeader(head, n, size);
-        if (!codings) {
-            close();
-            damaged(firstId, "its layout does not make its size");
-        }
-        for (std::size_t k = 0; k < columns.size(); ++k) {
-            const ColumnCoding coding = (*codings)[columns[k]];
-            codes.resize(coding.width * n);
-            if (!codes.empty()
-                && sqlite3_blob_read(blob, codes.data(), static_cast<int>(codes.size()),
-                                     static_cast<int>((*codings)[columns[k]].offset))
-                    != SQLITE_OK) {
-                close();
+        {
+            sqlite3_blob *opened = nullptr;
+            const bool open
+                = sqlite3_blob_open(db, "main", "request_columns", "data", firstId, 0, &opened) == SQLITE_OK;
+            // Closed on every way out of this block, an exception's too.
+            const std::unique_ptr<sqlite3_blob, int (*)(sqlite3_blob *)> blob(opened, sqlite3_blob_close);
+            const auto unreadable = [&] {
                 throw std::runtime_error(std::string("cannot read the store's column chunks: ") + sqlite3_errmsg(db));
+            };
+            if (!open || sqlite3_blob_read(blob.get(), head.data(), static_cast<int>(head.size()), 0) != SQLITE_OK)
+                unreadable();
+            const auto codings = readChunkHeader(head, n, size);
+            if (!codings)
+                damaged(firstId, "its layout does not make its size");
+            for (std::size_t k = 0; k < columns.size(); ++k) {
+                const ColumnCoding coding = (*codings)[columns[k]];
+                codes.resize(coding.width * n);
+                if (!codes.empty()
+                    && sqlite3_blob_read(blob.get(), codes.data(), static_cast<int>(codes.size()),
+                                         static_cast<int>(coding.offset))
+                        != SQLITE_OK)
+                    unreadable();
+                decodeCodes(codes, coding, n, values[k].data());
+                decoded[k] = values[k].data();
             }
-            decodeCodes(codes, coding, n, values[k].data());
-            decoded[k] = values[k].data();
         }
-        close();
         visit(decoded, n);
     }
 }

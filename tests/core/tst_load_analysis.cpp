@@ -7,6 +7,7 @@
 
 #include "analysis/findings.h"
 #include "analysis/load_analysis.h"
+#include "analysis/row_statistics.h"
 #include "filter/request_filter.h"
 #include "model/percentiles.h"
 #include "simulation/server_simulation.h"
@@ -14,8 +15,9 @@
 #include "test_support.h"
 
 #include <QTemporaryDir>
-#include <queue>
 #include <QTest>
+#include <queue>
+#include <stdexcept>
 
 using namespace lx;
 
@@ -195,6 +197,31 @@ private slots:
         QCOMPARE(QString::fromStdString(figures(1, true)), QString::fromStdString(one));
         // And the load profile given the rows' times (diagnose() passes the report's) makes the same windows.
         QCOMPARE(QString::fromStdString(figures(1, true, true)), QString::fromStdString(one));
+    }
+
+    void twoThreadsRethrow_data()
+    {
+        QTest::addColumn<int>("failingHalf");
+        QTest::newRow("this thread's half") << 0;
+        QTest::newRow("the worker's half") << 1;
+    }
+    /// An exception of either half of a pass (a damaged chunk read on the second connection, say) is thrown
+    /// to the caller once both halves are done, rather than ending the process.
+    void twoThreadsRethrow()
+    {
+        QFETCH(int, failingHalf);
+        std::array<int, 2> ran {};
+        try {
+            onTwoThreads([&](std::size_t half) {
+                ++ran[half];
+                if (int(half) == failingHalf)
+                    throw std::runtime_error("half " + std::to_string(half));
+            });
+            QFAIL("nothing thrown");
+        } catch (const std::runtime_error &e) {
+            QCOMPARE(QByteArray(e.what()), QByteArray("half ") + QByteArray::number(failingHalf));
+        }
+        QCOMPARE(ran, (std::array<int, 2> { 1, 1 }));
     }
 
     void simulatedKnee_data()
