@@ -49,42 +49,22 @@ template<typename GroupOf, typename Done>
 void summarizeE2eByHistograms(std::span<const LatencyRow> rows, std::size_t groupCount, GroupOf &&groupOf,
                               const std::vector<double> &percentiles, Done &&done, std::size_t twoThreadsFrom)
 {
-    std::array<std::vector<RankHistogram>, 2> histograms
-        = { std::vector<RankHistogram>(groupCount), std::vector<RankHistogram>(groupCount) };
-    tallyHalves(
-        rows, histograms,
-        [&](std::vector<RankHistogram> &mine, std::size_t i, const LatencyRow &row) {
-            if (const std::int64_t g = groupOf(i); g >= 0)
-                mine[static_cast<std::size_t>(g)].count(row.e2e);
-        },
-        twoThreadsFrom);
-    const bool twoHalves = upperHalfStart(rows.size(), twoThreadsFrom) < rows.size();
-    std::vector<RankHistogram> &merged = histograms[0];
+    const auto pick = [&](std::size_t i, const LatencyRow &row, auto &&take) {
+        if (const std::int64_t g = groupOf(i); g >= 0)
+            take(static_cast<std::size_t>(g), row.e2e);
+    };
+    std::vector<std::optional<Statistic>> stats
+        = histogramsOverHalves(rows, groupCount, pick, percentiles, twoThreadsFrom);
     for (std::size_t g = 0; g < groupCount; ++g) {
-        merged[g].addCounts(histograms[1][g]);
-        merged[g].plan(percentiles);
-    }
-    if (twoHalves)
-        histograms[1] = merged; // the upper half keeps into a copy of the plan, added back afterwards
-    tallyHalves(
-        rows, histograms,
-        [&](std::vector<RankHistogram> &mine, std::size_t i, const LatencyRow &row) {
-            if (const std::int64_t g = groupOf(i); g >= 0)
-                mine[static_cast<std::size_t>(g)].keep(row.e2e);
-        },
-        twoThreadsFrom);
-    for (std::size_t g = 0; g < groupCount; ++g) {
-        if (merged[g].count() == 0)
+        std::optional<Statistic> &stat = stats[g];
+        if (stat && stat->count == 0)
             continue;
-        if (twoHalves)
-            merged[g].addKept(histograms[1][g]);
-        std::optional<Statistic> stat = merged[g].finish();
         if (!stat) { // values much alike but not equal (rare): this group's read again, in place
-            const auto pick = [&](std::size_t i, const LatencyRow &row, auto &&take) {
+            const auto onlyThis = [&](std::size_t i, const LatencyRow &row, auto &&take) {
                 if (groupOf(i) == static_cast<std::int64_t>(g))
                     take(row.e2e);
             };
-            stat = summarizeHalvesInPlace(rows, pick, percentiles, twoThreadsFrom);
+            stat = summarizeHalvesInPlace(rows, onlyThis, percentiles, twoThreadsFrom);
         }
         done(g, *stat);
     }

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -49,38 +50,59 @@ void tallyHalves(std::span<const LatencyRow> rows, std::array<Tally, 2> &tallies
         onTwoThreads(run);
 }
 
+/// The statistics of `metrics` sets of values read in place: pick(i, row, take) calls take(m, value) for
+/// each value of metric m (< metrics) in row i. Two passes of a RankHistogram per metric over the halves, as
+/// summarize() gives them; nullopt for a metric whose kept values cannot tell its percentiles (values much
+/// alike but not equal, rare), which the caller reads again another way. The one two-pass loop of the row
+/// statistics, the findings' threshold and the load buckets.
+template<typename Pick>
+std::vector<std::optional<Statistic>> histogramsOverHalves(std::span<const LatencyRow> rows, std::size_t metrics,
+                                                           Pick &&pick, const std::vector<double> &percentiles,
+                                                           std::size_t twoThreadsFrom = kRowsForTwoThreads)
+{
+    std::array<std::vector<RankHistogram>, 2> histograms
+        = { std::vector<RankHistogram>(metrics), std::vector<RankHistogram>(metrics) };
+    tallyHalves(
+        rows, histograms,
+        [&](std::vector<RankHistogram> &mine, std::size_t i, const LatencyRow &row) {
+            pick(i, row, [&](std::size_t m, std::int64_t v) { mine[m].count(v); });
+        },
+        twoThreadsFrom);
+    const bool twoHalves = upperHalfStart(rows.size(), twoThreadsFrom) < rows.size();
+    std::vector<RankHistogram> &merged = histograms[0];
+    for (std::size_t m = 0; m < metrics; ++m) {
+        merged[m].addCounts(histograms[1][m]);
+        merged[m].plan(percentiles);
+    }
+    if (twoHalves)
+        histograms[1] = merged; // the upper half keeps into a copy of the plan, added back afterwards
+    tallyHalves(
+        rows, histograms,
+        [&](std::vector<RankHistogram> &mine, std::size_t i, const LatencyRow &row) {
+            pick(i, row, [&](std::size_t m, std::int64_t v) { mine[m].keep(v); });
+        },
+        twoThreadsFrom);
+    std::vector<std::optional<Statistic>> out(metrics);
+    for (std::size_t m = 0; m < metrics; ++m) {
+        if (twoHalves)
+            merged[m].addKept(histograms[1][m]);
+        out[m] = merged[m].finish();
+    }
+    return out;
+}
+
 /// The statistic of the values pick(i, row, take) gives (it calls take(value) for each value of row i), as
 /// summarize() gives it, read in place: two passes of a RankHistogram over the halves.
 template<typename Pick>
 Statistic summarizeHalvesInPlace(std::span<const LatencyRow> rows, Pick &&pick, const std::vector<double> &percentiles,
                                  std::size_t twoThreadsFrom = kRowsForTwoThreads)
 {
-    std::array<RankHistogram, 2> histograms;
-    tallyHalves(
-        rows, histograms,
-        [&](RankHistogram &mine, std::size_t i, const LatencyRow &row) {
-            pick(i, row, [&](std::int64_t v) { mine.count(v); });
-        },
-        twoThreadsFrom);
-    const bool twoHalves = upperHalfStart(rows.size(), twoThreadsFrom) < rows.size();
-    RankHistogram &merged = histograms[0];
-    merged.addCounts(histograms[1]);
-    merged.plan(percentiles);
-    if (twoHalves)
-        histograms[1] = merged; // the upper half keeps into a copy of the plan, added back afterwards
-    tallyHalves(
-        rows, histograms,
-        [&](RankHistogram &mine, std::size_t i, const LatencyRow &row) {
-            pick(i, row, [&](std::int64_t v) { mine.keep(v); });
-        },
-        twoThreadsFrom);
-    if (twoHalves)
-        merged.addKept(histograms[1]);
-    if (std::optional<Statistic> stat = merged.finish())
+    const auto one
+        = [&](std::size_t i, const LatencyRow &row, auto &&take) { pick(i, row, [&](std::int64_t v) { take(0, v); }); };
+    if (std::optional<Statistic> stat = histogramsOverHalves(rows, 1, one, percentiles, twoThreadsFrom)[0])
         return std::move(*stat);
     // Values much alike but not equal (rare): copied out and selected.
     std::vector<std::int64_t> values;
-    values.reserve(static_cast<std::size_t>(merged.count()));
     for (std::size_t i = 0; i < rows.size(); ++i)
         pick(i, rows[i], [&](std::int64_t v) { values.push_back(v); });
     return summarize(values, percentiles);

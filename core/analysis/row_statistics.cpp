@@ -36,35 +36,17 @@ void onTwoThreads(const std::function<void(std::size_t)> &work)
 std::array<Statistic, kRowMetrics> summarizeRows(std::span<const LatencyRow> rows, bool includeErrors,
                                                  const std::vector<double> &percentiles)
 {
-    // Pass 1: each thread counts its half; the upper half's counts are then added to the lower's.
-    std::array<std::vector<RankHistogram>, 2> histograms = {std::vector<RankHistogram>(kRowMetrics),
-                                                            std::vector<RankHistogram>(kRowMetrics)};
-    tallyHalves(rows, histograms, [&](std::vector<RankHistogram> &mine, std::size_t, const LatencyRow &row) {
-        forEachRowValue(row, includeErrors, [&](std::size_t m, std::int64_t v) { mine[m].count(v); });
-    });
-    const bool twoHalves = upperHalfStart(rows.size()) < rows.size();
-    std::vector<RankHistogram> &merged = histograms[0];
-    for (std::size_t m = 0; m < kRowMetrics; ++m) {
-        merged[m].addCounts(histograms[1][m]);
-        merged[m].plan(percentiles);
-    }
-    // Pass 2: the upper half keeps into a copy of the planned histograms, added back afterwards.
-    if (twoHalves)
-        histograms[1] = merged;
-    tallyHalves(rows, histograms, [&](std::vector<RankHistogram> &mine, std::size_t, const LatencyRow &row) {
-        forEachRowValue(row, includeErrors, [&](std::size_t m, std::int64_t v) { mine[m].keep(v); });
-    });
+    const auto pick
+        = [&](std::size_t, const LatencyRow &row, auto &&take) { forEachRowValue(row, includeErrors, take); };
+    std::vector<std::optional<Statistic>> stats = histogramsOverHalves(rows, kRowMetrics, pick, percentiles);
     std::array<Statistic, kRowMetrics> out;
     for (std::size_t m = 0; m < kRowMetrics; ++m) {
-        if (twoHalves)
-            merged[m].addKept(histograms[1][m]);
-        if (std::optional<Statistic> stat = merged[m].finish()) {
-            out[m] = std::move(*stat);
+        if (stats[m]) {
+            out[m] = std::move(*stats[m]);
             continue;
         }
         // Values much alike but not equal (rare): the metric's values copied out and selected in place.
         std::vector<std::int64_t> values;
-        values.reserve(static_cast<std::size_t>(merged[m].count()));
         for (const LatencyRow &row : rows)
             forEachRowValue(row, includeErrors, [&](std::size_t metric, std::int64_t v) {
                 if (metric == m)
