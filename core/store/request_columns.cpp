@@ -35,7 +35,7 @@ public:
             decodeColumn(blob, codings, c, rows, column(c));
     }
 
-    std::int64_t value(std::size_t c, std::size_t i) const { return m_values[c * kRowsPerChunk + i]; }
+    std::int64_t value(std::size_t c, std::size_t i) const { return m_values[c * kColumnStride + i]; }
 
     RequestRow row(std::size_t i) const
     {
@@ -56,11 +56,15 @@ public:
     }
 
 private:
-    std::int64_t *column(std::size_t c) { return m_values.get() + c * kRowsPerChunk; }
+    // Columns a power of two apart put every column's value of a row in the same set of the L1 and L2
+    // caches: 15 lines competing for 8 ways, each read missed both. A cache line more apart, each in a
+    // set of its own.
+    static constexpr std::size_t kColumnStride = kRowsPerChunk + 64 / sizeof(std::int64_t);
+    std::int64_t *column(std::size_t c) { return m_values.get() + c * kColumnStride; }
 
     // Left uninitialised (new[] of a scalar type, where make_unique<T[]> zeroes; libc++ 14 has no
     // make_unique_for_overwrite): a scan of a small store touches only the pages its rows need.
-    std::unique_ptr<std::int64_t[]> m_values{new std::int64_t[kChunkColumns * kRowsPerChunk]};
+    std::unique_ptr<std::int64_t[]> m_values { new std::int64_t[kChunkColumns * kColumnStride] };
 };
 
 [[noreturn]] void damaged(std::int64_t firstId, const char *what)
