@@ -25,37 +25,40 @@ bool usable(const LoadWindow &w, std::int64_t width, std::int64_t minRequests)
 
 double keyOf(const LoadWindow &w, LoadKey key) { return key == LoadKey::ArrivalRate ? w.arrivalRps : w.meanInFlight; }
 
-/// The requests of one load band: their summed segment parts and e2e, and their TPOT.
+/// The requests of one load band: their summed segment parts and e2e, and their TPOT (exact sums, as the
+/// windows' of load_profile.h: a band's are added up from them).
 struct Side {
-    std::array<double, kSegmentCount> parts{};
-    double e2e = 0;
+    WindowSums sums;
     std::int64_t count = 0;
-    double tpot = 0;
-    std::int64_t tpotCount = 0;
 
     void add(const Side &other)
     {
-        for (std::size_t s = 0; s < parts.size(); ++s)
-            parts[s] += other.parts[s];
-        e2e += other.e2e;
+        sums.add(other.sums);
         count += other.count;
-        tpot += other.tpot;
-        tpotCount += other.tpotCount;
     }
     SegmentShare dominant() const
     {
         SegmentShare out;
         out.count = count;
+        const double e2e = sums.e2e.value();
         if (count == 0 || e2e <= 0)
             return out;
+        std::array<double, kSegmentCount> parts;
+        for (std::size_t s = 0; s < kSegmentCount; ++s)
+            parts[s] = sums.parts[s].value();
         out.segment = static_cast<int>(std::max_element(parts.begin(), parts.end()) - parts.begin());
         out.share = parts[static_cast<std::size_t>(out.segment)] / e2e;
         return out;
     }
-    double queueShare() const { return e2e > 0 ? parts[static_cast<std::size_t>(Segment::Queue)] / e2e : 0.0; }
+    double queueShare() const
+    {
+        const double e2e = sums.e2e.value();
+        return e2e > 0 ? sums.parts[static_cast<std::size_t>(Segment::Queue)].value() / e2e : 0.0;
+    }
     std::optional<double> meanTpot() const
     {
-        return tpotCount > 0 ? std::optional<double>(tpot / static_cast<double>(tpotCount)) : std::nullopt;
+        return sums.tpotCount > 0 ? std::optional<double>(sums.tpot.value() / static_cast<double>(sums.tpotCount))
+                                  : std::nullopt;
     }
 };
 
@@ -87,29 +90,57 @@ private:
     WindowIndexer m_index;
 };
 
+/// Whether a row counts in its window's statistics, as the load profile counts it (a negative e2e, which
+/// only a store edited by hand holds, in none).
+bool inWindowStats(const LatencyRow &row, bool includeErrors)
+{
+    return inLatencyStats(row, includeErrors) && row.e2e >= 0;
+}
+
+/// The profile's tallies of its windows (WindowRowTallies) when they are of these rows, split as the knee's
+/// passes would split them; else none, and the knee reads the rows.
+const WindowRowTallies *windowTallies(const LoadProfile &profile, std::span<const LatencyRow> rows,
+                                      const KneeOptions &options)
+{
+    const WindowRowTallies *t = profile.rowTallies.get();
+    const bool same = t && t->rows == rows.size() && t->includeErrors == options.includeErrors
+        && t->upperHalfStart == upperHalfStart(rows.size(), options.twoThreadsFrom)
+        && t->sums.size() == profile.windows.size() && t->groups[0].size() == profile.windows.size()
+        && t->groups[1].size() == profile.windows.size();
+    return same ? t : nullptr;
+}
+
 /// The load bands of the knee: below it, just past it (up to twice its requests in flight), far past it.
 enum Band { kBelow, kJustPast, kFarPast, kBands };
 
-/// One pass over the rows: each request in the band of the window it started in.
+/// Each request in the band of the window it started in: added up from the windows' tallies when there
+/// are some, else one pass over the rows.
 template<typename BandOf>
-std::array<Side, kBands> splitRows(std::span<const LatencyRow> rows, const WindowOfRow &windowOfRow, bool includeErrors,
-                                   BandOf bandOf, std::size_t twoThreadsFrom)
+std::array<Side, kBands> splitRows(std::span<const LatencyRow> rows, const WindowOfRow &windowOfRow,
+                                   const WindowRowTallies *tallies, bool includeErrors, BandOf bandOf,
+                                   std::size_t twoThreadsFrom)
 {
+    if (tallies) {
+        std::array<Side, kBands> sides {};
+        for (std::size_t w = 0; w < tallies->sums.size(); ++w) {
+            const std::size_t count = tallies->groups[0][w].count + tallies->groups[1][w].count;
+            if (count == 0)
+                continue;
+            Side &side = sides[static_cast<std::size_t>(bandOf(static_cast<int>(w)))];
+            side.count += static_cast<std::int64_t>(count);
+            side.sums.add(tallies->sums[w]);
+        }
+        return sides;
+    }
     std::array<std::array<Side, kBands>, 2> halves {};
     tallyHalves(
         rows, halves,
         [&](std::array<Side, kBands> &sides, std::size_t i, const LatencyRow &row) {
-            if (windowOfRow[i] < 0 || !inLatencyStats(row, includeErrors))
+            if (windowOfRow[i] < 0 || !inWindowStats(row, includeErrors))
                 return;
             Side &side = sides[static_cast<std::size_t>(bandOf(windowOfRow[i]))];
             ++side.count;
-            side.e2e += static_cast<double>(row.e2e);
-            for (int s = 0; s < kSegmentCount; ++s)
-                side.parts[static_cast<std::size_t>(s)] += static_cast<double>(row.part(s));
-            if (isMeasured(row.tpot)) {
-                side.tpot += static_cast<double>(row.tpot);
-                ++side.tpotCount;
-            }
+            side.sums.add(row);
         },
         twoThreadsFrom);
     for (std::size_t b = 0; b < kBands; ++b)
@@ -133,7 +164,7 @@ std::string roughNumber(double v)
 }
 
 void fillBuckets(LoadAnalysis &out, std::span<const LatencyRow> rows, const WindowOfRow &windowOfRow,
-                 const std::vector<bool> &inFit, const KneeOptions &options)
+                 const WindowRowTallies *tallies, const std::vector<bool> &inFit, const KneeOptions &options)
 {
     const auto &windows = out.profile.windows;
     double lo = INFINITY, hi = -INFINITY;
@@ -176,13 +207,14 @@ void fillBuckets(LoadAnalysis &out, std::span<const LatencyRow> rows, const Wind
     }
     const auto bucketOfRow = [&](std::size_t i) -> std::int64_t {
         const int w = windowOfRow[i];
-        return w < 0 || !inLatencyStats(rows[i], options.includeErrors) ? -1 : bucketOfWindow[static_cast<std::size_t>(w)];
+        return w < 0 || !inWindowStats(rows[i], options.includeErrors) ? -1
+                                                                       : bucketOfWindow[static_cast<std::size_t>(w)];
     };
     // Each bucket's requests and summed segments in each half of the rows: the halves' rows are what
     // the e2e's grouping needs.
     struct BucketTally {
         std::vector<GroupRows> groups;
-        std::vector<std::array<double, kSegmentCount>> segmentSums;
+        std::vector<std::array<ExactSum, kSegmentCount>> segmentSums;
     };
     const std::size_t buckets = out.buckets.size();
     std::array<BucketTally, 2> halves;
@@ -190,25 +222,46 @@ void fillBuckets(LoadAnalysis &out, std::span<const LatencyRow> rows, const Wind
         half.groups.assign(buckets, {});
         half.segmentSums.assign(buckets, {});
     }
-    tallyHalves(
-        rows, halves,
-        [&](BucketTally &t, std::size_t i, const LatencyRow &row) {
-            const std::int64_t b = bucketOfRow(i);
-            if (b < 0)
-                return;
-            t.groups[static_cast<std::size_t>(b)].add(i);
-            for (int s = 0; s < kSegmentCount; ++s)
-                t.segmentSums[static_cast<std::size_t>(b)][static_cast<std::size_t>(s)]
-                    += static_cast<double>(row.part(s));
-        },
-        options.twoThreadsFrom);
+    if (tallies) {
+        // A bucket's rows are its windows': their spans and counts, half by half, and their sums.
+        for (std::size_t w = 0; w < bucketOfWindow.size(); ++w) {
+            if (bucketOfWindow[w] < 0)
+                continue;
+            const auto b = static_cast<std::size_t>(bucketOfWindow[w]);
+            for (std::size_t half = 0; half < 2; ++half) {
+                const GroupRows &window = tallies->groups[half][w];
+                if (window.count == 0)
+                    continue;
+                GroupRows &bucket = halves[half].groups[b];
+                bucket.count += window.count;
+                bucket.first = std::min(bucket.first, window.first);
+                bucket.end = std::max(bucket.end, window.end);
+            }
+            for (std::size_t s = 0; s < kSegmentCount; ++s)
+                halves[0].segmentSums[b][s].add(tallies->sums[w].parts[s]);
+        }
+    } else {
+        tallyHalves(
+            rows, halves,
+            [&](BucketTally &t, std::size_t i, const LatencyRow &row) {
+                const std::int64_t b = bucketOfRow(i);
+                if (b < 0)
+                    return;
+                t.groups[static_cast<std::size_t>(b)].add(i);
+                for (int s = 0; s < kSegmentCount; ++s)
+                    t.segmentSums[static_cast<std::size_t>(b)][static_cast<std::size_t>(s)].add(row.part(s));
+            },
+            options.twoThreadsFrom);
+    }
     const GroupRowsByHalf groups = { halves[0].groups, halves[1].groups };
     for (std::size_t b = 0; b < buckets; ++b) {
         LoadBucket &bucket = out.buckets[b];
         bucket.count = static_cast<std::int64_t>(groups[0][b].count + groups[1][b].count);
-        for (std::size_t s = 0; s < kSegmentCount; ++s)
-            bucket.segmentMeanNs[s] = (halves[0].segmentSums[b][s] + halves[1].segmentSums[b][s])
-                / (bucket.count > 0 ? static_cast<double>(bucket.count) : 1.0);
+        for (std::size_t s = 0; s < kSegmentCount; ++s) {
+            ExactSum sum = halves[0].segmentSums[b][s];
+            sum.add(halves[1].segmentSums[b][s]);
+            bucket.segmentMeanNs[s] = sum.value() / (bucket.count > 0 ? static_cast<double>(bucket.count) : 1.0);
+        }
     }
     static const std::vector<double> p95 = {95.0};
     summarizeE2eByGroup(
@@ -287,10 +340,12 @@ LoadAnalysis analyzeLoad(const LoadProfile &profile, std::span<const LatencyRow>
         if (inFit[i] && windows[i].meanInFlight > 0 && windows[i].throughputRps > 0) // logarithms: see below
             points.push_back({std::log(windows[i].meanInFlight), std::log(windows[i].throughputRps), static_cast<double>(windows[i].count)});
     }
-    fillBuckets(out, rows, windowOfRow, inFit, options);
+    const WindowRowTallies *tallies = windowTallies(profile, rows, options);
+    fillBuckets(out, rows, windowOfRow, tallies, inFit, options);
     const auto throughout = [&] {
         const Side all = splitRows(
-            rows, windowOfRow, options.includeErrors, [](int) { return kBelow; }, options.twoThreadsFrom)[kBelow];
+            rows, windowOfRow, tallies, options.includeErrors, [](int) { return kBelow; },
+            options.twoThreadsFrom)[kBelow];
         out.below = all.dominant();
         out.queueShareBelow = all.queueShare();
         out.tpotBelowNs = all.meanTpot();
@@ -342,7 +397,7 @@ LoadAnalysis analyzeLoad(const LoadProfile &profile, std::span<const LatencyRow>
         return load < kneeInFlight ? kBelow : load < 2 * kneeInFlight ? kJustPast : kFarPast;
     };
     std::array<Side, kBands> sides
-        = splitRows(rows, windowOfRow, options.includeErrors, bandOf, options.twoThreadsFrom);
+        = splitRows(rows, windowOfRow, tallies, options.includeErrors, bandOf, options.twoThreadsFrom);
     Side past = sides[kJustPast];
     past.add(sides[kFarPast]);
     const auto noKnee = [&](const std::string &why) {

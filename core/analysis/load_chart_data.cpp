@@ -61,7 +61,7 @@ std::vector<LoadBucketDetail> bucketDetails(const LoadAnalysis &load, std::span<
     std::vector<std::vector<std::int64_t>> ttft(out.size()), tpot(out.size());
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const LatencyRow &row = rows[i];
-        if (!isMeasured(row.start) || row.start < origin || !inLatencyStats(row, options.includeErrors))
+        if (!isMeasured(row.start) || row.start < origin || !inLatencyStats(row, options.includeErrors) || row.e2e < 0)
             continue;
         // Unsigned: the trace's times may lie more than INT64_MAX apart (time_grid.h).
         const auto window = std::min<std::uint64_t>(timeDistance(origin, row.start) / static_cast<std::uint64_t>(width),

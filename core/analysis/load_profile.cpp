@@ -24,14 +24,14 @@ struct WindowTally {
         : arrivals(windows)
         , completions(windows)
         , groups(windows)
-        , segmentSums(windows)
+        , sums(windows)
         , busyNs(windows, 0.0)
         , wholeWindows(windows + 1, 0)
     {
     }
     std::vector<std::int64_t> arrivals, completions;
     std::vector<GroupRows> groups; ///< each window's rows in the latency statistics
-    std::vector<std::array<double, kSegmentCount>> segmentSums;
+    std::vector<WindowSums> sums; ///< over the same rows
     /// Time in flight summed per window (ns of requests); a request in flight over whole windows adds
     /// +1 after its first and -1 at its last (see computeLoadProfile()).
     std::vector<double> busyNs;
@@ -43,8 +43,7 @@ struct WindowTally {
             arrivals[i] += o.arrivals[i];
             completions[i] += o.completions[i];
             busyNs[i] += o.busyNs[i];
-            for (std::size_t s = 0; s < kSegmentCount; ++s)
-                segmentSums[i][s] += o.segmentSums[i][s];
+            sums[i].add(o.sums[i]);
         }
         for (std::size_t i = 0; i < wholeWindows.size(); ++i)
             wholeWindows[i] += o.wholeWindows[i];
@@ -154,13 +153,17 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
             }
             if (inLatencyStats(r, options.includeErrors)) {
                 t.groups[i].add(row);
-                for (int s = 0; s < kSegmentCount; ++s)
-                    t.segmentSums[i][static_cast<std::size_t>(s)] += static_cast<double>(r.part(s));
+                t.sums[i].add(r);
             }
         },
         options.twoThreadsFrom);
     // The windows' rows in each half, before the halves' tallies are added up: the e2e's grouping reads them.
-    const GroupRowsByHalf groups = { tallies[0].groups, tallies[1].groups };
+    auto rowTallies = std::make_shared<WindowRowTallies>();
+    rowTallies->rows = rows.size();
+    rowTallies->upperHalfStart = upperHalfStart(rows.size(), options.twoThreadsFrom);
+    rowTallies->includeErrors = options.includeErrors;
+    rowTallies->groups = { std::move(tallies[0].groups), std::move(tallies[1].groups) };
+    const GroupRowsByHalf &groups = rowTallies->groups;
     tallies[0].add(tallies[1]);
     const WindowTally &t = tallies[0];
     std::vector<double> busyNs = t.busyNs;
@@ -169,7 +172,8 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
         w.arrivals = t.arrivals[i];
         w.completions = t.completions[i];
         w.count = static_cast<std::int64_t>(groups[0][i].count + groups[1][i].count);
-        w.segmentMeanNs = t.segmentSums[i];
+        for (std::size_t s = 0; s < kSegmentCount; ++s)
+            w.segmentMeanNs[s] = t.sums[i].parts[s].value();
     }
     std::int64_t whole = 0;
     for (std::size_t i = 0; i < count; ++i) {
@@ -204,6 +208,8 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
             windows[i].e2eP95Ns = stat.percentilesNs[0];
         },
         options.e2eValuesAtOnce, options.twoThreadsFrom);
+    rowTallies->sums = std::move(tallies[0].sums);
+    profile.rowTallies = std::move(rowTallies);
     return profile;
 }
 

@@ -367,6 +367,43 @@ private slots:
         QCOMPARE(*p.windows.front().e2eMeanNs, 200e6);
     }
 
+    void segmentMeansAreExact_data()
+    {
+        QTest::addColumn<int>("twoThreadsFrom");
+        // Sums past 2^53 ns, where a double's running sum drops the low bits, in an order of its own per half.
+        QTest::newRow("days of queue, one thread") << (std::numeric_limits<int>::max)();
+        QTest::newRow("days of queue, two halves") << 1;
+    }
+    /// A window's mean part is its rows' exact sum over their count, rounded once (WindowSums: the knee adds
+    /// the windows' sums up into its buckets and bands, in another order than a pass over the rows would).
+    void segmentMeansAreExact()
+    {
+        QFETCH(int, twoThreadsFrom);
+        std::vector<LatencyRow> rows;
+        qint64 sum = 0; // exact: 64 values of about 2^50 stay below 2^63
+        double naiveSum = 0; // a double's running sum, as the windows' sums were
+        for (int i = 0; i < 64; ++i) {
+            LatencyRow r = row(i, 0, 100);
+            // About 2^50 ns (13 days) each, odd: 64 of them sum past 2^53.
+            const qint64 queue = (qint64(1) << 50) + i + 1;
+            r.segments[int(Segment::Queue)] = queue;
+            r.e2e = queue + 100'000'000;
+            sum += queue;
+            naiveSum += static_cast<double>(queue);
+            rows.push_back(r);
+        }
+        QVERIFY(naiveSum != static_cast<double>(sum)); // the rows do reach the sums a double rounds
+        LoadOptions options;
+        options.windowNs = 3600 * S;
+        options.twoThreadsFrom = std::size_t(twoThreadsFrom);
+        const LoadProfile p = computeLoadProfile(rows, options);
+        QCOMPARE(p.windows.size(), std::size_t(1));
+        QCOMPARE(p.windows.front().count, qint64(64));
+        QCOMPARE(p.windows.front().segmentMeanNs[int(Segment::Queue)], static_cast<double>(sum) / 64.0);
+        QVERIFY(p.rowTallies);
+        QCOMPARE(p.rowTallies->sums.front().parts[int(Segment::Queue)].value(), static_cast<double>(sum));
+    }
+
     void nothingToProfile_data()
     {
         QTest::addColumn<bool>("withRowWithoutStart");
