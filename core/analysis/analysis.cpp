@@ -18,6 +18,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <span>
 
@@ -35,17 +36,18 @@ struct Samples {
     /// Without `data`, the first pass of the values' RankHistogram when they are read again afterwards
     /// (token_metric_chunks.h), else none: they are read from the collected rows.
     std::unique_ptr<RankHistogram> histogram;
-    std::size_t count = 0;
+    std::size_t count = 0; ///< the values written into `data`; without it their count is the scopes'
     std::array<std::int64_t, 4> scopeCounts{};
     std::int64_t excluded = 0;
 
+    // Called for every metric of every row the scan reads: each counter it increments is a load and a
+    // store that the next row's increment waits for, so a value without `data` is counted once, by scope.
     void add(std::int64_t value, E2eScope scope)
     {
         if (data)
-            data[count] = value;
+            data[count++] = value;
         else if (histogram)
             histogram->count(value);
-        ++count;
         ++scopeCounts[static_cast<int>(scope)];
     }
 };
@@ -142,9 +144,8 @@ namespace {
 struct ScanPart {
     std::array<Samples, kSegmentCount> segments;
     Samples e2e, ttft, tpot, ttlt;
-    std::int64_t total = 0, ok = 0, error = 0, clockSkew = 0, dominantTotal = 0;
+    std::int64_t total = 0, ok = 0, error = 0, clockSkew = 0;
     std::int64_t relativeTime = 0; ///< rows whose times are offsets from an unknown origin
-    std::int64_t firstStart = INT64_MAX, lastStart = INT64_MIN;
     std::array<std::int64_t, kSegmentCount> dominantCounts{};
     RowTimes times;
 
@@ -171,10 +172,6 @@ E2eScope segmentScope(Segment segment, E2eScope e2eScope, E2eScope tokenScope)
 void addRow(const RequestRow &row, bool includeErrors, ScanPart &part)
 {
     ++part.total;
-    if (isMeasured(row.start)) {
-        part.firstStart = std::min(part.firstStart, row.start);
-        part.lastStart = std::max(part.lastStart, row.start);
-    }
     part.times.add(row.start, row.e2e, row.flags);
     row.ok ? ++part.ok : ++part.error;
     if (row.flags & kFlagRelativeTime)
@@ -207,10 +204,8 @@ void addRow(const RequestRow &row, bool includeErrors, ScanPart &part)
         part.ttlt.add(row.ttlt, tokenMetricScope(row.tokenScope, row.flags, kFlagServerTtlt));
     // The dominant segment follows from the segments just read (the stored column is for SQL filters):
     // one column fewer to decode per row.
-    if (const int d = dominantSegment(row.segments); d >= 0) {
+    if (const int d = dominantSegment(row.segments); d >= 0)
         ++part.dominantCounts[static_cast<std::size_t>(d)];
-        ++part.dominantTotal;
-    }
 }
 
 /// Appends `from`, whose values were written further on in the same columns, to `into`.
@@ -233,9 +228,6 @@ void mergeInto(ScanPart &into, ScanPart &from)
     into.error += from.error;
     into.clockSkew += from.clockSkew;
     into.relativeTime += from.relativeTime;
-    into.dominantTotal += from.dominantTotal;
-    into.firstStart = std::min(into.firstStart, from.firstStart);
-    into.lastStart = std::max(into.lastStart, from.lastStart);
     into.times.add(from.times);
     for (int s = 0; s < kSegmentCount; ++s)
         into.dominantCounts[s] += from.dominantCounts[s];
@@ -348,12 +340,12 @@ Report analyze(const Store &store, const RequestFilter &filter, const AnalysisOp
     report.error = part.error;
     report.clockSkew = part.clockSkew;
     report.relativeTime = part.relativeTime;
-    report.dominantTotal = part.dominantTotal;
+    report.dominantTotal = std::accumulate(part.dominantCounts.begin(), part.dominantCounts.end(), std::int64_t { 0 });
     report.dominantCounts = part.dominantCounts;
     report.rowTimes = part.times;
-    if (part.firstStart <= part.lastStart) {
-        report.firstStartNs = part.firstStart;
-        report.lastStartNs = part.lastStart;
+    if (part.times.first <= part.times.last) {
+        report.firstStartNs = part.times.first;
+        report.lastStartNs = part.times.last;
     }
 
     // Eleven metrics plus ITL, each an O(n) selection per percentile: shared between two threads.
