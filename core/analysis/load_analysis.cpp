@@ -103,7 +103,7 @@ const WindowRowTallies *windowTallies(const LoadProfile &profile, std::span<cons
                                       const KneeOptions &options)
 {
     const WindowRowTallies *t = profile.rowTallies.get();
-    const bool same = t && t->rows == rows.size() && t->includeErrors == options.includeErrors
+    const bool same = t && t->data == rows.data() && t->rows == rows.size() && t->includeErrors == options.includeErrors
         && t->upperHalfStart == upperHalfStart(rows.size(), options.twoThreadsFrom)
         && t->sums.size() == profile.windows.size() && t->groups[0].size() == profile.windows.size()
         && t->groups[1].size() == profile.windows.size();
@@ -325,6 +325,7 @@ LoadAnalysis analyzeLoad(const LoadProfile &profile, std::span<const LatencyRow>
 {
     LoadAnalysis out;
     out.profile = profile;
+    out.profile.rowTallies.reset(); // read from `profile` below; a copy kept would hold them for nothing
     out.bucketBy = options.bucketBy;
     const auto &windows = out.profile.windows;
     const std::int64_t width = out.profile.windowNs;

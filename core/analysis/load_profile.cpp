@@ -32,6 +32,9 @@ struct WindowTally {
     std::vector<std::int64_t> arrivals, completions;
     std::vector<GroupRows> groups; ///< each window's rows in the latency statistics
     std::vector<WindowSums> sums; ///< over the same rows
+    /// Of those rows, the ones that start before the first window: the caller's times (LoadOptions::rowTimes)
+    /// were not these rows', and the knee, which gives such a row no window, cannot take the windows' tallies.
+    std::int64_t beforeFirst = 0;
     /// Time in flight summed per window (ns of requests); a request in flight over whole windows adds
     /// +1 after its first and -1 at its last (see computeLoadProfile()).
     std::vector<double> busyNs;
@@ -45,6 +48,7 @@ struct WindowTally {
             busyNs[i] += o.busyNs[i];
             sums[i].add(o.sums[i]);
         }
+        beforeFirst += o.beforeFirst;
         for (std::size_t i = 0; i < wholeWindows.size(); ++i)
             wholeWindows[i] += o.wholeWindows[i];
     }
@@ -117,6 +121,7 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
         w.coveredNs = std::max<std::int64_t>(std::min(grid.endOf(i), untilEnd) - std::max(w.startNs, first), 0);
     }
     const std::int64_t end = grid.endOf(count - 1);
+    const std::int64_t origin = grid.startOf(0);
     const WindowIndexer windowIndex(grid);
     // Clamped: the rows' times may be the caller's (LoadOptions::rowTimes), and a row outside them (a store
     // written to between two scans) must land in a window, not past the last.
@@ -154,11 +159,13 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
             if (inLatencyStats(r, options.includeErrors)) {
                 t.groups[i].add(row);
                 t.sums[i].add(r);
+                t.beforeFirst += r.start < origin ? 1 : 0;
             }
         },
         options.twoThreadsFrom);
     // The windows' rows in each half, before the halves' tallies are added up: the e2e's grouping reads them.
     auto rowTallies = std::make_shared<WindowRowTallies>();
+    rowTallies->data = rows.data();
     rowTallies->rows = rows.size();
     rowTallies->upperHalfStart = upperHalfStart(rows.size(), options.twoThreadsFrom);
     rowTallies->includeErrors = options.includeErrors;
@@ -209,7 +216,9 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
         },
         options.e2eValuesAtOnce, options.twoThreadsFrom);
     rowTallies->sums = std::move(tallies[0].sums);
-    profile.rowTallies = std::move(rowTallies);
+    // A profile on to the last end (the GUI's load over time) is never the knee's.
+    if (tallies[0].beforeFirst == 0 && !options.untilLastEnd)
+        profile.rowTallies = std::move(rowTallies);
     return profile;
 }
 

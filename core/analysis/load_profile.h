@@ -95,8 +95,10 @@ struct WindowSums {
 /// The windows' rows and sums as the profile counted them, per half of the rows (row_halves.h). The knee's
 /// load buckets and bands group whole windows, so their counts and sums are added up from these rather than
 /// read from the rows again: two passes fewer over 880 MB of rows at 10M requests. They describe the rows
-/// the profile was computed from: that many, split at that row, with or without the errors.
+/// the profile was computed from: those (their address and number), split at that row, with or without
+/// the errors.
 struct WindowRowTallies {
+    const LatencyRow *data = nullptr;
     std::size_t rows = 0;
     std::size_t upperHalfStart = 0;
     bool includeErrors = false;
@@ -112,7 +114,9 @@ struct LoadProfile {
     std::vector<LoadWindow> windows; ///< in time order, covering the first to the last start (or end)
     /// The windows' times are offsets from an unknown origin, not dates (TimeAxisCount::relative()).
     bool relativeTime = false;
-    /// What computeLoadProfile() counted per window; none in a profile made otherwise.
+    /// What computeLoadProfile() counted per window, for analyzeLoad() on the same rows; none in a profile
+    /// made otherwise, on to the last end, or of rows that start before its first window (the times it was
+    /// given were not theirs), and none in a LoadAnalysis' copy.
     std::shared_ptr<const WindowRowTallies> rowTallies;
 };
 

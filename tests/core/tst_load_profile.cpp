@@ -399,9 +399,46 @@ private slots:
         const LoadProfile p = computeLoadProfile(rows, options);
         QCOMPARE(p.windows.size(), std::size_t(1));
         QCOMPARE(p.windows.front().count, qint64(64));
-        QCOMPARE(p.windows.front().segmentMeanNs[int(Segment::Queue)], static_cast<double>(sum) / 64.0);
+        // Exactly: QCOMPARE of doubles allows a relative 1e-12, which the running sum's 16 ns would pass.
+        const double mean = p.windows.front().segmentMeanNs[int(Segment::Queue)];
+        QVERIFY2(mean == static_cast<double>(sum) / 64.0, qPrintable(QString::number(mean, 'g', 17)));
         QVERIFY(p.rowTallies);
-        QCOMPARE(p.rowTallies->sums.front().parts[int(Segment::Queue)].value(), static_cast<double>(sum));
+        QVERIFY(p.rowTallies->sums.front().parts[int(Segment::Queue)].value() == static_cast<double>(sum));
+        QVERIFY(naiveSum / 64.0 != static_cast<double>(sum) / 64.0); // what the old sums gave differs
+    }
+
+    void talliesOnlyOfTheirRows_data()
+    {
+        QTest::addColumn<bool>("staleTimes");
+        QTest::addColumn<bool>("untilLastEnd");
+        QTest::newRow("its own rows") << false << false;
+        QTest::newRow("times that are not the rows' (a row before the first window)") << true << false;
+        QTest::newRow("on to the last end") << false << true;
+    }
+    /// The windows' tallies, from which the knee adds up its buckets and bands, are kept only where they are
+    /// those of the knee's windows: not when a row lies before the first window (given times that are not
+    /// the rows', the profile puts it in the last), nor for the load over time on to the last end.
+    void talliesOnlyOfTheirRows()
+    {
+        QFETCH(bool, staleTimes);
+        QFETCH(bool, untilLastEnd);
+        const std::vector<LatencyRow> rows = { row(0, 0, 100), row(1500, 0, 300), row(2500, 10, 20) };
+        LoadOptions options;
+        options.windowNs = S;
+        options.untilLastEnd = untilLastEnd;
+        if (staleTimes) {
+            RowTimes times;
+            times.add(rows[1].start, rows[1].e2e, 0); // a scan that saw the later rows alone
+            times.add(rows[2].start, rows[2].e2e, 0);
+            options.rowTimes = times;
+        }
+        const LoadProfile p = computeLoadProfile(rows, options);
+        QVERIFY(!p.windows.empty());
+        QCOMPARE(bool(p.rowTallies), !staleTimes && !untilLastEnd);
+        if (p.rowTallies) {
+            QVERIFY(p.rowTallies->data == rows.data());
+            QCOMPARE(p.rowTallies->rows, rows.size());
+        }
     }
 
     void nothingToProfile_data()
