@@ -159,6 +159,26 @@ double TimeTicker::getTickStep(const QCPRange &range)
     return m_step;
 }
 
+QVector<double> TimeTicker::createTickVector(double tickStep, const QCPRange &range)
+{
+    const auto stepNs = static_cast<std::int64_t>(std::llround(tickStep * 1e9));
+    if (m_relative || stepNs <= 0 || !(range.size() / tickStep < 10'000))
+        return QCPAxisTicker::createTickVector(tickStep, range);
+    // The first whole step at or after the origin, in seconds from it: the axis counts from the origin.
+    std::int64_t intoStep = m_originNs % stepNs;
+    if (intoStep < 0)
+        intoStep += stepNs;
+    const double phase = intoStep == 0 ? 0.0 : static_cast<double>(stepNs - intoStep) / 1e9;
+    QVector<double> ticks;
+    for (double k = std::floor((range.lower - phase) / tickStep);; ++k) {
+        const double tick = phase + k * tickStep;
+        if (tick > range.upper + tickStep * 1e-9)
+            break;
+        ticks.push_back(tick);
+    }
+    return ticks;
+}
+
 QString TimeTicker::getTickLabel(double tick, const QLocale &, QChar, int)
 {
     // Checked: an axis over a trace from 1938 to 2262 has ticks past INT64_MAX ns from its origin.

@@ -50,6 +50,9 @@ public:
 
 protected:
     double getTickStep(const QCPRange &range) override;
+    /// Dates tick where a clock does: on whole steps since 1970 (12:01:00, not 12:01:01 for a trace whose
+    /// first request came at 12:00:01.3; days at midnight UTC), offsets on whole steps from the origin.
+    QVector<double> createTickVector(double tickStep, const QCPRange &range) override;
     QString getTickLabel(double tick, const QLocale &locale, QChar formatChar, int precision) override;
 
 private:

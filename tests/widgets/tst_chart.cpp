@@ -28,6 +28,8 @@ private slots:
     void logTicks();
     void timeLabels_data();
     void timeLabels();
+    void timeTicksOnTheClock_data();
+    void timeTicksOnTheClock();
     void paletteChangeRecolours();
 };
 
@@ -239,6 +241,40 @@ void TestChart::timeLabels()
     } ticker(1'735'732'800'000'000'000, relative);
     ticker.getTickStep(QCPRange(0, rangeSeconds)); // the label's precision follows the step
     QCOMPARE(ticker.getTickLabel(tick, QLocale::c(), QLatin1Char('g'), 6), label);
+}
+
+void TestChart::timeTicksOnTheClock_data()
+{
+    QTest::addColumn<qint64>("originNs");
+    QTest::addColumn<bool>("relative");
+    QTest::addColumn<double>("rangeSeconds");
+    QTest::addColumn<QString>("ticks"); // the labels of the ticks inside the range
+    // A trace whose first request came at 2025-01-01T12:00:01.3Z ticked 12:00:01, 12:01:01, ...
+    QTest::newRow("minutes on the minute")
+        << qint64(1'735'732'801'300'000'000) << false << 200.0 << "12:01:00, 12:02:00, 12:03:00";
+    QTest::newRow("days at midnight, not at noon") << qint64(1'735'732'800'000'000'000) << false << 7 * 86400.0
+                                                   << "2025-01-02, 2025-01-04, 2025-01-06, 2025-01-08";
+    QTest::newRow("an origin on the step")
+        << qint64(1'735'732'800'000'000'000) << false << 200.0 << "12:00:00, 12:01:00, 12:02:00, 12:03:00";
+    QTest::newRow("offsets from the origin") << qint64(1'300'000'000) << true << 200.0 << "+0, +1 min, +2 min, +3 min";
+}
+
+void TestChart::timeTicksOnTheClock()
+{
+    QFETCH(qint64, originNs);
+    QFETCH(bool, relative);
+    QFETCH(double, rangeSeconds);
+    QFETCH(QString, ticks);
+    TimeTicker ticker(originNs, relative);
+    const QCPRange range(0, rangeSeconds);
+    QVector<double> tickValues;
+    QVector<QString> labels;
+    ticker.generate(range, QLocale::c(), QLatin1Char('g'), 6, tickValues, nullptr, &labels);
+    QStringList inside;
+    for (qsizetype i = 0; i < tickValues.size(); ++i)
+        if (range.contains(tickValues.at(i)))
+            inside << labels.at(i);
+    QCOMPARE(inside.join(QStringLiteral(", ")), ticks);
 }
 
 void TestChart::paletteChangeRecolours()
