@@ -25,7 +25,8 @@ Diagnosis diagnose(const Store &store, const RequestFilter &filter, const Diagno
     KneeOptions kneeOptions;
     kneeOptions.bucketBy = options.bucketBy;
     kneeOptions.includeErrors = options.analysis.includeErrors;
-    d.load = analyzeLoad(computeLoadProfile(rows, loadOptions), rows, kneeOptions);
+    const LoadProfile profile = computeLoadProfile(rows, loadOptions);
+    d.load = analyzeLoad(profile, rows, kneeOptions);
     FindingsOptions findingsOptions;
     findingsOptions.includeErrors = options.analysis.includeErrors;
     // The tail's threshold is the report's own e2e percentile when it computed that one (p90 by default).
@@ -34,6 +35,7 @@ Diagnosis diagnose(const Store &store, const RequestFilter &filter, const Diagno
         at != percentiles.end())
         findingsOptions.tailThresholdNs
             = d.report.e2e.stat.percentilesNs[static_cast<std::size_t>(at - percentiles.begin())];
+    findingsOptions.windowTallies = profile.rowTallies; // what every request adds, counted already
     d.findings = findFindings(rows, &d.load, findingsOptions);
     d.slos = evaluateSlos(store, filter, options.slos, options.analysis.includeErrors);
     return d;

@@ -49,32 +49,33 @@ std::string exactMs(std::int64_t ns)
 }
 
 /// What one pass over the rows counts for the findings: every request, and those of the tail (e2e above
-/// the cut). Tallies of parts of the rows (the halves of row_halves.h) add up.
+/// the cut). Tallies of parts of the rows (the halves of row_halves.h) add up. The sums are exact, as the
+/// load windows' are: those over every request may be theirs added up (WindowRowTallies).
 struct TailTally {
     std::int64_t total = 0, errors = 0, skewed = 0;
     std::int64_t all = 0, tail = 0, tailSkewed = 0;
     std::array<std::int64_t, kSegmentCount> dominated {}, dominatedUnmapped {};
-    std::array<double, kSegmentCount> tailTime {}, allTime {};
-    double tailE2e = 0, allE2e = 0;
+    WindowSums allSums, tailSums;
 
-    void add(const LatencyRow &r, std::int64_t cut, bool includeErrors)
+    /// `everyRow`: count what every request adds too, which the windows' tallies hold when there are some.
+    void add(const LatencyRow &r, std::int64_t cut, bool includeErrors, bool everyRow)
     {
-        ++total;
-        errors += r.ok ? 0 : 1;
-        skewed += (r.flags & kFlagClockSkew) ? 1 : 0;
+        if (everyRow) {
+            ++total;
+            errors += r.ok ? 0 : 1;
+            skewed += (r.flags & kFlagClockSkew) ? 1 : 0;
+        }
         if (!inLatencyStats(r, includeErrors))
             return;
-        ++all;
-        allE2e += static_cast<double>(r.e2e);
-        for (int s = 0; s < kSegmentCount; ++s)
-            allTime[static_cast<std::size_t>(s)] += static_cast<double>(r.part(s));
+        if (everyRow) {
+            ++all;
+            allSums.add(r);
+        }
         if (r.e2e <= cut)
             return;
         ++tail;
-        tailE2e += static_cast<double>(r.e2e);
+        tailSums.add(r);
         tailSkewed += (r.flags & kFlagClockSkew) ? 1 : 0;
-        for (int s = 0; s < kSegmentCount; ++s)
-            tailTime[static_cast<std::size_t>(s)] += static_cast<double>(r.part(s));
         if (const int d = dominantSegment(r.segments); d >= 0) {
             ++dominated[static_cast<std::size_t>(d)];
             dominatedUnmapped[static_cast<std::size_t>(d)] += (r.flags & kFlagUnmappedSpan) ? 1 : 0;
@@ -88,13 +89,24 @@ struct TailTally {
         all += o.all;
         tail += o.tail;
         tailSkewed += o.tailSkewed;
-        tailE2e += o.tailE2e;
-        allE2e += o.allE2e;
+        allSums.add(o.allSums);
+        tailSums.add(o.tailSums);
         for (std::size_t s = 0; s < kSegmentCount; ++s) {
             dominated[s] += o.dominated[s];
             dominatedUnmapped[s] += o.dominatedUnmapped[s];
-            tailTime[s] += o.tailTime[s];
-            allTime[s] += o.allTime[s];
+        }
+    }
+    /// Takes what every request adds from the windows' tallies of the same rows.
+    void takeEveryRow(const WindowRowTallies &windows)
+    {
+        total = static_cast<std::int64_t>(windows.rows);
+        errors = windows.errors;
+        skewed = windows.skewed;
+        all = windows.outsideCount;
+        allSums = windows.outside;
+        for (std::size_t w = 0; w < windows.sums.size(); ++w) {
+            all += static_cast<std::int64_t>(windows.groups[0][w].count + windows.groups[1][w].count);
+            allSums.add(windows.sums[w]);
         }
     }
 };
@@ -119,18 +131,33 @@ std::vector<Finding> findFindings(std::span<const LatencyRow> rows, const LoadAn
     // e2e is whole ns, so e2e > p90 is e2e > floor(p90): a threshold the filter reads back exactly. Without
     // one (no e2e measured) the pass still counts the errors and the skew, and nothing is in the tail.
     const std::int64_t cut = threshold ? static_cast<std::int64_t>(*threshold) : INT64_MAX;
+    // What every request adds is the load windows' when they were counted over these rows: the pass then
+    // reads the tail alone.
+    const WindowRowTallies *windows = options.windowTallies.get();
+    if (windows
+        && (windows->data != rows.data() || windows->rows != rows.size()
+            || windows->includeErrors != options.includeErrors || windows->groups[0].size() != windows->sums.size()
+            || windows->groups[1].size() != windows->sums.size()))
+        windows = nullptr;
     std::array<TailTally, 2> halves;
     tallyHalves(
-        rows, halves, [&](TailTally &t, std::size_t, const LatencyRow &r) { t.add(r, cut, options.includeErrors); },
+        rows, halves,
+        [&](TailTally &t, std::size_t, const LatencyRow &r) { t.add(r, cut, options.includeErrors, !windows); },
         options.twoThreadsFrom);
     halves[0].add(halves[1]);
+    if (windows)
+        halves[0].takeEveryRow(*windows);
     const TailTally &t = halves[0];
     const std::int64_t total = t.total, errors = t.errors, skewed = t.skewed, tail = t.tail, tailSkewed = t.tailSkewed;
     const std::string statusClause = options.includeErrors ? "" : "status = ok and ";
     if (threshold) {
         const auto &dominated = t.dominated, &dominatedUnmapped = t.dominatedUnmapped;
-        const auto &tailTime = t.tailTime, &allTime = t.allTime;
-        const double tailE2e = t.tailE2e, allE2e = t.allE2e;
+        std::array<double, kSegmentCount> tailTime, allTime;
+        for (std::size_t s = 0; s < kSegmentCount; ++s) {
+            tailTime[s] = t.tailSums.parts[s].value();
+            allTime[s] = t.allSums.parts[s].value();
+        }
+        const double tailE2e = t.tailSums.e2e.value(), allE2e = t.allSums.e2e.value();
         const std::string tailName = "the " + std::to_string(tail) + " requests above p" + jsonNumber(options.tailPercentile, 3)
                                      + " (e2e > " + formatDuration(static_cast<double>(cut)) + ")";
         for (int s = 0; s < kSegmentCount && tail > 0; ++s) {

@@ -5,6 +5,7 @@
 #include "analysis/row_halves.h"
 #include "store/latency_rows.h"
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -37,6 +38,10 @@ struct FindingsOptions {
     std::optional<std::optional<double>> tailThresholdNs;
     /// From this many rows on, the passes over them run on two threads (row_halves.h; tests lower it).
     std::size_t twoThreadsFrom = kRowsForTwoThreads;
+    /// The load windows' tallies of the same rows (LoadProfile::rowTallies), when the caller has them: what
+    /// every request adds is taken from them, and the pass over the rows reads the tail alone. Ignored when
+    /// they were counted over other rows or with errors otherwise.
+    std::shared_ptr<const WindowRowTallies> windowTallies;
 };
 
 /// The findings over the rows (latency_rows.h), most of the tail first; the knee, when given, adds its

@@ -35,6 +35,8 @@ struct WindowTally {
     /// Of those rows, the ones that start before the first window: the caller's times (LoadOptions::rowTimes)
     /// were not these rows', and the knee, which gives such a row no window, cannot take the windows' tallies.
     std::int64_t beforeFirst = 0;
+    std::int64_t outsideCount = 0, errors = 0, skewed = 0; ///< see WindowRowTallies
+    WindowSums outside;
     /// Time in flight summed per window (ns of requests); a request in flight over whole windows adds
     /// +1 after its first and -1 at its last (see computeLoadProfile()).
     std::vector<double> busyNs;
@@ -49,6 +51,10 @@ struct WindowTally {
             sums[i].add(o.sums[i]);
         }
         beforeFirst += o.beforeFirst;
+        outsideCount += o.outsideCount;
+        outside.add(o.outside);
+        errors += o.errors;
+        skewed += o.skewed;
         for (std::size_t i = 0; i < wholeWindows.size(); ++i)
             wholeWindows[i] += o.wholeWindows[i];
     }
@@ -136,8 +142,16 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
     tallyHalves(
         rows, tallies,
         [&](WindowTally &t, std::size_t row, const LatencyRow &r) {
-            if (!isMeasured(r.start))
-                return;
+            t.errors += r.ok ? 0 : 1;
+            t.skewed += (r.flags & kFlagClockSkew) ? 1 : 0;
+            if (!isMeasured(r.start) || !isMeasured(r.e2e) || r.e2e < 0) {
+                if (inLatencyStats(r, options.includeErrors)) { // in the statistics, in no window
+                    ++t.outsideCount;
+                    t.outside.add(r);
+                }
+                if (!isMeasured(r.start))
+                    return;
+            }
             const std::size_t i = windowOf(r.start);
             ++t.arrivals[i];
             if (!isMeasured(r.e2e) || r.e2e < 0)
@@ -216,6 +230,10 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
         },
         options.e2eValuesAtOnce, options.twoThreadsFrom);
     rowTallies->sums = std::move(tallies[0].sums);
+    rowTallies->outsideCount = tallies[0].outsideCount;
+    rowTallies->outside = tallies[0].outside;
+    rowTallies->errors = tallies[0].errors;
+    rowTallies->skewed = tallies[0].skewed;
     // A profile on to the last end (the GUI's load over time) is never the knee's.
     if (tallies[0].beforeFirst == 0 && !options.untilLastEnd)
         profile.rowTallies = std::move(rowTallies);

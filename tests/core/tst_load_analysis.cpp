@@ -128,8 +128,11 @@ std::string everyFigure(const LoadAnalysis &load, const std::vector<Finding> &fi
     addOptional(load.tpotBelowNs);
     addOptional(load.tpotAboveNs);
     out += load.sentence() + "\n";
-    for (const Finding &f : findings)
-        out += f.id + " " + f.evidence + " " + f.filter + "\n";
+    for (const Finding &f : findings) {
+        out += f.id + " " + std::to_string(f.count) + " ";
+        add(f.tailShare);
+        out += f.evidence + " " + f.filter + "\n";
+    }
     return out;
 }
 
@@ -163,6 +166,8 @@ private slots:
         // bucket or band either, however they are added up.
         for (std::size_t i = 5; i < rows.size(); i += 97)
             rows[i].e2e = -1'000;
+        for (std::size_t i = 11; i < rows.size(); i += 53)
+            rows[i].flags |= kFlagClockSkew; // counted by the findings over every request
         if (shuffled)
             for (std::size_t i = 0; i + 1 < rows.size(); i += 2)
                 std::swap(rows[i], rows[rows.size() - 1 - i / 3]);
@@ -192,10 +197,13 @@ private slots:
                 findingsOptions.tailThresholdNs = p90;
             LoadProfile profile = computeLoadProfile(rows, loadOptions);
             if (kneeFromRows)
-                profile.rowTallies.reset(); // the buckets and bands read from the rows, not from the windows
+                profile.rowTallies.reset(); // the buckets, bands and findings read from the rows, not the windows
+            findingsOptions.windowTallies = profile.rowTallies;
             const LoadAnalysis load = analyzeLoad(profile, rows, kneeOptions);
             return everyFigure(load, findFindings(rows, &load, findingsOptions));
         };
+        // The windows' tallies are kept for these rows, so that the figures below do take them.
+        QVERIFY(computeLoadProfile(rows).rowTallies);
         const std::string one = figures(SIZE_MAX), two = figures(1);
         QVERIFY2(one.find("knee near") != std::string::npos, one.c_str());
         QVERIFY(one.find("errors") != std::string::npos);
@@ -205,8 +213,9 @@ private slots:
         QCOMPARE(QString::fromStdString(figures(1, true)), QString::fromStdString(one));
         // And the load profile given the rows' times (diagnose() passes the report's) makes the same windows.
         QCOMPARE(QString::fromStdString(figures(1, true, true)), QString::fromStdString(one));
-        // The knee's buckets and bands added up from the windows' tallies are those of a pass over the rows,
-        // on one thread or two (exact sums: in any order the same).
+        // The knee's buckets and bands, and the findings' figures over every request, added up from the
+        // windows' tallies are those of a pass over the rows, on one thread or two (exact sums: in any order
+        // the same).
         QCOMPARE(QString::fromStdString(figures(SIZE_MAX, false, false, true)), QString::fromStdString(one));
         QCOMPARE(QString::fromStdString(figures(1, false, false, true)), QString::fromStdString(one));
     }
