@@ -53,7 +53,7 @@ std::string exactMs(std::int64_t ns)
 /// load windows' are: those over every request may be theirs added up (WindowRowTallies).
 struct TailTally {
     std::int64_t total = 0, errors = 0, skewed = 0;
-    std::int64_t all = 0, tail = 0, tailSkewed = 0;
+    std::int64_t tail = 0, tailSkewed = 0;
     std::array<std::int64_t, kSegmentCount> dominated {}, dominatedUnmapped {};
     WindowSums allSums, tailSums;
 
@@ -67,10 +67,8 @@ struct TailTally {
         }
         if (!inLatencyStats(r, includeErrors))
             return;
-        if (everyRow) {
-            ++all;
+        if (everyRow)
             allSums.add(r);
-        }
         if (r.e2e <= cut)
             return;
         ++tail;
@@ -86,7 +84,6 @@ struct TailTally {
         total += o.total;
         errors += o.errors;
         skewed += o.skewed;
-        all += o.all;
         tail += o.tail;
         tailSkewed += o.tailSkewed;
         allSums.add(o.allSums);
@@ -102,12 +99,9 @@ struct TailTally {
         total = static_cast<std::int64_t>(windows.rows);
         errors = windows.errors;
         skewed = windows.skewed;
-        all = windows.outsideCount;
         allSums = windows.outside;
-        for (std::size_t w = 0; w < windows.sums.size(); ++w) {
-            all += static_cast<std::int64_t>(windows.groups[0][w].count + windows.groups[1][w].count);
-            allSums.add(windows.sums[w]);
-        }
+        for (const WindowSums &sums : windows.sums)
+            allSums.add(sums);
     }
 };
 
@@ -136,8 +130,7 @@ std::vector<Finding> findFindings(std::span<const LatencyRow> rows, const LoadAn
     const WindowRowTallies *windows = options.windowTallies.get();
     if (windows
         && (windows->data != rows.data() || windows->rows != rows.size()
-            || windows->includeErrors != options.includeErrors || windows->groups[0].size() != windows->sums.size()
-            || windows->groups[1].size() != windows->sums.size()))
+            || windows->includeErrors != options.includeErrors))
         windows = nullptr;
     std::array<TailTally, 2> halves;
     tallyHalves(

@@ -35,7 +35,7 @@ struct WindowTally {
     /// Of those rows, the ones that start before the first window: the caller's times (LoadOptions::rowTimes)
     /// were not these rows', and the knee, which gives such a row no window, cannot take the windows' tallies.
     std::int64_t beforeFirst = 0;
-    std::int64_t outsideCount = 0, errors = 0, skewed = 0; ///< see WindowRowTallies
+    std::int64_t errors = 0, skewed = 0; ///< see WindowRowTallies
     WindowSums outside;
     /// Time in flight summed per window (ns of requests); a request in flight over whole windows adds
     /// +1 after its first and -1 at its last (see computeLoadProfile()).
@@ -51,7 +51,6 @@ struct WindowTally {
             sums[i].add(o.sums[i]);
         }
         beforeFirst += o.beforeFirst;
-        outsideCount += o.outsideCount;
         outside.add(o.outside);
         errors += o.errors;
         skewed += o.skewed;
@@ -145,10 +144,8 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
             t.errors += r.ok ? 0 : 1;
             t.skewed += (r.flags & kFlagClockSkew) ? 1 : 0;
             if (!isMeasured(r.start) || !isMeasured(r.e2e) || r.e2e < 0) {
-                if (inLatencyStats(r, options.includeErrors)) { // in the statistics, in no window
-                    ++t.outsideCount;
+                if (inLatencyStats(r, options.includeErrors)) // in the statistics, in no window
                     t.outside.add(r);
-                }
                 if (!isMeasured(r.start))
                     return;
             }
@@ -230,7 +227,6 @@ LoadProfile computeLoadProfile(std::span<const LatencyRow> rows, const LoadOptio
         },
         options.e2eValuesAtOnce, options.twoThreadsFrom);
     rowTallies->sums = std::move(tallies[0].sums);
-    rowTallies->outsideCount = tallies[0].outsideCount;
     rowTallies->outside = tallies[0].outside;
     rowTallies->errors = tallies[0].errors;
     rowTallies->skewed = tallies[0].skewed;

@@ -104,9 +104,8 @@ struct WindowRowTallies {
     bool includeErrors = false;
     GroupRowsByHalf groups; ///< each window's rows in the latency statistics (LoadWindow::count), per half
     std::vector<WindowSums> sums; ///< per window, over the same rows
-    /// The rows in the latency statistics that are in no window (no start, or a negative e2e), and their
-    /// sums: with the windows' they make every such row's (the findings' "over all requests").
-    std::int64_t outsideCount = 0;
+    /// The sums of the rows in the latency statistics that are in no window (no start, or a negative e2e):
+    /// with the windows' they make every such row's (the findings' "over all requests").
     WindowSums outside;
     std::int64_t errors = 0, skewed = 0; ///< of all the rows: not ok; with kFlagClockSkew
 };

@@ -146,9 +146,11 @@ private slots:
     {
         QTest::addColumn<int>("valuesAtOnce");
         QTest::addColumn<bool>("shuffled");
-        QTest::newRow("all e2e at once") << 1'000'000 << false;
-        QTest::newRow("windows and buckets past the bound, read in place") << 5 << false;
-        QTest::newRow("a few groups a batch, rows out of order") << 150 << true;
+        QTest::addColumn<bool>("includeErrors");
+        QTest::newRow("all e2e at once") << 1'000'000 << false << false;
+        QTest::newRow("windows and buckets past the bound, read in place") << 5 << false << false;
+        QTest::newRow("a few groups a batch, rows out of order") << 150 << true << false;
+        QTest::newRow("errors in the statistics") << 1'000'000 << true << true;
     }
     /// The passes over the rows split between two threads (row_halves.h) give every figure of one thread's:
     /// the windows, the buckets and their p95, the knee and its bands, the findings. The rows of a closed
@@ -157,11 +159,17 @@ private slots:
     {
         QFETCH(int, valuesAtOnce);
         QFETCH(bool, shuffled);
+        QFETCH(bool, includeErrors);
         std::vector<LatencyRow> rows = closedLoadRows(8, 2.0);
         for (std::size_t i = 0; i < rows.size(); i += 7)
             rows[i].ok = false;
-        for (std::size_t i = 3; i < rows.size(); i += 41)
+        // Requests without a start are in no window; fifty times as long as the others (all of it queue),
+        // they weigh in the findings' shares over every request, which must count them.
+        for (std::size_t i = 3; i < rows.size(); i += 41) {
             rows[i].start = kNotMeasured;
+            rows[i].segments[int(Segment::Queue)] += 49 * rows[i].e2e;
+            rows[i].e2e *= 50;
+        }
         // A negative e2e (only a store edited by hand holds one) is in no window's statistics, and so in no
         // bucket or band either, however they are added up.
         for (std::size_t i = 5; i < rows.size(); i += 97)
@@ -174,7 +182,7 @@ private slots:
         // The e2e p90 of the rows in the statistics, as a report computes it beside the findings.
         std::vector<std::int64_t> e2e;
         for (const LatencyRow &row : rows)
-            if (inLatencyStats(row, false))
+            if (inLatencyStats(row, includeErrors))
                 e2e.push_back(row.e2e);
         const std::optional<double> p90 = summarize(e2e, { 90.0 }).percentilesNs[0];
         // The rows' times as a report's scan counts them beside the rows.
@@ -182,16 +190,19 @@ private slots:
         for (const LatencyRow &row : rows)
             times.add(row.start, row.e2e, row.flags);
         const auto figures = [&](std::size_t twoThreadsFrom, bool thresholdGiven = false, bool timesGiven = false,
-                                 bool kneeFromRows = false) {
+                                 bool kneeFromRows = false, bool foreignTallies = false) {
             LoadOptions loadOptions;
+            loadOptions.includeErrors = includeErrors;
             loadOptions.e2eValuesAtOnce = std::size_t(valuesAtOnce);
             loadOptions.twoThreadsFrom = twoThreadsFrom;
             if (timesGiven)
                 loadOptions.rowTimes = times;
             KneeOptions kneeOptions;
+            kneeOptions.includeErrors = includeErrors;
             kneeOptions.e2eValuesAtOnce = std::size_t(valuesAtOnce);
             kneeOptions.twoThreadsFrom = twoThreadsFrom;
             FindingsOptions findingsOptions;
+            findingsOptions.includeErrors = includeErrors;
             findingsOptions.twoThreadsFrom = twoThreadsFrom;
             if (thresholdGiven)
                 findingsOptions.tailThresholdNs = p90;
@@ -199,6 +210,11 @@ private slots:
             if (kneeFromRows)
                 profile.rowTallies.reset(); // the buckets, bands and findings read from the rows, not the windows
             findingsOptions.windowTallies = profile.rowTallies;
+            if (foreignTallies) { // counted with the errors the other way: the findings must not take them
+                LoadOptions other = loadOptions;
+                other.includeErrors = !includeErrors;
+                findingsOptions.windowTallies = computeLoadProfile(rows, other).rowTallies;
+            }
             const LoadAnalysis load = analyzeLoad(profile, rows, kneeOptions);
             return everyFigure(load, findFindings(rows, &load, findingsOptions));
         };
@@ -218,6 +234,7 @@ private slots:
         // the same).
         QCOMPARE(QString::fromStdString(figures(SIZE_MAX, false, false, true)), QString::fromStdString(one));
         QCOMPARE(QString::fromStdString(figures(1, false, false, true)), QString::fromStdString(one));
+        QCOMPARE(QString::fromStdString(figures(1, false, false, false, true)), QString::fromStdString(one));
     }
 
     void twoThreadsRethrow_data()
