@@ -128,9 +128,7 @@ std::vector<Finding> findFindings(std::span<const LatencyRow> rows, const LoadAn
     // What every request adds is the load windows' when they were counted over these rows: the pass then
     // reads the tail alone.
     const WindowRowTallies *windows = options.windowTallies.get();
-    if (windows
-        && (windows->data != rows.data() || windows->rows != rows.size()
-            || windows->includeErrors != options.includeErrors))
+    if (windows && !windows->describe(rows, options.includeErrors))
         windows = nullptr;
     std::array<TailTally, 2> halves;
     tallyHalves(

@@ -103,7 +103,7 @@ const WindowRowTallies *windowTallies(const LoadProfile &profile, std::span<cons
                                       const KneeOptions &options)
 {
     const WindowRowTallies *t = profile.rowTallies.get();
-    const bool same = t && t->data == rows.data() && t->rows == rows.size() && t->includeErrors == options.includeErrors
+    const bool same = t && t->describe(rows, options.includeErrors)
         && t->upperHalfStart == upperHalfStart(rows.size(), options.twoThreadsFrom)
         && t->sums.size() == profile.windows.size() && t->groups[0].size() == profile.windows.size()
         && t->groups[1].size() == profile.windows.size();

@@ -108,6 +108,13 @@ struct WindowRowTallies {
     /// with the windows' they make every such row's (the findings' "over all requests").
     WindowSums outside;
     std::int64_t errors = 0, skewed = 0; ///< of all the rows: not ok; with kFlagClockSkew
+
+    /// Whether these were counted over `of` (the same rows, not others of their size) with errors in the
+    /// statistics or not as `withErrors` says: the one test of every reader of them.
+    bool describe(std::span<const LatencyRow> of, bool withErrors) const
+    {
+        return data == of.data() && rows == of.size() && includeErrors == withErrors;
+    }
 };
 
 struct LoadProfile {
